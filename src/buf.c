@@ -1,0 +1,146 @@
+#include "buf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void
+buf_finish(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data) {
+		b->data[0] = '\0';
+	}
+}
+
+void
+buf_reserve(struct buf *b, size_t extra)
+{
+	b->data = xgrow(b->data, &b->cap, b->len + extra + 1, 1);
+}
+
+void
+buf_add(struct buf *b, const void *data, size_t len)
+{
+	buf_reserve(b, len);
+	if (len) {
+		memcpy(b->data + b->len, data, len);
+	}
+	b->len += len;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	if (b->len + 2 > b->cap) {
+		buf_reserve(b, 1);
+	}
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_add_u64(struct buf *b, uint64_t v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_add(b, tmp + i, sizeof(tmp) - i);
+}
+
+void
+buf_add_double(struct buf *b, double v, int digits)
+{
+	if (!isfinite(v)) {
+		buf_adds(b, "0");
+		return;
+	}
+	char tmp[64];
+	int n = snprintf(tmp, sizeof(tmp), "%.*f", digits, v);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		/* Too large for fixed notation: fall back to exponent form. */
+		n = snprintf(tmp, sizeof(tmp), "%.*g", digits + 1, v);
+		buf_add(b, tmp, n > 0 ? (size_t)n : 0);
+		return;
+	}
+	if (memchr(tmp, '.', (size_t)n)) {
+		while (n > 0 && tmp[n - 1] == '0') {
+			n--;
+		}
+		if (n > 0 && tmp[n - 1] == '.') {
+			n--;
+		}
+	}
+	if (n == 2 && tmp[0] == '-' && tmp[1] == '0') {
+		tmp[0] = '0';
+		n = 1;
+	}
+	buf_add(b, tmp, (size_t)n);
+}
+
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n <= 0) {
+		return;
+	}
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+buf_detach(struct buf *b, size_t *len)
+{
+	if (!b->data) {
+		buf_reserve(b, 0);
+		b->data[0] = '\0';
+	}
+	char *d = b->data;
+	if (len) {
+		*len = b->len;
+	}
+	buf_init(b);
+	return d;
+}

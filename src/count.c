@@ -1,0 +1,121 @@
+#include "count.h"
+
+static const char *const reason_nan = "count is not a number";
+
+bool
+count_parse(const char *s, size_t len, struct count *out, const char **reason)
+{
+	size_t i = 0;
+	uint64_t units = 0;
+	if (len == 0) {
+		*reason = "no count";
+		return false;
+	}
+	if (s[0] == '-') {
+		*reason = "count is negative";
+		return false;
+	}
+	if (s[0] < '0' || s[0] > '9') {
+		*reason = reason_nan;
+		return false;
+	}
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (units > (UINT64_MAX - d) / 10) {
+			*reason = "count is larger than 2^64-1";
+			return false;
+		}
+		units = units * 10 + d;
+	}
+	uint32_t nanos = 0;
+	if (i < len && s[i] == '.') {
+		uint32_t scale = COUNT_NANOS_PER_UNIT / 10;
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			nanos += (uint32_t)(s[i] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (i != len) {
+		*reason = reason_nan;
+		return false;
+	}
+	out->units = units;
+	out->nanos = nanos;
+	return true;
+}
+
+bool
+count_add(struct count a, struct count b, struct count *sum)
+{
+	uint32_t nanos = a.nanos + b.nanos;
+	uint64_t carry = 0;
+	if (nanos >= COUNT_NANOS_PER_UNIT) {
+		nanos -= COUNT_NANOS_PER_UNIT;
+		carry = 1;
+	}
+	if (a.units > UINT64_MAX - b.units || a.units + b.units > UINT64_MAX - carry) {
+		return false;
+	}
+	sum->units = a.units + b.units + carry;
+	sum->nanos = nanos;
+	return true;
+}
+
+struct count
+count_sub(struct count a, struct count b)
+{
+	struct count r;
+	if (a.nanos >= b.nanos) {
+		r.nanos = a.nanos - b.nanos;
+		r.units = a.units - b.units;
+	} else {
+		r.nanos = a.nanos + COUNT_NANOS_PER_UNIT - b.nanos;
+		r.units = a.units - b.units - 1;
+	}
+	return r;
+}
+
+int
+count_cmp(struct count a, struct count b)
+{
+	if (a.units != b.units) {
+		return a.units < b.units ? -1 : 1;
+	}
+	if (a.nanos != b.nanos) {
+		return a.nanos < b.nanos ? -1 : 1;
+	}
+	return 0;
+}
+
+bool
+count_is_zero(struct count c)
+{
+	return c.units == 0 && c.nanos == 0;
+}
+
+double
+count_to_double(struct count c)
+{
+	return (double)c.units + (double)c.nanos / COUNT_NANOS_PER_UNIT;
+}
+
+void
+buf_add_count(struct buf *b, struct count c)
+{
+	buf_add_u64(b, c.units);
+	if (c.nanos == 0) {
+		return;
+	}
+	char frac[10];
+	uint32_t n = c.nanos;
+	for (int i = 8; i >= 0; i--) {
+		frac[i] = (char)('0' + n % 10);
+		n /= 10;
+	}
+	int len = 9;
+	while (frac[len - 1] == '0') {
+		len--;
+	}
+	buf_addc(b, '.');
+	buf_add(b, frac, (size_t)len);
+}

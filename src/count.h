@@ -1,0 +1,37 @@
+/*
+ * count: a sample count in fixed point, whole units up to 2^64-1 plus nine
+ * decimal places. Fractional inputs (`12.5`) therefore add up exactly, and
+ * integer profiles lose nothing. Digits past the ninth decimal are dropped.
+ */
+#ifndef DIFFFOLD_COUNT_H
+#define DIFFFOLD_COUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#define COUNT_NANOS_PER_UNIT 1000000000u
+
+struct count {
+	uint64_t units;
+	uint32_t nanos; /* always < COUNT_NANOS_PER_UNIT */
+};
+
+/*
+ * Parses `[0-9]+(\.[0-9]*)?` exactly (no sign, exponent, spaces). On failure
+ * returns false and sets *reason to a static message for the user.
+ */
+bool count_parse(const char *s, size_t len, struct count *out, const char **reason);
+/* *sum = a + b; false (and *sum untouched) when the sum exceeds 2^64-1 units. */
+bool count_add(struct count a, struct count b, struct count *sum);
+/* a - b for a >= b (callers guarantee it); used for self = total - children. */
+struct count count_sub(struct count a, struct count b);
+int count_cmp(struct count a, struct count b);
+bool count_is_zero(struct count c);
+double count_to_double(struct count c);
+/* Appends the exact decimal form: `12`, `12.5`, `0.000000001`. */
+void buf_add_count(struct buf *b, struct count c);
+
+#endif

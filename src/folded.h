@@ -1,0 +1,49 @@
+/*
+ * folded: the reader of folded stacks (`frame;frame;leaf COUNT` a line), as
+ * written by stackcollapse-perf.pl, inferno, async-profiler and py-spy, and
+ * of the 3-column form `STACK BASE HEAD` of difffolded.pl. Gzip input is
+ * decompressed transparently. Lines feed a tree; errors come back as a
+ * struct diag for main.c to print, never as output of its own.
+ */
+#ifndef DIFFFOLD_FOLDED_H
+#define DIFFFOLD_FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tree.h"
+
+/* Lines longer than this are an error, not an allocation. */
+#define FOLDED_MAX_LINE ((size_t)16 << 20)
+
+enum folded_mode {
+	FOLDED_BASE,
+	FOLDED_HEAD,
+	FOLDED_AUTO, /* 2 columns: head only; 3 columns: base and head */
+};
+
+struct diag {
+	char msg[1024]; /* "path:line: reason", without the program name */
+};
+
+struct folded_stats {
+	uint64_t lines; /* lines that carried a stack */
+	uint64_t bad_lines; /* skipped lines */
+	uint64_t first_bad; /* line number of the first one */
+	const char *first_bad_reason;
+	bool three_column; /* decided on the first line with a stack */
+};
+
+/*
+ * Reads one file ("-" = standard input) into the tree. With strict, the first
+ * bad line is fatal. Returns false with *err filled on a fatal error: I/O,
+ * a line over FOLDED_MAX_LINE, an overflowing sum, no valid line at all.
+ */
+bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
+        struct folded_stats *st, struct diag *err);
+/* The same over bytes in memory; `name` is used in messages. */
+bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
+        enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
+
+#endif

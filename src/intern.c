@@ -1,0 +1,212 @@
+#include "intern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define CHUNK_SIZE (256 * 1024)
+
+struct entry {
+	const char *bytes;
+	uint32_t len;
+	uint32_t hash; /* low bits of the full hash, to skip most memcmps */
+};
+
+struct intern {
+	struct entry *entries;
+	size_t count, cap;
+	uint32_t *slots; /* id + 1, 0 = empty; open addressing */
+	size_t slot_mask;
+	char **chunks;
+	size_t chunk_count, chunk_cap;
+	size_t chunk_used, chunk_size;
+	uint32_t *ranks;
+};
+
+uint64_t
+intern_hash(const char *s, size_t len)
+{
+	/* Eight bytes a step with a multiply-xorshift mix; good enough spread
+	 * for a power-of-two table and much faster than byte-wise FNV. */
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+		s += 8;
+		len -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0x94d049bb133111ebull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+struct intern *
+intern_create(void)
+{
+	struct intern *in = xcalloc(1, sizeof(*in));
+	in->slot_mask = 1023;
+	in->slots = xcalloc(in->slot_mask + 1, sizeof(uint32_t));
+	return in;
+}
+
+void
+intern_destroy(struct intern *in)
+{
+	if (!in) {
+		return;
+	}
+	for (size_t i = 0; i < in->chunk_count; i++) {
+		free(in->chunks[i]);
+	}
+	free(in->chunks);
+	free(in->entries);
+	free(in->slots);
+	free(in->ranks);
+	free(in);
+}
+
+static const char *
+store(struct intern *in, const char *name, size_t len)
+{
+	if (in->chunk_count == 0 || in->chunk_used + len > in->chunk_size) {
+		size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
+		in->chunks = xgrow(in->chunks, &in->chunk_cap, in->chunk_count + 1, sizeof(char *));
+		in->chunks[in->chunk_count++] = xmalloc(size);
+		in->chunk_used = 0;
+		in->chunk_size = size;
+	}
+	char *p = in->chunks[in->chunk_count - 1] + in->chunk_used;
+	if (len) {
+		memcpy(p, name, len);
+	}
+	in->chunk_used += len;
+	return p;
+}
+
+static void
+rehash(struct intern *in)
+{
+	size_t mask = in->slot_mask * 2 + 1;
+	uint32_t *slots = xcalloc(mask + 1, sizeof(uint32_t));
+	for (size_t id = 0; id < in->count; id++) {
+		const struct entry *e = &in->entries[id];
+		size_t i = intern_hash(e->bytes, e->len) & mask;
+		while (slots[i]) {
+			i = (i + 1) & mask;
+		}
+		slots[i] = (uint32_t)id + 1;
+	}
+	free(in->slots);
+	in->slots = slots;
+	in->slot_mask = mask;
+}
+
+uint32_t
+intern_add(struct intern *in, const char *name, size_t len)
+{
+	uint64_t h = intern_hash(name, len);
+	size_t i = h & in->slot_mask;
+	for (uint32_t s; (s = in->slots[i]) != 0; i = (i + 1) & in->slot_mask) {
+		const struct entry *e = &in->entries[s - 1];
+		if (e->hash == (uint32_t)h && e->len == len && memcmp(e->bytes, name, len) == 0) {
+			return s - 1;
+		}
+	}
+	uint32_t id = (uint32_t)in->count;
+	in->entries = xgrow(in->entries, &in->cap, in->count + 1, sizeof(struct entry));
+	in->entries[id].bytes = store(in, name, len);
+	in->entries[id].len = (uint32_t)len;
+	in->entries[id].hash = (uint32_t)h;
+	in->count++;
+	in->slots[i] = id + 1;
+	if (in->count * 2 > in->slot_mask) {
+		rehash(in);
+	}
+	return id;
+}
+
+uint32_t
+intern_count(const struct intern *in)
+{
+	return (uint32_t)in->count;
+}
+
+const char *
+intern_name(const struct intern *in, uint32_t id, size_t *len)
+{
+	*len = in->entries[id].len;
+	return in->entries[id].bytes;
+}
+
+enum annotation
+intern_annotation(const struct intern *in, uint32_t id)
+{
+	const struct entry *e = &in->entries[id];
+	if (e->len < 4) {
+		return ANNOTATION_NONE;
+	}
+	const char *t = e->bytes + e->len - 4;
+	if (t[0] != '_' || t[1] != '[' || t[3] != ']') {
+		return ANNOTATION_NONE;
+	}
+	switch (t[2]) {
+	case 'k':
+		return ANNOTATION_KERNEL;
+	case 'j':
+		return ANNOTATION_JIT;
+	case 'i':
+		return ANNOTATION_INLINED;
+	case 'w':
+		return ANNOTATION_WAKER;
+	default:
+		return ANNOTATION_NONE;
+	}
+}
+
+size_t
+intern_bare_len(const struct intern *in, uint32_t id)
+{
+	size_t len = in->entries[id].len;
+	return intern_annotation(in, id) == ANNOTATION_NONE ? len : len - 4;
+}
+
+static const struct intern *sort_table;
+
+static int
+compare_ids(const void *pa, const void *pb)
+{
+	const struct entry *a = &sort_table->entries[*(const uint32_t *)pa];
+	const struct entry *b = &sort_table->entries[*(const uint32_t *)pb];
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = n ? memcmp(a->bytes, b->bytes, n) : 0;
+	if (c != 0) {
+		return c;
+	}
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+const uint32_t *
+intern_ranks(struct intern *in)
+{
+	uint32_t *order = xmalloc((in->count ? in->count : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < in->count; i++) {
+		order[i] = (uint32_t)i;
+	}
+	sort_table = in;
+	qsort(order, in->count, sizeof(uint32_t), compare_ids);
+	sort_table = NULL;
+	free(in->ranks);
+	in->ranks = xmalloc((in->count ? in->count : 1) * sizeof(uint32_t));
+	for (size_t r = 0; r < in->count; r++) {
+		in->ranks[order[r]] = (uint32_t)r;
+	}
+	free(order);
+	return in->ranks;
+}

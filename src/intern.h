@@ -1,0 +1,40 @@
+/*
+ * intern: the table of distinct frame names. Each name's bytes are stored
+ * once and get a dense id, so the tree compares ids instead of strings.
+ * Names are arbitrary bytes (NUL included); they are not NUL-terminated.
+ */
+#ifndef DIFFFOLD_INTERN_H
+#define DIFFFOLD_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* perf's annotation suffixes, kept in the name but recorded for colouring. */
+enum annotation {
+	ANNOTATION_NONE,
+	ANNOTATION_KERNEL, /* _[k] */
+	ANNOTATION_JIT, /* _[j] */
+	ANNOTATION_INLINED, /* _[i] */
+	ANNOTATION_WAKER, /* _[w] */
+};
+
+struct intern;
+
+struct intern *intern_create(void);
+void intern_destroy(struct intern *in);
+/* Returns the id of the name, adding it if new. */
+uint32_t intern_add(struct intern *in, const char *name, size_t len);
+uint32_t intern_count(const struct intern *in);
+/* The stored bytes of id; valid until intern_destroy. */
+const char *intern_name(const struct intern *in, uint32_t id, size_t *len);
+enum annotation intern_annotation(const struct intern *in, uint32_t id);
+/*
+ * A rank per id such that rank order is byte order of the names (shorter
+ * prefix first). The array is owned by the table and rebuilt on each call.
+ */
+const uint32_t *intern_ranks(struct intern *in);
+/* Length of the name without its annotation suffix. */
+size_t intern_bare_len(const struct intern *in, uint32_t id);
+uint64_t intern_hash(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * difffold's command line: parse options, read the profiles into one tree,
+ * hand it to each requested backend, and turn failures into messages and
+ * exit codes (0 ok, 1 bad input or I/O, 2 usage, 3 regression gate).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "folded.h"
+#include "options.h"
+#include "output.h"
+#include "tree.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+};
+
+static void
+warn_bad_lines(const char *path, const struct folded_stats *st)
+{
+	if (st->bad_lines == 0) {
+		return;
+	}
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	fprintf(stderr, "difffold: warning: %s:%llu: %s; %llu malformed line%s skipped\n", name,
+	        (unsigned long long)st->first_bad, st->first_bad_reason,
+	        (unsigned long long)st->bad_lines, st->bad_lines == 1 ? "" : "s");
+}
+
+static bool
+read_side(struct tree *t, const char **paths, size_t count, enum folded_mode mode, bool strict,
+        bool *three_column)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct folded_stats st;
+		struct diag err;
+		if (!folded_read_file(t, paths[i], mode, strict, &st, &err)) {
+			fprintf(stderr, "difffold: %s\n", err.msg);
+			return false;
+		}
+		warn_bad_lines(paths[i], &st);
+		*three_column = st.three_column;
+	}
+	return true;
+}
+
+static bool
+stdin_used_twice(const struct options *o)
+{
+	int n = o->single && strcmp(o->single, "-") == 0;
+	for (size_t i = 0; i < o->base_count; i++) {
+		n += strcmp(o->base[i], "-") == 0;
+	}
+	for (size_t i = 0; i < o->head_count; i++) {
+		n += strcmp(o->head[i], "-") == 0;
+	}
+	return n > 1;
+}
+
+static bool
+render(struct out *out, const struct tree *t, const struct options *o, enum format f,
+        struct diag *err)
+{
+	switch (f) {
+	case FORMAT_FOLDED:
+		export_folded(out, t);
+		return true;
+	case FORMAT_JSON:
+		export_json(out, t);
+		return true;
+	case FORMAT_SVG:
+	case FORMAT_PNG:
+	case FORMAT_PDF:
+	case FORMAT_MD:
+	case FORMAT_TEXT:
+		break;
+	}
+	(void)o;
+	snprintf(err->msg, sizeof(err->msg), "format '%s' is not available yet",
+	        options_format_name(f));
+	return false;
+}
+
+static int
+write_outputs(const struct tree *t, const struct options *o)
+{
+	for (size_t i = 0; i < o->output_count; i++) {
+		const struct output_spec *spec = &o->outputs[i];
+		struct out out;
+		struct diag err;
+		bool broken_pipe = false;
+		if (!out_open(&out, spec->path, &err)) {
+			fprintf(stderr, "difffold: %s\n", err.msg);
+			return EXIT_INPUT;
+		}
+		if (!render(&out, t, o, spec->format, &err)) {
+			out_abort(&out);
+			fprintf(stderr, "difffold: %s\n", err.msg);
+			return EXIT_INPUT;
+		}
+		if (!out_commit(&out, &broken_pipe, &err)) {
+			fprintf(stderr, "difffold: %s\n", err.msg);
+			return EXIT_INPUT;
+		}
+		if (broken_pipe) {
+			return EXIT_OK; /* the reader stopped reading: not an error */
+		}
+	}
+	return EXIT_OK;
+}
+
+static int
+run(struct options *o)
+{
+	if (stdin_used_twice(o)) {
+		fprintf(stderr, "difffold: standard input ('-') can be read only once\n");
+		return EXIT_USAGE;
+	}
+	struct tree *t = tree_create(&o->tree);
+	bool three_column = false, ignored;
+	bool ok = o->single ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &three_column)
+	                    : read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict,
+	                              &ignored) &&
+	                              read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict,
+	                                      &ignored);
+	if (!ok) {
+		tree_destroy(t);
+		return EXIT_INPUT;
+	}
+	bool differential = !o->single || three_column;
+	tree_finish(t, differential);
+	if (!o->head_label) {
+		o->head_label = o->single ? o->single : o->head[0];
+	}
+	if (!o->base_label) {
+		o->base_label = o->single ? "base" : o->base[0];
+	}
+	int code = write_outputs(t, o);
+	tree_destroy(t);
+	return code;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct diag err;
+	options_init(&o);
+	switch (options_parse(&o, argc, argv, &err)) {
+	case OPTIONS_EXIT:
+		options_finish(&o);
+		return EXIT_OK;
+	case OPTIONS_USAGE:
+		fprintf(stderr, "difffold: %s\n", err.msg);
+		options_finish(&o);
+		return EXIT_USAGE;
+	case OPTIONS_OK:
+		break;
+	}
+	/* A closed pipe shows up as EPIPE from write(2), handled per output. */
+	signal(SIGPIPE, SIG_IGN);
+	int code = run(&o);
+	options_finish(&o);
+	return code;
+}

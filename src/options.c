@@ -1,0 +1,532 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#ifndef DIFFFOLD_VERSION
+#define DIFFFOLD_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+        "Usage: difffold [OPTIONS] BASE HEAD     differential flame graph of two profiles\n"
+        "       difffold [OPTIONS] PROFILE       flame graph of one profile (or a 3-column diff)\n"
+        "\n"
+        "Reads folded stacks (`frame;frame;leaf COUNT` a line; `-` is standard input,\n"
+        "`.gz` is read transparently) and writes an SVG flame graph to standard output.\n"
+        "\n"
+        "Input:\n"
+        "  --base FILE           add FILE to the base profile (repeatable)\n"
+        "  --head FILE           add FILE to the head profile (repeatable)\n"
+        "  --strict              stop at the first malformed line (default: skip, warn once)\n"
+        "  --reverse             merge stacks from the leaf end\n"
+        "  --strip-hex           replace hex literals 0x1234abcd with 0x... before merging\n"
+        "  --normalize           scale base counts by head total / base total\n"
+        "  --min-delta SHARE     noise floor for slower/faster, a share of the total\n"
+        "                        (default 0.001, i.e. 0.1%)\n"
+        "\n"
+        "Output:\n"
+        "  -o, --output FILE     write to FILE instead of standard output (repeatable;\n"
+        "                        format from the extension: .svg .png .pdf .json .folded\n"
+        "                        .txt .md); files are replaced atomically\n"
+        "  -f, --format FORMAT   svg, png, pdf, json, folded, md, text (default svg)\n"
+        "\n"
+        "Picture:\n"
+        "  --widths BASIS        head, base or union: what frame widths show (default head)\n"
+        "  --min-width W         prune frames narrower than W pixels, or W% of the total\n"
+        "                        (default 0.1)\n"
+        "  --inverted            icicle graph: root on top\n"
+        "  --width PX            image width (default 1200)\n"
+        "  --frame-height PX     frame height (default 16)\n"
+        "  --font-size PX        label font size (default 12)\n"
+        "  --font-family NAME    label font (default a monospace stack)\n"
+        "  --title TEXT          title (default \"Differential flame graph\" or \"Flame graph\")\n"
+        "  --subtitle TEXT       second header line (default none)\n"
+        "  --countname WORD      unit of the counts (default samples)\n"
+        "  --notes TEXT          text stored in the image's description (default none)\n"
+        "  --truncate SIDE       cut long labels on the right or left (default right)\n"
+        "  --color-by WHAT       self or total change colours a frame (default self)\n"
+        "  --palette NAME        single-profile colours: hot, mem, io, java, js, perl,\n"
+        "                        rust, python, red, green, blue, aqua, yellow, purple,\n"
+        "                        orange (default hot)\n"
+        "  --theme THEME         light or dark (default light)\n"
+        "  --base-label TEXT     name of the base profile (default its file name)\n"
+        "  --head-label TEXT     name of the head profile (default its file name)\n"
+        "  --scale N             PNG pixel density (default 1)\n"
+        "\n"
+        "Report and gate:\n"
+        "  --top N               rows per report table (default 10)\n"
+        "  --image-url URL       image linked at the top of the Markdown report\n"
+        "  --fail-on-regression PCT\n"
+        "                        exit 3 when the head total or a function's total grew\n"
+        "                        by more than PCT percent of the base total (default off)\n"
+        "\n"
+        "  -h, --help            show this help and exit\n"
+        "  -V, --version         show the version and exit\n"
+        "\n"
+        "Exit codes: 0 success, 1 bad input or I/O failure, 2 usage error,\n"
+        "3 regression over the --fail-on-regression threshold.\n";
+
+enum long_only {
+	OPT_BASE = 256,
+	OPT_HEAD,
+	OPT_STRICT,
+	OPT_REVERSE,
+	OPT_STRIP_HEX,
+	OPT_NORMALIZE,
+	OPT_MIN_DELTA,
+	OPT_WIDTHS,
+	OPT_MIN_WIDTH,
+	OPT_INVERTED,
+	OPT_WIDTH,
+	OPT_FRAME_HEIGHT,
+	OPT_FONT_SIZE,
+	OPT_FONT_FAMILY,
+	OPT_TITLE,
+	OPT_SUBTITLE,
+	OPT_COUNTNAME,
+	OPT_NOTES,
+	OPT_TRUNCATE,
+	OPT_COLOR_BY,
+	OPT_PALETTE,
+	OPT_THEME,
+	OPT_BASE_LABEL,
+	OPT_HEAD_LABEL,
+	OPT_SCALE,
+	OPT_TOP,
+	OPT_IMAGE_URL,
+	OPT_FAIL_ON_REGRESSION,
+};
+
+static const struct option long_options[] = {
+        {"base", required_argument, NULL, OPT_BASE},
+        {"head", required_argument, NULL, OPT_HEAD},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"reverse", no_argument, NULL, OPT_REVERSE},
+        {"strip-hex", no_argument, NULL, OPT_STRIP_HEX},
+        {"normalize", no_argument, NULL, OPT_NORMALIZE},
+        {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"widths", required_argument, NULL, OPT_WIDTHS},
+        {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
+        {"inverted", no_argument, NULL, OPT_INVERTED},
+        {"width", required_argument, NULL, OPT_WIDTH},
+        {"frame-height", required_argument, NULL, OPT_FRAME_HEIGHT},
+        {"font-size", required_argument, NULL, OPT_FONT_SIZE},
+        {"font-family", required_argument, NULL, OPT_FONT_FAMILY},
+        {"title", required_argument, NULL, OPT_TITLE},
+        {"subtitle", required_argument, NULL, OPT_SUBTITLE},
+        {"countname", required_argument, NULL, OPT_COUNTNAME},
+        {"notes", required_argument, NULL, OPT_NOTES},
+        {"truncate", required_argument, NULL, OPT_TRUNCATE},
+        {"color-by", required_argument, NULL, OPT_COLOR_BY},
+        {"palette", required_argument, NULL, OPT_PALETTE},
+        {"theme", required_argument, NULL, OPT_THEME},
+        {"base-label", required_argument, NULL, OPT_BASE_LABEL},
+        {"head-label", required_argument, NULL, OPT_HEAD_LABEL},
+        {"scale", required_argument, NULL, OPT_SCALE},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"image-url", required_argument, NULL, OPT_IMAGE_URL},
+        {"fail-on-regression", required_argument, NULL, OPT_FAIL_ON_REGRESSION},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+};
+
+static const char *const format_names[] = {
+        [FORMAT_SVG] = "svg",
+        [FORMAT_PNG] = "png",
+        [FORMAT_PDF] = "pdf",
+        [FORMAT_JSON] = "json",
+        [FORMAT_FOLDED] = "folded",
+        [FORMAT_MD] = "md",
+        [FORMAT_TEXT] = "text",
+};
+
+static const char *const palettes[] = {
+        "hot",
+        "mem",
+        "io",
+        "java",
+        "js",
+        "perl",
+        "rust",
+        "python",
+        "red",
+        "green",
+        "blue",
+        "aqua",
+        "yellow",
+        "purple",
+        "orange",
+        NULL,
+};
+
+void
+options_init(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tree.min_delta = OPTIONS_DEFAULT_MIN_DELTA;
+	o->widths = WIDTHS_HEAD;
+	o->min_width = 0.1;
+	o->width = 1200;
+	o->frame_height = 16;
+	o->font_size = 12;
+	o->font_family = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace";
+	o->countname = "samples";
+	o->palette = "hot";
+	o->scale = 1;
+	o->top = 10;
+	o->fail_on_regression = -1;
+}
+
+void
+options_finish(struct options *o)
+{
+	free(o->base);
+	free(o->head);
+	free(o->outputs);
+	memset(o, 0, sizeof(*o));
+}
+
+const char *
+options_format_name(enum format f)
+{
+	return format_names[f];
+}
+
+static bool
+format_from_name(const char *name, enum format *f)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+		if (strcmp(name, format_names[i]) == 0) {
+			*f = (enum format)i;
+			return true;
+		}
+	}
+	if (strcmp(name, "markdown") == 0) {
+		*f = FORMAT_MD;
+		return true;
+	}
+	return false;
+}
+
+bool
+options_format_from_path(const char *path, enum format *f)
+{
+	static const struct {
+		const char *ext;
+		enum format format;
+	} exts[] = {
+	        {".svg", FORMAT_SVG},
+	        {".png", FORMAT_PNG},
+	        {".pdf", FORMAT_PDF},
+	        {".json", FORMAT_JSON},
+	        {".folded", FORMAT_FOLDED},
+	        {".md", FORMAT_MD},
+	        {".markdown", FORMAT_MD},
+	        {".txt", FORMAT_TEXT},
+	};
+	size_t len = strlen(path);
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		size_t n = strlen(exts[i].ext);
+		if (len > n && strcmp(path + len - n, exts[i].ext) == 0) {
+			*f = exts[i].format;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Sets a usage error "what" followed by the quoted argument, if any. */
+static bool
+usage(struct diag *err, const char *what, const char *arg)
+{
+	if (arg) {
+		snprintf(err->msg, sizeof(err->msg), "%s '%s'", what, arg);
+	} else {
+		snprintf(err->msg, sizeof(err->msg), "%s", what);
+	}
+	return false;
+}
+
+static bool
+parse_number(
+        const char *arg, const char *opt, double min, double max, double *out, struct diag *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
+		snprintf(err->msg, sizeof(err->msg), "%s: invalid value '%s' (expected %g to %g)",
+		        opt, arg, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool
+parse_min_width(struct options *o, const char *arg, struct diag *err)
+{
+	size_t len = strlen(arg);
+	bool pct = len > 0 && arg[len - 1] == '%';
+	char tmp[64];
+	if (len >= sizeof(tmp)) {
+		return usage(err, "--min-width: invalid value", arg);
+	}
+	memcpy(tmp, arg, len + 1);
+	if (pct) {
+		tmp[len - 1] = '\0';
+	}
+	o->min_width_percent = pct;
+	return parse_number(tmp, "--min-width", 0, pct ? 100 : 1e6, &o->min_width, err);
+}
+
+/* Picks one of `names` by string; *out gets its index. */
+static bool
+parse_choice(const char *arg, const char *opt, const char *const *names, int *out, struct diag *err)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strcmp(arg, names[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	}
+	snprintf(err->msg, sizeof(err->msg), "%s: unknown value '%s'", opt, arg);
+	return false;
+}
+
+static void
+add_output(struct options *o, const char *path)
+{
+	o->outputs = xrealloc(o->outputs, (o->output_count + 1) * sizeof(*o->outputs));
+	o->outputs[o->output_count].path = path;
+	o->outputs[o->output_count].format = FORMAT_SVG;
+	o->output_count++;
+}
+
+static void
+add_input(const char ***list, size_t *count, const char *path)
+{
+	*list = xrealloc(*list, (*count + 1) * sizeof(**list));
+	(*list)[(*count)++] = path;
+}
+
+static bool
+parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
+{
+	static const char *const widths[] = {"head", "base", "union", NULL};
+	static const char *const truncs[] = {"right", "left", NULL};
+	static const char *const color_by[] = {"self", "total", NULL};
+	static const char *const themes[] = {"light", "dark", NULL};
+	int v = 0;
+	switch (c) {
+	case OPT_WIDTHS:
+		if (!parse_choice(arg, "--widths", widths, &v, err)) {
+			return false;
+		}
+		o->widths = (enum widths)v;
+		return true;
+	case OPT_TRUNCATE:
+		if (!parse_choice(arg, "--truncate", truncs, &v, err)) {
+			return false;
+		}
+		o->truncate = (enum truncate)v;
+		return true;
+	case OPT_COLOR_BY:
+		if (!parse_choice(arg, "--color-by", color_by, &v, err)) {
+			return false;
+		}
+		o->color_by = (enum color_by)v;
+		return true;
+	case OPT_THEME:
+		if (!parse_choice(arg, "--theme", themes, &v, err)) {
+			return false;
+		}
+		o->theme = (enum theme)v;
+		return true;
+	case OPT_PALETTE:
+		if (!parse_choice(arg, "--palette", palettes, &v, err)) {
+			return false;
+		}
+		o->palette = palettes[v];
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
+{
+	double v;
+	switch (c) {
+	case OPT_MIN_DELTA:
+		return parse_number(arg, "--min-delta", 0, 1, &o->tree.min_delta, err);
+	case OPT_MIN_WIDTH:
+		return parse_min_width(o, arg, err);
+	case OPT_WIDTH:
+		return parse_number(arg, "--width", 100, 100000, &o->width, err);
+	case OPT_FRAME_HEIGHT:
+		return parse_number(arg, "--frame-height", 4, 200, &o->frame_height, err);
+	case OPT_FONT_SIZE:
+		return parse_number(arg, "--font-size", 4, 100, &o->font_size, err);
+	case OPT_SCALE:
+		return parse_number(arg, "--scale", 0.25, 8, &o->scale, err);
+	case OPT_TOP:
+		if (!parse_number(arg, "--top", 1, 1000, &v, err)) {
+			return false;
+		}
+		o->top = (unsigned)v;
+		return true;
+	case OPT_FAIL_ON_REGRESSION:
+		return parse_number(
+		        arg, "--fail-on-regression", 0, 1e9, &o->fail_on_regression, err);
+	default:
+		return parse_choice_option(o, c, arg, err);
+	}
+}
+
+static bool
+parse_one(struct options *o, int c, const char *arg, bool *format_given, enum format *format,
+        struct diag *err)
+{
+	switch (c) {
+	case OPT_BASE:
+		add_input(&o->base, &o->base_count, arg);
+		return true;
+	case OPT_HEAD:
+		add_input(&o->head, &o->head_count, arg);
+		return true;
+	case OPT_STRICT:
+		o->strict = true;
+		return true;
+	case OPT_REVERSE:
+		o->tree.reverse = true;
+		return true;
+	case OPT_STRIP_HEX:
+		o->tree.strip_hex = true;
+		return true;
+	case OPT_NORMALIZE:
+		o->tree.normalize = true;
+		return true;
+	case OPT_INVERTED:
+		o->inverted = true;
+		return true;
+	case 'o':
+		add_output(o, arg);
+		return true;
+	case 'f':
+		*format_given = true;
+		return format_from_name(arg, format) || usage(err, "--format: unknown format", arg);
+	case OPT_FONT_FAMILY:
+		o->font_family = arg;
+		return true;
+	case OPT_TITLE:
+		o->title = arg;
+		return true;
+	case OPT_SUBTITLE:
+		o->subtitle = arg;
+		return true;
+	case OPT_COUNTNAME:
+		o->countname = arg;
+		return true;
+	case OPT_NOTES:
+		o->notes = arg;
+		return true;
+	case OPT_BASE_LABEL:
+		o->base_label = arg;
+		return true;
+	case OPT_HEAD_LABEL:
+		o->head_label = arg;
+		return true;
+	case OPT_IMAGE_URL:
+		o->image_url = arg;
+		return true;
+	default:
+		return parse_value_option(o, c, arg, err);
+	}
+}
+
+/* Positional arguments and --base/--head into sides; outputs into formats. */
+static bool
+resolve(struct options *o, int npos, char **pos, bool format_given, enum format format,
+        struct diag *err)
+{
+	if (npos > 0 && (o->base_count || o->head_count)) {
+		return usage(
+		        err, "give the profiles either as arguments or with --base/--head", NULL);
+	}
+	if (npos > 2) {
+		return usage(err, "too many profiles: at most two (BASE HEAD)", NULL);
+	}
+	if (npos == 2) {
+		add_input(&o->base, &o->base_count, pos[0]);
+		add_input(&o->head, &o->head_count, pos[1]);
+	} else if (npos == 1) {
+		o->single = pos[0];
+	} else if (!o->base_count || !o->head_count) {
+		return usage(err,
+		        o->base_count || o->head_count
+		                ? "--base and --head must both be given"
+		                : "no input: give BASE HEAD, or one PROFILE (see --help)",
+		        NULL);
+	}
+	if (o->output_count == 0) {
+		add_output(o, NULL);
+	}
+	for (size_t i = 0; i < o->output_count; i++) {
+		struct output_spec *out = &o->outputs[i];
+		if (format_given) {
+			out->format = format;
+		} else if (out->path && !options_format_from_path(out->path, &out->format)) {
+			return usage(err, "cannot tell the format from the extension (use -f) of",
+			        out->path);
+		}
+	}
+	return true;
+}
+
+enum options_result
+options_parse(struct options *o, int argc, char **argv, struct diag *err)
+{
+	bool format_given = false;
+	enum format format = FORMAT_SVG;
+	optind = 0; /* also resets glibc's state, so tests can parse twice */
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, ":o:f:hV", long_options, NULL);
+		if (c == -1) {
+			break;
+		}
+		switch (c) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return OPTIONS_EXIT;
+		case 'V':
+			printf("difffold %s\n", DIFFFOLD_VERSION);
+			return OPTIONS_EXIT;
+		case ':':
+			usage(err, "option needs a value:", argv[optind - 1]);
+			return OPTIONS_USAGE;
+		case '?':
+			usage(err, "unknown option (see --help):", argv[optind - 1]);
+			return OPTIONS_USAGE;
+		default:
+			if (!parse_one(o, c, optarg, &format_given, &format, err)) {
+				return OPTIONS_USAGE;
+			}
+		}
+	}
+	if (!resolve(o, argc - optind, argv + optind, format_given, format, err)) {
+		return OPTIONS_USAGE;
+	}
+	return OPTIONS_OK;
+}

@@ -1,0 +1,99 @@
+/*
+ * options: every setting a user can give on the command line, with its
+ * default, and the parser that fills them from argv. Modules read the parts
+ * they need; only main.c and the tests call options_parse.
+ */
+#ifndef DIFFFOLD_OPTIONS_H
+#define DIFFFOLD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "folded.h"
+#include "tree.h"
+
+enum format {
+	FORMAT_SVG,
+	FORMAT_PNG,
+	FORMAT_PDF,
+	FORMAT_JSON,
+	FORMAT_FOLDED,
+	FORMAT_MD,
+	FORMAT_TEXT,
+};
+
+enum widths {
+	WIDTHS_HEAD,
+	WIDTHS_BASE,
+	WIDTHS_UNION,
+};
+
+enum color_by {
+	COLOR_BY_SELF,
+	COLOR_BY_TOTAL,
+};
+
+enum truncate {
+	TRUNCATE_RIGHT, /* keep the start of a name: "very_long_fu.." */
+	TRUNCATE_LEFT, /* keep the end: "..ng_function" */
+};
+
+enum theme {
+	THEME_LIGHT,
+	THEME_DARK,
+};
+
+struct output_spec {
+	const char *path; /* NULL: standard output */
+	enum format format;
+};
+
+struct options {
+	/* inputs */
+	const char **base, **head; /* files per side; "-" is standard input */
+	size_t base_count, head_count;
+	const char *single; /* one positional profile: plain or 3-column */
+	bool strict;
+	struct tree_options tree;
+	/* outputs */
+	struct output_spec *outputs;
+	size_t output_count;
+	/* picture */
+	enum widths widths;
+	double min_width; /* pixels, or a percentage with min_width_percent */
+	bool min_width_percent;
+	bool inverted;
+	double width;
+	double frame_height;
+	double font_size;
+	const char *font_family;
+	const char *title, *subtitle, *countname, *notes;
+	const char *base_label, *head_label; /* NULL: the file names */
+	enum truncate truncate;
+	enum color_by color_by;
+	const char *palette; /* single-profile palette */
+	enum theme theme;
+	double scale; /* PNG pixel density */
+	/* report and gate */
+	const char *image_url;
+	unsigned top;
+	double fail_on_regression; /* percent of the base total; < 0: off */
+};
+
+enum options_result {
+	OPTIONS_OK,
+	OPTIONS_EXIT, /* --help or --version printed: exit 0 */
+	OPTIONS_USAGE, /* usage error in err: exit 2 */
+};
+
+#define OPTIONS_DEFAULT_MIN_DELTA 0.001
+
+void options_init(struct options *o);
+void options_finish(struct options *o);
+/* Fills o from argv; prints --help/--version itself to stdout. */
+enum options_result options_parse(struct options *o, int argc, char **argv, struct diag *err);
+/* The format an output file name implies; false when the extension is unknown. */
+bool options_format_from_path(const char *path, enum format *f);
+const char *options_format_name(enum format f);
+
+#endif

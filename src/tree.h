@@ -1,0 +1,101 @@
+/*
+ * tree: the merged base/head model. One node per distinct path from the
+ * root, holding inclusive ("total") and self counts of both sides. Built by
+ * tree_add_stack, then frozen by tree_finish, which links children in byte
+ * order of their names and gives every node its status. Backends only read.
+ *
+ * Nodes live in one array owned by the tree and are named by index; node 0
+ * is the root ("all"). No function here recurses on depth.
+ */
+#ifndef DIFFFOLD_TREE_H
+#define DIFFFOLD_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "count.h"
+#include "intern.h"
+
+#define TREE_NONE UINT32_MAX
+#define TREE_ROOT 0u
+
+enum side {
+	SIDE_BASE = 0,
+	SIDE_HEAD = 1,
+};
+
+enum node_status {
+	STATUS_SAME,
+	STATUS_SLOWER,
+	STATUS_FASTER,
+	STATUS_NEW,
+	STATUS_REMOVED,
+};
+
+struct tree_options {
+	bool reverse; /* merge stacks from the leaf end */
+	bool strip_hex; /* 0x1234abcd -> 0x... before merging */
+	bool normalize; /* scale base by head total / base total */
+	double min_delta; /* noise floor: share of the larger total */
+};
+
+struct tree_node {
+	uint32_t name; /* intern id */
+	uint32_t parent;
+	uint32_t first_child; /* valid after tree_finish */
+	uint32_t next_sibling;
+	uint32_t depth; /* root 0 */
+	uint8_t status; /* enum node_status, after tree_finish */
+	struct count total[2]; /* indexed by enum side */
+	struct count self[2];
+};
+
+struct tree {
+	struct tree_options opt;
+	struct tree_node *nodes; /* nodes[0] is the root */
+	size_t node_count;
+	size_t max_depth;
+	struct intern *names;
+	bool differential; /* both sides given (set by tree_finish) */
+	bool normalized; /* --normalize was applied (set by tree_finish) */
+	double base_scale; /* 1, or head/base total when normalised */
+	/* private build state */
+	size_t node_cap;
+	uint32_t *slots;
+	size_t slot_mask;
+	struct tree_path *path;
+};
+
+/* Takes a copy of *opt. */
+struct tree *tree_create(const struct tree_options *opt);
+void tree_destroy(struct tree *t);
+/*
+ * Adds one stack (frames separated by ';') with count c to a side. Returns
+ * false, with *reason set to a static message, when the side's total would
+ * exceed 2^64-1; nothing is added then.
+ */
+bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
+        const char **reason);
+/* Freezes the tree: children order, base scale, statuses. Call once. */
+void tree_finish(struct tree *t, bool differential);
+
+static inline const struct tree_node *
+tree_node(const struct tree *t, uint32_t id)
+{
+	return &t->nodes[id];
+}
+
+/* The frame name of a node (root: "all"); not NUL-terminated. */
+const char *tree_node_name(const struct tree *t, const struct tree_node *n, size_t *len);
+/* A count as compared: base counts times base_scale; head counts as is. */
+double tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self);
+/* Side totals (the root's totals), scaled like tree_value. */
+double tree_total(const struct tree *t, enum side side);
+/* Pre-order successor of id within the subtree of `top` (TREE_NONE at end). */
+uint32_t tree_next_preorder(const struct tree *t, uint32_t id, uint32_t top);
+const char *tree_status_name(enum node_status s);
+/* Status of a node by its counts; exposed for the colour module's tests. */
+enum node_status tree_classify(const struct tree *t, const struct tree_node *n);
+
+#endif

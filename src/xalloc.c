@@ -1,0 +1,80 @@
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+out_of_memory(size_t size)
+{
+	fprintf(stderr, "difffold: out of memory (asked for %zu bytes)\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p) {
+		out_of_memory(size);
+	}
+	return p;
+}
+
+void *
+xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p) {
+		out_of_memory(count * size);
+	}
+	return p;
+}
+
+void *
+xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p) {
+		out_of_memory(size);
+	}
+	return p;
+}
+
+void *
+xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
+{
+	if (need <= *cap) {
+		return ptr;
+	}
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2) {
+			out_of_memory(SIZE_MAX);
+		}
+		n *= 2;
+	}
+	if (n > SIZE_MAX / elem_size) {
+		out_of_memory(SIZE_MAX);
+	}
+	*cap = n;
+	return xrealloc(ptr, n * elem_size);
+}
+
+char *
+xmemdup(const void *p, size_t len)
+{
+	char *s = xmalloc(len + 1);
+	if (len) {
+		memcpy(s, p, len);
+	}
+	s[len] = '\0';
+	return s;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xmemdup(s, strlen(s));
+}

@@ -1,0 +1,18 @@
+/*
+ * xalloc: allocation that never returns NULL. Running out of memory is not
+ * an input error difffold can report usefully, so it prints and aborts.
+ */
+#ifndef DIFFFOLD_XALLOC_H
+#define DIFFFOLD_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grows an array to hold at least `need` elements; *cap is updated. */
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size);
+char *xstrdup(const char *s);
+char *xmemdup(const void *p, size_t len); /* NUL-terminated copy */
+
+#endif
