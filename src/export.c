@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "report.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -108,7 +109,7 @@ json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
 }
 
 void
-export_json(struct out *o, const struct tree *t)
+export_json(struct out *o, const struct tree *t, const struct options *opt)
 {
 	struct buf *b = &o->b;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
@@ -142,6 +143,10 @@ export_json(struct out *o, const struct tree *t)
 		if (depth == 0) {
 			break;
 		}
+	}
+	if (t->differential) {
+		buf_addc(b, ',');
+		report_json_summary(b, t, opt);
 	}
 	buf_adds(b, "}\n");
 }

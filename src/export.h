@@ -8,11 +8,13 @@
 #define DIFFFOLD_EXPORT_H
 
 #include "buf.h"
+#include "options.h"
 #include "output.h"
 #include "tree.h"
 
 void export_folded(struct out *o, const struct tree *t);
-void export_json(struct out *o, const struct tree *t);
+/* With two profiles the object also carries report_json_summary. */
+void export_json(struct out *o, const struct tree *t, const struct options *opt);
 /*
  * Appends s as a JSON string with quotes. Invalid UTF-8 bytes become
  * U+FFFD; control characters, U+2028 and U+2029 are \u-escaped.

@@ -8,10 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "export.h"
 #include "folded.h"
+#include "layout.h"
 #include "options.h"
 #include "output.h"
+#include "png.h"
+#include "report.h"
+#include "svg.h"
 #include "tree.h"
 
 enum exit_code {
@@ -63,56 +69,71 @@ stdin_used_twice(const struct options *o)
 	return n > 1;
 }
 
+/* The layout is built once, on the first picture format asked for. */
+static const struct layout *
+picture(const struct tree *t, const struct options *o, struct layout **cache)
+{
+	if (!*cache) {
+		*cache = layout_create(t, o);
+	}
+	return *cache;
+}
+
 static bool
 render(struct out *out, const struct tree *t, const struct options *o, enum format f,
-        struct diag *err)
+        struct layout **cache, struct diag *err)
 {
 	switch (f) {
 	case FORMAT_FOLDED:
 		export_folded(out, t);
 		return true;
 	case FORMAT_JSON:
-		export_json(out, t);
+		export_json(out, t, o);
 		return true;
 	case FORMAT_SVG:
+		svg_write(out, picture(t, o, cache));
+		return true;
 	case FORMAT_PNG:
+		return png_write(out, picture(t, o, cache), err);
 	case FORMAT_PDF:
+		return png_write_pdf(out, picture(t, o, cache), err);
 	case FORMAT_MD:
+		report_write_md(out, t, o);
+		return true;
 	case FORMAT_TEXT:
-		break;
+		report_write_text(
+		        out, t, o, !out->path && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+		return true;
 	}
-	(void)o;
-	snprintf(err->msg, sizeof(err->msg), "format '%s' is not available yet",
-	        options_format_name(f));
 	return false;
 }
 
 static int
 write_outputs(const struct tree *t, const struct options *o)
 {
-	for (size_t i = 0; i < o->output_count; i++) {
+	struct layout *cache = NULL;
+	int code = EXIT_OK;
+	for (size_t i = 0; i < o->output_count && code == EXIT_OK; i++) {
 		const struct output_spec *spec = &o->outputs[i];
 		struct out out;
 		struct diag err;
 		bool broken_pipe = false;
 		if (!out_open(&out, spec->path, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
-			return EXIT_INPUT;
-		}
-		if (!render(&out, t, o, spec->format, &err)) {
+			code = EXIT_INPUT;
+		} else if (!render(&out, t, o, spec->format, &cache, &err)) {
 			out_abort(&out);
 			fprintf(stderr, "difffold: %s\n", err.msg);
-			return EXIT_INPUT;
-		}
-		if (!out_commit(&out, &broken_pipe, &err)) {
+			code = EXIT_INPUT;
+		} else if (!out_commit(&out, &broken_pipe, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
-			return EXIT_INPUT;
-		}
-		if (broken_pipe) {
-			return EXIT_OK; /* the reader stopped reading: not an error */
+			code = EXIT_INPUT;
+		} else if (broken_pipe) {
+			break; /* the reader stopped reading: not an error */
 		}
 	}
-	return EXIT_OK;
+	layout_destroy(cache);
+	return code;
 }
 
 static int

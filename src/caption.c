@@ -1,0 +1,2 @@
+/* placeholder: being written (issue 3) */
+#include "caption.h"

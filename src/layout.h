@@ -1,0 +1,71 @@
+/*
+ * layout: the backend-neutral picture. From the finished tree and the
+ * options it computes the image size, the header and legend areas, and a
+ * flat list of boxes (one per drawn frame) with pixel geometry and fill.
+ * The SVG and PNG backends draw exactly these boxes; they never walk the
+ * tree for geometry themselves.
+ *
+ * x positions derive from sample sums (the basis of the frames before a
+ * frame among its siblings), never from accumulated floats, so sibling
+ * edges meet exactly. Frames narrower than --min-width are pruned with
+ * their descendants and counted in pruned_*.
+ */
+#ifndef DIFFFOLD_LAYOUT_H
+#define DIFFFOLD_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "color.h"
+#include "options.h"
+#include "tree.h"
+
+struct layout_box {
+	uint32_t node; /* tree node id */
+	uint32_t depth; /* 0 for the root "all" */
+	double x, y; /* top-left corner in image pixels */
+	double width; /* pixels; height is layout.frame_height */
+	uint8_t status; /* colour class: enum node_status by --color-by */
+	double intensity; /* 0..1, share of the largest change in the graph */
+	struct rgb fill;
+};
+
+struct layout {
+	const struct tree *tree;
+	const struct options *opt;
+	struct layout_box *boxes; /* pre-order: a parent before its children */
+	size_t count;
+	double width, height; /* whole image */
+	double frame_height;
+	double header_height; /* title, subtitle, totals, rule lines */
+	double legend_y; /* top of the legend band (differential only) */
+	double legend_height; /* 0 for a single profile */
+	double graph_x, graph_y, graph_width, graph_height;
+	double details_y; /* baseline of the interactive details line */
+	double basis_total; /* samples that graph_width stands for */
+	double max_change; /* largest |change| of any frame, same basis as colour */
+	double pruned_samples; /* samples of frames pruned by --min-width */
+	size_t pruned_frames;
+	uint32_t max_depth; /* deepest drawn box */
+};
+
+/* Builds the layout; the tree and options must outlive it. Caller destroys. */
+struct layout *layout_create(const struct tree *t, const struct options *o);
+void layout_destroy(struct layout *l);
+/* A node's width in samples under the chosen --widths basis. */
+double layout_basis(const struct tree *t, const struct tree_node *n, enum widths widths);
+/* The change that colours a node under --color-by (head - base, scaled). */
+double layout_change(const struct tree *t, const struct tree_node *n, enum color_by by);
+/*
+ * The label of a box for a font whose characters are `char_width` pixels
+ * wide: the (annotation-free) name, cut with ".." on the --truncate side to
+ * fit width minus padding. Appends nothing when fewer than 3 characters fit.
+ */
+void layout_label(
+        const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
+/* Estimated advance of one character of the default monospace font, in pixels. */
+double layout_char_width(double font_size);
+
+#endif

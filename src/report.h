@@ -1,0 +1,28 @@
+/*
+ * report: what changed, in words and tables, for reviewers and CI: a
+ * Markdown report sized for a pull-request comment, the same for a
+ * terminal, the JSON summary object, and the --fail-on-regression gate.
+ * Works on the tree alone (no layout).
+ */
+#ifndef DIFFFOLD_REPORT_H
+#define DIFFFOLD_REPORT_H
+
+#include <stdbool.h>
+
+#include "options.h"
+#include "output.h"
+#include "tree.h"
+
+void report_write_md(struct out *o, const struct tree *t, const struct options *opt);
+/* color: use ANSI colours (main passes isatty(stdout) && !NO_COLOR). */
+void report_write_text(struct out *o, const struct tree *t, const struct options *opt, bool color);
+/* Appends the `"summary":{...}` member (no leading comma) for -f json. */
+void report_json_summary(struct buf *b, const struct tree *t, const struct options *opt);
+/*
+ * The --fail-on-regression gate: true when the head total or any
+ * function's total grew by more than pct percent of the base total; then
+ * `why` holds one line per offender for stderr.
+ */
+bool report_gate(const struct tree *t, double pct, struct buf *why);
+
+#endif
