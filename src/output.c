@@ -34,6 +34,20 @@ out_open(struct out *o, const char *path, struct diag *err)
 		o->fd = STDOUT_FILENO;
 		return true;
 	}
+	/*
+	 * A target that exists but is not a regular file (/dev/stdout,
+	 * /dev/full, a FIFO) is written in place like standard output: renaming
+	 * a temporary file over it would replace the device node itself.
+	 */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
+			set_error(err, path, "cannot open output file", errno);
+			return false;
+		}
+		return true;
+	}
 	/* The temporary file must be in the target's directory for rename(2). */
 	const char *slash = strrchr(path, '/');
 	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
@@ -86,6 +100,8 @@ discard(struct out *o)
 		unlink(o->tmp_path);
 		free(o->tmp_path);
 		o->tmp_path = NULL;
+	} else if (o->path && o->fd >= 0) {
+		close(o->fd); /* a device or FIFO written in place */
 	}
 	o->fd = -1;
 	buf_finish(&o->b);
@@ -100,13 +116,17 @@ out_commit(struct out *o, bool *broken_pipe, struct diag *err)
 	}
 	out_flush(o);
 	if (!o->tmp_path) {
+		if (o->path && close(o->fd) != 0 && !o->error) {
+			o->error = errno;
+		}
+		o->fd = -1;
 		buf_finish(&o->b);
 		if (o->error == EPIPE) {
 			*broken_pipe = true;
 			return true;
 		}
 		if (o->error) {
-			set_error(err, NULL, "write error", o->error);
+			set_error(err, o->path, "write error", o->error);
 			return false;
 		}
 		return true;

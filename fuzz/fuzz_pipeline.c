@@ -1,0 +1,266 @@
+/*
+ * The whole pipeline under libFuzzer: the input bytes choose the options,
+ * the base and the head profile; they are read, merged, laid out and
+ * written in every text format into memory, then everything is freed.
+ *
+ * Input layout (so seed files can be written by hand):
+ *   byte 0   flags: reverse, strip-hex, normalize, strict, inverted,
+ *            truncate left, color-by total, dark theme (bit 0 .. 7)
+ *   byte 1   bits 0-1 widths (3 = union too), bit 2 labels from input,
+ *            bit 3 PNG/PDF (only with DIFFFOLD_FUZZ_PNG set: slow),
+ *            bit 4 min-width in percent, bits 5-7 size preset
+ *   byte 2   min-width value
+ *   byte 3   palette, min-delta and --top
+ *   rest     BASE "\n--\n" HEAD ["\n--\n" LABEL]; without a separator the
+ *            rest is one profile read as the CLI reads a single file
+ *            (2 or 3 columns decided by the first line).
+ *
+ * Beyond "no crash, no leak" it checks properties every output must have
+ * whatever the names are: JSON and SVG are valid UTF-8 with no raw control
+ * characters, JSON has no raw U+2028/U+2029, and the SVG holds at most the
+ * one <script> element difffold embeds itself.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "folded.h"
+#include "layout.h"
+#include "options.h"
+#include "output.h"
+#include "png.h"
+#include "report.h"
+#include "svg.h"
+#include "tree.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char separator[] = "\n--\n";
+
+/* A property violation: crash loudly so libFuzzer keeps the input. */
+static void
+check(bool ok)
+{
+	if (!ok) {
+		abort();
+	}
+}
+
+static const char *
+find(const char *s, size_t len, const char *needle, size_t nlen)
+{
+	if (len < nlen) {
+		return NULL;
+	}
+	for (size_t i = 0; i + nlen <= len; i++) {
+		if (memcmp(s + i, needle, nlen) == 0) {
+			return s + i;
+		}
+	}
+	return NULL;
+}
+
+static size_t
+count_of(const char *s, size_t len, const char *needle)
+{
+	size_t n = 0, nlen = strlen(needle);
+	const char *p;
+	while ((p = find(s, len, needle, nlen)) != NULL) {
+		n++;
+		len -= (size_t)(p - s) + nlen;
+		s = p + nlen;
+	}
+	return n;
+}
+
+/*
+ * Valid UTF-8 without C0 controls (but \t \n \r): what JSON parsers
+ * accept. For XML 1.0 also without U+FFFE/U+FFFF; for JSON without raw
+ * U+2028/U+2029, which break the JSON once it is pasted into JavaScript.
+ */
+static bool
+clean_text(const char *s, size_t len, bool xml)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+				return false;
+			}
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		if (n == 0) {
+			return false;
+		}
+		if (xml ? cp == 0xFFFE || cp == 0xFFFF : cp == 0x2028 || cp == 0x2029) {
+			return false;
+		}
+		i += n;
+	}
+	return true;
+}
+
+static void
+set_options(struct options *o, const uint8_t *h)
+{
+	static const char *const palettes[] = {"hot", "mem", "io", "java", "js", "perl", "rust",
+	        "python", "red", "green", "blue", "aqua", "yellow", "purple", "orange", "hot"};
+	static const double deltas[] = {OPTIONS_DEFAULT_MIN_DELTA, 0, 0.5, 1};
+	/* width, frame height, font size: all inside what options_parse accepts. */
+	static const double sizes[8][3] = {{1200, 16, 12}, {100, 4, 4}, {100000, 200, 100},
+	        {640, 16, 100}, {1200, 4, 12}, {333, 17, 13}, {100, 200, 4}, {2000, 24, 18}};
+	options_init(o);
+	o->tree.reverse = h[0] & 1;
+	o->tree.strip_hex = h[0] & 2;
+	o->tree.normalize = h[0] & 4;
+	o->strict = h[0] & 8;
+	o->inverted = h[0] & 16;
+	o->truncate = (h[0] & 32) ? TRUNCATE_LEFT : TRUNCATE_RIGHT;
+	o->color_by = (h[0] & 64) ? COLOR_BY_TOTAL : COLOR_BY_SELF;
+	o->theme = (h[0] & 128) ? THEME_DARK : THEME_LIGHT;
+	o->widths = (enum widths)((h[1] & 3) == 3 ? WIDTHS_UNION : (h[1] & 3));
+	o->min_width_percent = h[1] & 16;
+	o->min_width = o->min_width_percent ? h[2] % 101 : h[2] / 8.0;
+	const double *sz = sizes[h[1] >> 5];
+	o->width = sz[0];
+	o->frame_height = sz[1];
+	o->font_size = sz[2];
+	o->palette = palettes[h[3] & 15];
+	o->tree.min_delta = deltas[(h[3] >> 4) & 3];
+	o->top = (h[3] & 64) ? 1000 : 1 + (h[3] & 15);
+	o->fail_on_regression = (h[3] & 128) ? 0 : 5;
+}
+
+static void
+check_svg(const struct buf *b)
+{
+	if (b->len == 0) {
+		return; /* a backend still being written */
+	}
+	check(clean_text(b->data, b->len, true));
+	check(count_of(b->data, b->len, "<script") <= 1);
+	check(count_of(b->data, b->len, "<![CDATA[") <= count_of(b->data, b->len, "<script"));
+}
+
+static void
+write_text_formats(const struct tree *t, const struct options *o, const struct layout *l)
+{
+	struct out out;
+
+	out_init_memory(&out);
+	export_json(&out, t, o);
+	check(clean_text(out.b.data, out.b.len, false));
+	buf_finish(&out.b);
+
+	out_init_memory(&out);
+	export_folded(&out, t);
+	buf_finish(&out.b);
+
+	out_init_memory(&out);
+	svg_write(&out, l);
+	check_svg(&out.b);
+	buf_finish(&out.b);
+
+	out_init_memory(&out);
+	report_write_md(&out, t, o);
+	buf_finish(&out.b);
+
+	out_init_memory(&out);
+	report_write_text(&out, t, o, o->theme == THEME_DARK);
+	buf_finish(&out.b);
+
+	struct buf why;
+	buf_init(&why);
+	report_gate(t, o->fail_on_regression, &why);
+	buf_finish(&why);
+}
+
+static void
+write_bitmaps(const struct layout *l)
+{
+	static int enabled = -1;
+	if (enabled < 0) {
+		const char *env = getenv("DIFFFOLD_FUZZ_PNG");
+		enabled = env && *env;
+	}
+	if (!enabled) {
+		return;
+	}
+	struct out out;
+	struct diag err;
+	out_init_memory(&out);
+	png_write(&out, l, &err);
+	buf_finish(&out.b);
+	out_init_memory(&out);
+	png_write_pdf(&out, l, &err);
+	buf_finish(&out.b);
+}
+
+/* Reads base and head, or one profile; false when the input is rejected. */
+static bool
+read_inputs(struct tree *t, const struct options *o, const char *rest, size_t len,
+        bool *differential, char **label)
+{
+	struct folded_stats st;
+	struct diag err;
+	const char *sep = find(rest, len, separator, sizeof(separator) - 1);
+	if (!sep) {
+		bool ok =
+		        folded_read_mem(t, "single", rest, len, FOLDED_AUTO, o->strict, &st, &err);
+		*differential = st.three_column;
+		return ok;
+	}
+	size_t base_len = (size_t)(sep - rest);
+	const char *head = sep + sizeof(separator) - 1;
+	size_t head_len = len - base_len - (sizeof(separator) - 1);
+	const char *sep2 = find(head, head_len, separator, sizeof(separator) - 1);
+	if (sep2) {
+		const char *l = sep2 + sizeof(separator) - 1;
+		*label = xmemdup(l, head_len - (size_t)(l - head));
+		head_len = (size_t)(sep2 - head);
+	}
+	*differential = true;
+	return folded_read_mem(t, "base", rest, base_len, FOLDED_BASE, o->strict, &st, &err) &&
+	       folded_read_mem(t, "head", head, head_len, FOLDED_HEAD, o->strict, &st, &err);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t h[4] = {0, 0, 0, 0};
+	size_t skip = size < sizeof(h) ? size : sizeof(h);
+	memcpy(h, data, skip);
+	struct options o;
+	set_options(&o, h);
+	struct tree *t = tree_create(&o.tree);
+	bool differential = false;
+	char *label = NULL;
+	if (read_inputs(t, &o, (const char *)data + skip, size - skip, &differential, &label)) {
+		tree_finish(t, differential);
+		if (label && (h[1] & 4)) {
+			/* Hostile text in every caption slot the user controls. */
+			o.title = o.subtitle = o.notes = o.countname = label;
+			o.base_label = o.head_label = o.image_url = label;
+		} else {
+			o.base_label = "base";
+			o.head_label = "head";
+		}
+		struct layout *l = layout_create(t, &o);
+		write_text_formats(t, &o, l);
+		if (h[1] & 8) {
+			write_bitmaps(l);
+		}
+		layout_destroy(l);
+	}
+	free(label);
+	tree_destroy(t);
+	options_finish(&o);
+	return 0;
+}
