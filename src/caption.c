@@ -1,2 +1,243 @@
-/* placeholder: being written (issue 3) */
 #include "caption.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+#define SEP " \xc2\xb7 " /* " · " between the parts of a line */
+
+void
+caption_add_number(struct buf *b, double v)
+{
+	struct buf tmp;
+	buf_init(&tmp);
+	buf_add_double(&tmp, v, 3);
+	const char *s = tmp.data;
+	size_t len = tmp.len;
+	if (len > 0 && s[0] == '-') {
+		buf_addc(b, '-');
+		s++;
+		len--;
+	}
+	size_t digits = 0;
+	while (digits < len && s[digits] >= '0' && s[digits] <= '9') {
+		digits++;
+	}
+	/* Exponent forms (beyond 1e60) are passed through unchanged. */
+	bool plain = digits == len || s[digits] == '.';
+	for (size_t i = 0; i < digits; i++) {
+		if (plain && i > 0 && (digits - i) % 3 == 0) {
+			buf_addc(b, ',');
+		}
+		buf_addc(b, s[i]);
+	}
+	buf_add(b, s + digits, len - digits);
+	buf_finish(&tmp);
+}
+
+/* A percentage with enough decimals to not read as zero: 26.1, 0.012. */
+static void
+add_percent(struct buf *b, double pct, bool sign)
+{
+	if (sign && pct > 0) {
+		buf_addc(b, '+');
+	}
+	double a = fabs(pct);
+	buf_add_double(b, pct, a >= 10 ? 1 : a >= 1 ? 2 : 3);
+	buf_addc(b, '%');
+}
+
+static void
+add_count(struct buf *b, double v, const char *countname)
+{
+	caption_add_number(b, v);
+	buf_addc(b, ' ');
+	buf_adds(b, countname);
+}
+
+static char *
+detach(struct buf *b)
+{
+	return buf_detach(b, NULL);
+}
+
+static char *
+totals_line(const struct layout *l)
+{
+	const struct tree *t = l->tree;
+	const struct options *o = l->opt;
+	const char *unit = o->countname ? o->countname : "samples";
+	const struct tree_node *root = tree_node(t, TREE_ROOT);
+	double base = count_to_double(root->total[SIDE_BASE]);
+	double head = count_to_double(root->total[SIDE_HEAD]);
+	struct buf b;
+	buf_init(&b);
+	if (!t->differential) {
+		buf_adds(&b, o->head_label ? o->head_label : "profile");
+		buf_addc(&b, ' ');
+		add_count(&b, head, unit);
+		return detach(&b);
+	}
+	buf_adds(&b, "base: ");
+	buf_adds(&b, o->base_label ? o->base_label : "base");
+	buf_addc(&b, ' ');
+	add_count(&b, base, unit);
+	buf_adds(&b, SEP "head: ");
+	buf_adds(&b, o->head_label ? o->head_label : "head");
+	buf_addc(&b, ' ');
+	add_count(&b, head, unit);
+	buf_adds(&b, " (");
+	if (base > 0) {
+		add_percent(&b, (head - base) / base * 100.0, true);
+	} else {
+		buf_adds(&b, "base is empty");
+	}
+	buf_addc(&b, ')');
+	return detach(&b);
+}
+
+static const char *
+widths_name(enum widths w)
+{
+	switch (w) {
+	case WIDTHS_BASE:
+		return "base";
+	case WIDTHS_UNION:
+		return "union (base + head)";
+	case WIDTHS_HEAD:
+		break;
+	}
+	return "head";
+}
+
+static char *
+rule_line(const struct layout *l)
+{
+	const struct tree *t = l->tree;
+	const struct options *o = l->opt;
+	struct buf b;
+	buf_init(&b);
+	if (!t->differential) {
+		buf_adds(&b, "width: share of all ");
+		buf_adds(&b, o->countname ? o->countname : "samples");
+		buf_adds(&b, SEP "colour: ");
+		buf_adds(&b, o->palette ? o->palette : "hot");
+		buf_adds(&b, " palette, by name");
+		return detach(&b);
+	}
+	if (t->normalized) {
+		buf_adds(&b, "comparison: normalised (base scaled by \xc3\x97");
+		buf_add_double(&b, t->base_scale, t->base_scale >= 10 ? 1 : 2);
+		buf_adds(&b, " to head total)");
+	} else {
+		buf_adds(&b, "comparison: absolute counts");
+	}
+	buf_adds(&b, SEP "widths: ");
+	buf_adds(&b, widths_name(o->widths));
+	buf_adds(&b, SEP "colour: ");
+	buf_adds(&b, o->color_by == COLOR_BY_TOTAL ? "total change" : "self change");
+	buf_adds(&b, SEP "noise floor: ");
+	add_percent(&b, t->opt.min_delta * 100.0, false);
+	return detach(&b);
+}
+
+static char *
+pruned_line(const struct layout *l)
+{
+	if (!(l->pruned_samples > 0)) {
+		return NULL;
+	}
+	const struct options *o = l->opt;
+	struct buf b;
+	buf_init(&b);
+	add_count(&b, l->pruned_samples, o->countname ? o->countname : "samples");
+	buf_adds(&b, " in ");
+	caption_add_number(&b, (double)l->pruned_frames);
+	buf_adds(&b, l->pruned_frames == 1 ? " frame" : " frames");
+	buf_adds(&b, " narrower than ");
+	caption_add_number(&b, o->min_width);
+	buf_adds(&b, o->min_width_percent ? "% of the total" : " px");
+	buf_adds(&b, " not drawn");
+	return detach(&b);
+}
+
+static char *
+scale_line(const struct layout *l)
+{
+	const struct tree *t = l->tree;
+	struct buf b;
+	buf_init(&b);
+	if (!(l->max_change > 0)) {
+		buf_adds(&b, "no change above the noise floor");
+		return detach(&b);
+	}
+	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
+	double total = base > head ? base : head;
+	buf_adds(&b, "full colour = change of ");
+	add_count(&b, l->max_change, l->opt->countname ? l->opt->countname : "samples");
+	if (total > 0) {
+		buf_adds(&b, " (");
+		add_percent(&b, l->max_change / total * 100.0, false);
+		buf_adds(&b, " of total)");
+	}
+	return detach(&b);
+}
+
+static void
+add_legend(struct caption *c, const struct layout *l)
+{
+	static const struct {
+		enum node_status status;
+		const char *label;
+	} classes[] = {
+	        {STATUS_SLOWER, "slower"},
+	        {STATUS_FASTER, "faster"},
+	        {STATUS_NEW, "new"},
+	        {STATUS_REMOVED, "removed"},
+	        {STATUS_SAME, "unchanged"},
+	};
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		struct caption_legend_entry *e = &c->legend[c->legend_count++];
+		e->fill = color_diff(classes[i].status, 1.0, l->opt->theme);
+		size_t n = strlen(classes[i].label);
+		memcpy(e->label, classes[i].label, n + 1);
+	}
+}
+
+void
+caption_init(struct caption *c, const struct layout *l)
+{
+	memset(c, 0, sizeof(*c));
+	const struct options *o = l->opt;
+	if (o->title && *o->title) {
+		c->title = xstrdup(o->title);
+	} else {
+		c->title =
+		        xstrdup(l->tree->differential ? "Differential flame graph" : "Flame graph");
+	}
+	if (o->subtitle && *o->subtitle) {
+		c->subtitle = xstrdup(o->subtitle);
+	}
+	c->totals = totals_line(l);
+	c->rule = rule_line(l);
+	c->pruned = pruned_line(l);
+	if (l->tree->differential) {
+		c->scale = scale_line(l);
+		add_legend(c, l);
+	}
+}
+
+void
+caption_finish(struct caption *c)
+{
+	free(c->title);
+	free(c->subtitle);
+	free(c->totals);
+	free(c->rule);
+	free(c->pruned);
+	free(c->scale);
+	memset(c, 0, sizeof(*c));
+}

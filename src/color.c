@@ -1,2 +1,308 @@
-/* placeholder: being written (issue 3) */
 #include "color.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+/*
+ * Full-intensity colours of the five classes. Chosen by their distance in
+ * CIELAB as seen with normal vision and simulated protanopia and
+ * deuteranopia (Machado et al. 2009): blue and purple collapse for red-green
+ * colour-blind readers unless their lightness differs, so "new" is a dark
+ * purple in the light theme and a light lilac in the dark one, and
+ * "removed" is a greyish teal of its own lightness. Hues keep the usual
+ * meaning: warm for slower, blue for faster.
+ */
+struct palette {
+	struct rgb slower, faster, added, removed, same;
+	struct rgb tint_base; /* what intensity 0 starts from */
+	double tint; /* share of the full colour at intensity 0 */
+};
+
+static const struct palette light = {
+        .slower = {0xf0, 0x3e, 0x0a},
+        .faster = {0x2f, 0x80, 0xed},
+        .added = {0x4a, 0x12, 0x6e},
+        .removed = {0x45, 0x6b, 0x63},
+        .same = {0xe0, 0xe0, 0xe0},
+        .tint_base = {0xff, 0xff, 0xff},
+        .tint = 0.25,
+};
+
+static const struct palette dark = {
+        .slower = {0xf0, 0x3e, 0x0a},
+        .faster = {0x1f, 0x5f, 0xc0},
+        .added = {0xd9, 0xa0, 0xff},
+        .removed = {0x7f, 0xb8, 0xae},
+        .same = {0x4a, 0x4a, 0x50},
+        .tint_base = {0x3a, 0x3a, 0x40},
+        .tint = 0.35,
+};
+
+static const struct rgb black = {0, 0, 0};
+static const struct rgb white = {0xff, 0xff, 0xff};
+static const struct rgb separator_grey = {0xa0, 0xa0, 0xa0};
+
+static uint8_t
+mix_channel(uint8_t a, uint8_t b, double t)
+{
+	double v = a + (b - a) * t;
+	return (uint8_t)lround(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* a at t = 0, b at t = 1, in sRGB space. */
+static struct rgb
+mix(struct rgb a, struct rgb b, double t)
+{
+	return (struct rgb){
+	        mix_channel(a.r, b.r, t), mix_channel(a.g, b.g, t), mix_channel(a.b, b.b, t)};
+}
+
+struct rgb
+color_diff(enum node_status status, double intensity, enum theme theme)
+{
+	const struct palette *p = theme == THEME_DARK ? &dark : &light;
+	struct rgb full;
+	switch (status) {
+	case STATUS_SLOWER:
+		full = p->slower;
+		break;
+	case STATUS_FASTER:
+		full = p->faster;
+		break;
+	case STATUS_NEW:
+		full = p->added;
+		break;
+	case STATUS_REMOVED:
+		full = p->removed;
+		break;
+	case STATUS_SAME:
+	default:
+		return p->same;
+	}
+	if (!(intensity > 0)) {
+		intensity = 0; /* also catches NaN */
+	} else if (intensity > 1) {
+		intensity = 1;
+	}
+	/* Linear in the change, so the legend's scale reads literally. */
+	double t = p->tint + (1.0 - p->tint) * intensity;
+	return mix(p->tint_base, full, t);
+}
+
+/* Three independent fractions in [0, 1) from the name's hash. */
+static void
+name_fractions(const char *name, size_t len, double v[3])
+{
+	uint64_t h = intern_hash(name, len);
+	for (int i = 0; i < 3; i++) {
+		v[i] = (double)((h >> (i * 21)) & 0x1fffff) / (double)0x200000;
+	}
+}
+
+static bool
+contains(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= len; i++) {
+		if (memcmp(s + i, needle, n) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+starts_with(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static uint8_t
+span(double base, double range, double v)
+{
+	return (uint8_t)lround(base + range * v);
+}
+
+/* The hue families the classic palettes are made of. */
+enum family {
+	FAM_RED,
+	FAM_ORANGE,
+	FAM_YELLOW,
+	FAM_GREEN,
+	FAM_AQUA,
+	FAM_BLUE,
+	FAM_PURPLE,
+	FAM_HOT,
+	FAM_MEM,
+	FAM_IO,
+};
+
+static struct rgb
+family_color(enum family f, const double v[3])
+{
+	switch (f) {
+	case FAM_RED:
+		return (struct rgb){span(200, 55, v[0]), span(50, 80, v[1]), span(50, 80, v[1])};
+	case FAM_ORANGE:
+		return (struct rgb){span(190, 65, v[0]), span(90, 65, v[1]), 0};
+	case FAM_YELLOW:
+		return (struct rgb){span(175, 55, v[0]), span(175, 55, v[0]), span(50, 20, v[1])};
+	case FAM_GREEN:
+		return (struct rgb){span(50, 60, v[0]), span(200, 55, v[0]), span(50, 60, v[1])};
+	case FAM_AQUA:
+		return (struct rgb){span(50, 60, v[0]), span(165, 55, v[0]), span(165, 55, v[0])};
+	case FAM_BLUE:
+		return (struct rgb){span(80, 60, v[0]), span(80, 60, v[0]), span(190, 55, v[1])};
+	case FAM_PURPLE:
+		return (struct rgb){span(190, 65, v[0]), span(80, 60, v[0]), span(190, 65, v[0])};
+	case FAM_HOT:
+		/* Red through orange to yellow, weighted to the warm end. */
+		return (struct rgb){span(205, 50, v[0]), span(0, 230, v[1]), span(0, 55, v[2])};
+	case FAM_MEM:
+		return (struct rgb){0, span(190, 50, v[0]), span(0, 210, v[1])};
+	case FAM_IO:
+		return (struct rgb){span(80, 60, v[0]), span(80, 60, v[0]), span(190, 55, v[1])};
+	}
+	return separator_grey;
+}
+
+static bool
+rust_std(const char *s, size_t len)
+{
+	while (len > 0 && (*s == '<' || *s == '&')) {
+		s++;
+		len--;
+	}
+	return starts_with(s, len, "core::") || starts_with(s, len, "std::") ||
+	       starts_with(s, len, "alloc::");
+}
+
+/* Which family a frame of a language palette belongs to. */
+static enum family
+language_family(const char *p, const char *s, size_t len, enum annotation a)
+{
+	bool scoped = contains(s, len, "::");
+	if (strcmp(p, "perl") == 0) {
+		return scoped ? FAM_GREEN : FAM_RED;
+	}
+	if (strcmp(p, "rust") == 0) {
+		return rust_std(s, len) ? FAM_ORANGE : scoped ? FAM_YELLOW : FAM_RED;
+	}
+	if (strcmp(p, "python") == 0) {
+		return contains(s, len, ".py") ? FAM_BLUE : FAM_GREEN;
+	}
+	/* java and js share perf's annotations. */
+	if (a == ANNOTATION_JIT) {
+		return FAM_GREEN;
+	}
+	if (a == ANNOTATION_INLINED) {
+		return FAM_AQUA;
+	}
+	if (a == ANNOTATION_KERNEL) {
+		return FAM_ORANGE;
+	}
+	if (strcmp(p, "js") == 0 &&
+	        (contains(s, len, ".js") || starts_with(s, len, "LazyCompile:"))) {
+		return FAM_GREEN;
+	}
+	if (scoped || (strcmp(p, "js") == 0 && (starts_with(s, len, "Builtin:") ||
+	                                               starts_with(s, len, "Builtins_")))) {
+		return FAM_YELLOW;
+	}
+	return FAM_RED;
+}
+
+static const struct {
+	const char *name;
+	enum family family;
+} flat_palettes[] = {
+        {"hot", FAM_HOT},
+        {"mem", FAM_MEM},
+        {"io", FAM_IO},
+        {"red", FAM_RED},
+        {"green", FAM_GREEN},
+        {"blue", FAM_BLUE},
+        {"aqua", FAM_AQUA},
+        {"yellow", FAM_YELLOW},
+        {"purple", FAM_PURPLE},
+        {"orange", FAM_ORANGE},
+};
+
+struct rgb
+color_single(const char *palette, const char *name, size_t len, enum annotation a)
+{
+	if ((len == 1 && name[0] == '-') || (len == 2 && name[0] == '-' && name[1] == '-')) {
+		return separator_grey;
+	}
+	double v[3];
+	name_fractions(name, len, v);
+	const char *p = palette ? palette : "hot";
+	for (size_t i = 0; i < sizeof(flat_palettes) / sizeof(flat_palettes[0]); i++) {
+		if (strcmp(p, flat_palettes[i].name) == 0) {
+			return family_color(flat_palettes[i].family, v);
+		}
+	}
+	static const char *const languages[] = {"java", "js", "perl", "rust", "python"};
+	for (size_t i = 0; i < sizeof(languages) / sizeof(languages[0]); i++) {
+		if (strcmp(p, languages[i]) == 0) {
+			return family_color(language_family(p, name, len, a), v);
+		}
+	}
+	return family_color(FAM_HOT, v);
+}
+
+static double
+linear(uint8_t c)
+{
+	double v = c / 255.0;
+	return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance(struct rgb c)
+{
+	return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+}
+
+double
+color_contrast(struct rgb a, struct rgb b)
+{
+	double la = luminance(a), lb = luminance(b);
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+struct rgb
+color_label(struct rgb fill)
+{
+	/* Black or white: one of them always reaches 4.58:1, whatever the fill. */
+	return color_contrast(fill, black) >= color_contrast(fill, white) ? black : white;
+}
+
+struct rgb
+color_background(enum theme theme)
+{
+	return theme == THEME_DARK ? (struct rgb){0x1b, 0x1b, 0x1f} : white;
+}
+
+struct rgb
+color_foreground(enum theme theme)
+{
+	return theme == THEME_DARK ? (struct rgb){0xe6, 0xe6, 0xe6}
+	                           : (struct rgb){0x1a, 0x1a, 0x1a};
+}
+
+void
+color_hex(struct rgb c, char out[8])
+{
+	static const char digits[] = "0123456789abcdef";
+	out[0] = '#';
+	out[1] = digits[c.r >> 4];
+	out[2] = digits[c.r & 15];
+	out[3] = digits[c.g >> 4];
+	out[4] = digits[c.g & 15];
+	out[5] = digits[c.b >> 4];
+	out[6] = digits[c.b & 15];
+	out[7] = '\0';
+}

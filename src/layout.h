@@ -44,10 +44,21 @@ struct layout {
 	double legend_height; /* 0 for a single profile */
 	double graph_x, graph_y, graph_width, graph_height;
 	double details_y; /* baseline of the interactive details line */
+	/*
+	 * Baselines of the header lines, so both backends place them alike.
+	 * The title is drawn at title_size, everything else at font_size.
+	 * subtitle_y and pruned_y are 0 when there is no such line.
+	 */
+	double title_y, subtitle_y, totals_y, rule_y, pruned_y;
+	double title_size;
+	/* Legend row: swatches of legend_swatch px square, top at legend_y +
+	 * (legend_height - legend_swatch) / 2; text baseline legend_text_y. */
+	double legend_swatch, legend_text_y;
 	double basis_total; /* samples that graph_width stands for */
 	double max_change; /* largest |change| of any frame, same basis as colour */
-	double pruned_samples; /* samples of frames pruned by --min-width */
-	size_t pruned_frames;
+	double pruned_samples; /* basis samples of the frames pruned by --min-width */
+	size_t pruned_frames; /* pruned subtree roots (their descendants not counted) */
+	double min_width_px; /* the --min-width threshold in pixels */
 	uint32_t max_depth; /* deepest drawn box */
 };
 
