@@ -1,0 +1,428 @@
+/*
+ * Tests of the report module through its public API: aggregation of
+ * functions across call sites and under recursion, escaping of hostile
+ * names, the size bound of the Markdown report, and the gate's thresholds.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "folded.h"
+#include "options.h"
+#include "output.h"
+#include "report.h"
+#include "tree.h"
+
+/* A differential tree from two folded texts. */
+static struct tree *
+pair_floor(const char *base, const char *head, bool normalize, double min_delta)
+{
+	struct tree_options opt = {.min_delta = min_delta, .normalize = normalize};
+	struct tree *t = tree_create(&opt);
+	struct folded_stats st;
+	struct diag err;
+	assert_true(folded_read_mem(t, "base", base, strlen(base), FOLDED_BASE, false, &st, &err));
+	assert_true(folded_read_mem(t, "head", head, strlen(head), FOLDED_HEAD, false, &st, &err));
+	tree_finish(t, true);
+	return t;
+}
+
+static struct tree *
+pair(const char *base, const char *head, bool normalize)
+{
+	return pair_floor(base, head, normalize, OPTIONS_DEFAULT_MIN_DELTA);
+}
+
+static char *
+md(const struct tree *t, const struct options *opt)
+{
+	struct out o;
+	out_init_memory(&o);
+	report_write_md(&o, t, opt);
+	return buf_detach(&o.b, NULL);
+}
+
+static char *
+text(const struct tree *t, const struct options *opt, bool color)
+{
+	struct out o;
+	out_init_memory(&o);
+	report_write_text(&o, t, opt, color);
+	return buf_detach(&o.b, NULL);
+}
+
+static char *
+summary(const struct tree *t, const struct options *opt)
+{
+	struct buf b;
+	buf_init(&b);
+	report_json_summary(&b, t, opt);
+	return buf_detach(&b, NULL);
+}
+
+static void
+assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle)) {
+		fail_msg("missing \"%s\" in:\n%s", needle, hay);
+	}
+}
+
+static void
+assert_lacks(const char *hay, const char *needle)
+{
+	if (strstr(hay, needle)) {
+		fail_msg("unexpected \"%s\" in:\n%s", needle, hay);
+	}
+}
+
+static void
+aggregates_across_call_sites(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a;parse 10\nmain;b;parse 5\nmain;b 1\n",
+	        "main;a;parse 20\nmain;b;parse 10\nmain;b 1\n", false);
+	struct options o;
+	options_init(&o);
+	char *s = summary(t, &o);
+	assert_contains(s, "{\"name\":\"parse\",\"base\":15,\"head\":30,\"change\":15,"
+	                   "\"change_percent\":100,");
+	assert_contains(s, "\"base_total\":16,\"head_total\":31,\"change\":15");
+	free(s);
+	/* The per-path table keeps the call sites apart. */
+	char *m = md(t, &o);
+	assert_contains(m, "| main;a;parse | 10 | 20 | +10 | +100.0% |");
+	assert_contains(m, "| main;b;parse | 5 | 10 | +5 | +100.0% |");
+	assert_contains(m, "| parse | 15 | 30 | +15 | +100.0% |");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+counts_recursion_once(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;f;g;f;f 10\nmain;f 2\n", "main;f;g;f;f 20\nmain;f 2\n", false);
+	struct options o;
+	options_init(&o);
+	char *s = summary(t, &o);
+	/* f's total is every sample under any f, once: 12 -> 22, not 32 -> 62. */
+	assert_contains(s, "{\"name\":\"f\",\"base\":12,\"head\":22,\"change\":10,");
+	assert_contains(s, "{\"name\":\"g\",\"base\":10,\"head\":20,\"change\":10,");
+	free(s);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+/* Every table line has exactly `cols` + 1 unescaped pipes. */
+static void
+assert_table_shape(const char *m, int cols)
+{
+	for (const char *line = m; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		if (len > 0 && line[0] == '|') {
+			int pipes = 0;
+			for (size_t i = 0; i < len; i++) {
+				pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+			}
+			if (pipes != cols + 1) {
+				fail_msg("bad row (%d pipes): %.*s", pipes, (int)len, line);
+			}
+		}
+		line += len + (end != NULL);
+	}
+}
+
+static void
+escapes_hostile_names(void **state)
+{
+	(void)state;
+	const char *names = "main;a|b 1\nmain;x`y 2\nmain;<script>alert(1)</script> 3\n"
+	                    "main;*bold* 4\nmain;_u_ 5\nmain;[l](u) 6\nmain;\x1b[31mred 7\n"
+	                    "main;bad\xff\xfe 8\nmain;&amp; 9\nmain;$x$ 10\n";
+	struct tree *t = pair("main 1\n", names, false);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	assert_contains(m, "a\\|b");
+	assert_contains(m, "x\\`y");
+	assert_contains(m, "&lt;script&gt;alert(1)&lt;/script&gt;");
+	assert_contains(m, "\\*bold\\*");
+	assert_contains(m, "\\_u\\_");
+	assert_contains(m, "\\[l\\](u)");
+	assert_contains(m, "&amp;amp;");
+	assert_contains(m, "\\$x\\$");
+	assert_contains(m, "bad\xef\xbf\xbd\xef\xbf\xbd");
+	assert_contains(m, "\xef\xbf\xbd\\[31mred");
+	assert_lacks(m, "<script>");
+	assert_lacks(m, "\x1b");
+	assert_lacks(m, "\xff");
+	assert_table_shape(m, 6);
+	free(m);
+	char *x = text(t, &o, false);
+	assert_contains(x, "a|b");
+	assert_contains(x, "<script>");
+	assert_lacks(x, "\x1b");
+	assert_lacks(x, "\xff");
+	free(x);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+colours_only_when_asked(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 10\nmain;b 10\n", "main;a 20\nmain;b 5\n", false);
+	struct options o;
+	options_init(&o);
+	char *plain = text(t, &o, false);
+	char *color = text(t, &o, true);
+	assert_lacks(plain, "\x1b[");
+	assert_contains(color, "\x1b[31m+10\x1b[0m");
+	assert_contains(color, "\x1b[32m-5\x1b[0m");
+	free(plain);
+	free(color);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+/* Columns line up by code points, whatever the bytes of a name. */
+static void
+aligns_text_columns(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;\xc3\xa9t\xc3\xa9 10\nmain;abcd 10\n",
+	        "main;\xc3\xa9t\xc3\xa9 20\nmain;abcd 20\n", false);
+	struct options o;
+	options_init(&o);
+	char *x = text(t, &o, false);
+	const char *a = strstr(x, "  \xc3\xa9t\xc3\xa9 ");
+	const char *b = strstr(x, "  abcd ");
+	assert_non_null(a);
+	assert_non_null(b);
+	/* Both rows end their Base column after the same number of code points. */
+	const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+	assert_int_equal((ea - a) - 2, eb - b);
+	free(x);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+separates_thousands(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 1234567\n", "main;a 2345678\n", false);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	assert_contains(m, "| a | 1,234,567 | 2,345,678 | +1,111,111 | +90.0% |");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+states_the_rule(void **state)
+{
+	(void)state;
+	struct options o;
+	options_init(&o);
+	struct tree *t = pair("main;a 50\nmain;b 50\n", "main;a 150\nmain;b 50\n", true);
+	char *m = md(t, &o);
+	assert_contains(m, "Rule: normalised");
+	assert_contains(m, "multiplied by 2 ");
+	/* Base counts are scaled: a 50 -> 100 compared with 150. */
+	assert_contains(m, "| a | 100 | 150 | +50 | +50.0% | +25.00 |");
+	free(m);
+	tree_destroy(t);
+	t = pair("main;a 50\n", "main;a 150\n", false);
+	m = md(t, &o);
+	assert_contains(m, "Rule: absolute counts");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+links_the_image_safely(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 1\n", "main;a 2\n", false);
+	struct options o;
+	options_init(&o);
+	o.image_url = "https://example.com/a b(1)<x>.png";
+	char *m = md(t, &o);
+	const char *want = "![difffold](https://example.com/a%20b%281%29%3Cx%3E.png)\n\n";
+	assert_memory_equal(m, want, strlen(want));
+	free(m);
+	o.image_url = "javascript:alert(1)";
+	m = md(t, &o);
+	assert_lacks(m, "javascript");
+	assert_lacks(m, "![");
+	free(m);
+	o.image_url = "diff.png";
+	m = md(t, &o);
+	assert_contains(m, "![difffold](diff.png)");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+cuts_long_names(void **state)
+{
+	(void)state;
+	struct buf in;
+	buf_init(&in);
+	buf_adds(&in, "main;");
+	for (int i = 0; i < 500; i++) {
+		buf_addc(&in, 'n');
+	}
+	buf_adds(&in, " 5\n");
+	struct tree *t = pair("main 1\n", in.data, false);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	char want[130];
+	memset(want, 'n', 119);
+	want[119] = '\0';
+	assert_contains(m, want);
+	memcpy(want + 119, "\xe2\x80\xa6 |", 5);
+	want[124] = '\0';
+	assert_contains(m, want);
+	want[119] = 'n';
+	want[120] = '\0';
+	assert_lacks(m, want);
+	free(m);
+	tree_destroy(t);
+	buf_finish(&in);
+	options_finish(&o);
+}
+
+/* Many functions with long, escape-heavy names: the report stays small. */
+static void
+bounds_markdown_size(void **state)
+{
+	(void)state;
+	struct buf base, head;
+	buf_init(&base);
+	buf_init(&head);
+	for (int i = 0; i < 3000; i++) {
+		for (int side = 0; side < 2; side++) {
+			struct buf *b = side ? &head : &base;
+			buf_printf(b, "root;f%d;", i);
+			for (int k = 0; k < 200; k++) {
+				buf_adds(b, "<&|");
+			}
+			buf_printf(b, "%d;g%d %d\n", i, i, side ? 10 + i % 7 : 10 + i % 5);
+		}
+	}
+	/* No noise floor, so that every function is listed. */
+	struct tree *t = pair_floor(base.data, head.data, false, 0);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	assert_true(strlen(m) < 65536);
+	assert_contains(m, "_Showing 10 of ");
+	assert_table_shape(m, 6);
+	free(m);
+	o.top = 1000;
+	o.image_url = "https://example.com/x.png";
+	m = md(t, &o);
+	assert_true(strlen(m) < 65536);
+	assert_table_shape(m, 6);
+	free(m);
+	tree_destroy(t);
+	buf_finish(&base);
+	buf_finish(&head);
+	options_finish(&o);
+}
+
+static void
+gates_the_total(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 100\n", "main;a 105\n", false);
+	struct buf why;
+	buf_init(&why);
+	assert_false(report_gate(t, 5, &why));
+	assert_int_equal(why.len, 0);
+	assert_true(report_gate(t, 4.99, &why));
+	assert_contains(why.data, "regression: whole profile total +5.0% of base total");
+	assert_contains(why.data, "limit 4.99%");
+	buf_finish(&why);
+	tree_destroy(t);
+}
+
+static void
+gates_a_function(void **state)
+{
+	(void)state;
+	/* Same head total; a grows by 10 (10% of the base total), b shrinks. */
+	struct tree *t = pair("main;a 50\nmain;b 50\n", "main;a 60\nmain;b 40\n", false);
+	struct buf why;
+	buf_init(&why);
+	assert_false(report_gate(t, 10, &why));
+	assert_true(report_gate(t, 9.9, &why));
+	assert_contains(why.data, "regression: a total +10.0% of base total (+10, limit 9.9%)\n");
+	assert_lacks(why.data, "whole profile");
+	assert_lacks(why.data, " b ");
+	buf_finish(&why);
+	tree_destroy(t);
+}
+
+static void
+gate_ignores_one_profile(void **state)
+{
+	(void)state;
+	struct tree_options opt = {.min_delta = 0.001};
+	struct tree *t = tree_create(&opt);
+	struct folded_stats st;
+	struct diag err;
+	assert_true(folded_read_mem(t, "p", "a 5\n", 4, FOLDED_HEAD, false, &st, &err));
+	tree_finish(t, false);
+	struct buf why;
+	buf_init(&why);
+	assert_false(report_gate(t, 0, &why));
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	assert_contains(m, "Top functions by self");
+	assert_lacks(m, "Change");
+	free(m);
+	buf_finish(&why);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(aggregates_across_call_sites),
+	        cmocka_unit_test(counts_recursion_once),
+	        cmocka_unit_test(escapes_hostile_names),
+	        cmocka_unit_test(colours_only_when_asked),
+	        cmocka_unit_test(aligns_text_columns),
+	        cmocka_unit_test(separates_thousands),
+	        cmocka_unit_test(states_the_rule),
+	        cmocka_unit_test(links_the_image_safely),
+	        cmocka_unit_test(cuts_long_names),
+	        cmocka_unit_test(bounds_markdown_size),
+	        cmocka_unit_test(gates_the_total),
+	        cmocka_unit_test(gates_a_function),
+	        cmocka_unit_test(gate_ignores_one_profile),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
