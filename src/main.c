@@ -136,6 +136,23 @@ write_outputs(const struct tree *t, const struct options *o)
 	return code;
 }
 
+/* Runs after the outputs are written, so a failing CI job still has them. */
+static int
+gate(const struct tree *t, double pct)
+{
+	struct buf why;
+	buf_init(&why);
+	bool failed = report_gate(t, pct, &why);
+	for (const char *line = why.data; line && *line;) {
+		const char *end = strchr(line, '\n');
+		int len = end ? (int)(end - line) : (int)strlen(line);
+		fprintf(stderr, "difffold: %.*s\n", len, line);
+		line += len + (end != NULL);
+	}
+	buf_finish(&why);
+	return failed ? EXIT_REGRESSION : EXIT_OK;
+}
+
 static int
 run(struct options *o)
 {
@@ -163,6 +180,9 @@ run(struct options *o)
 		o->base_label = o->single ? "base" : o->base[0];
 	}
 	int code = write_outputs(t, o);
+	if (code == EXIT_OK && o->fail_on_regression >= 0 && differential) {
+		code = gate(t, o->fail_on_regression);
+	}
 	tree_destroy(t);
 	return code;
 }
