@@ -1,0 +1,71 @@
+/*
+ * Small helpers shared by the unit tests: a canonical dump of a tree (its
+ * folded export in memory) and temporary files that clean up after
+ * themselves. Header-only so every test stays one executable.
+ */
+#ifndef DIFFFOLD_TEST_HELPERS_H
+#define DIFFFOLD_TEST_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "export.h"
+#include "folded.h"
+#include "output.h"
+#include "tree.h"
+
+/* The tree's folded export as a NUL-terminated string the caller frees. */
+static inline char *
+dump_tree(const struct tree *t)
+{
+	struct out o;
+	out_init_memory(&o);
+	export_folded(&o, t);
+	return buf_detach(&o.b, NULL);
+}
+
+/* A fresh tree fed from `data` through the reader; fails the test on error. */
+static inline struct tree *
+tree_from(const char *data, enum folded_mode mode, const struct tree_options *opt)
+{
+	struct tree_options def = {.min_delta = 0.001};
+	struct tree *t = tree_create(opt ? opt : &def);
+	struct folded_stats st;
+	struct diag err;
+	if (!folded_read_mem(t, "mem", data, strlen(data), mode, false, &st, &err)) {
+		fail_msg("read failed: %s", err.msg);
+	}
+	return t;
+}
+
+/* Writes len bytes to a new temporary file; returns its path (caller frees). */
+static inline char *
+temp_file(const char *suffix, const void *data, size_t len)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/difffold-test-XXXXXX%s", dir, suffix);
+	char *path = buf_detach(&b, NULL);
+	int fd = mkstemps(path, (int)strlen(suffix));
+	assert_true(fd >= 0);
+	const char *p = data;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		assert_true(n > 0);
+		p += n;
+		len -= (size_t)n;
+	}
+	close(fd);
+	return path;
+}
+
+#endif

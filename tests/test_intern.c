@@ -1,0 +1,184 @@
+/* intern: ids per distinct byte string, annotations, byte-order ranks. */
+#include "intern.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void
+test_ids(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	uint32_t a = intern_add(in, "main", 4);
+	uint32_t b = intern_add(in, "mainx", 5);
+	uint32_t c = intern_add(in, "main", 4);
+	uint32_t e = intern_add(in, "", 0);
+	assert_int_equal(a, c);
+	assert_int_not_equal(a, b);
+	assert_int_not_equal(a, e);
+	assert_int_equal(intern_count(in), 3);
+	size_t len;
+	const char *s = intern_name(in, b, &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(s, "mainx", 5);
+	intern_name(in, e, &len);
+	assert_int_equal(len, 0);
+	intern_destroy(in);
+	intern_destroy(NULL);
+}
+
+static void
+test_arbitrary_bytes(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	const char x[] = {'a', '\0', 'b'};
+	const char y[] = {'a', '\0', 'c'};
+	uint32_t ix = intern_add(in, x, 3);
+	uint32_t iy = intern_add(in, y, 3);
+	uint32_t ia = intern_add(in, "a", 1);
+	assert_int_not_equal(ix, iy);
+	assert_int_not_equal(ix, ia);
+	assert_int_equal(intern_add(in, x, 3), ix);
+	size_t len;
+	assert_memory_equal(intern_name(in, iy, &len), y, 3);
+	const char *odd = "<a href=\"x\">&amp;'\xff\xfe\x01 \t";
+	uint32_t io = intern_add(in, odd, strlen(odd));
+	assert_memory_equal(intern_name(in, io, &len), odd, strlen(odd));
+	assert_int_equal(len, strlen(odd));
+	intern_destroy(in);
+}
+
+static void
+test_many(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	char name[32];
+	for (int round = 0; round < 2; round++) {
+		for (uint32_t i = 0; i < 200000; i++) {
+			int n = snprintf(name, sizeof(name), "fn_%u", i);
+			assert_int_equal(intern_add(in, name, (size_t)n), i);
+		}
+	}
+	assert_int_equal(intern_count(in), 200000);
+	size_t len;
+	const char *s = intern_name(in, 123456, &len);
+	assert_int_equal(len, strlen("fn_123456"));
+	assert_memory_equal(s, "fn_123456", len);
+	intern_destroy(in);
+}
+
+static void
+test_long_name(void **state)
+{
+	(void)state;
+	/* Longer than the arena's chunk: stored in its own chunk. */
+	size_t n = 3 << 20;
+	char *big = test_malloc(n);
+	memset(big, 'x', n);
+	struct intern *in = intern_create();
+	uint32_t a = intern_add(in, "before", 6);
+	uint32_t b = intern_add(in, big, n);
+	uint32_t c = intern_add(in, "after", 5);
+	size_t len;
+	assert_memory_equal(intern_name(in, a, &len), "before", 6);
+	assert_memory_equal(intern_name(in, b, &len), big, n);
+	assert_int_equal(len, n);
+	assert_memory_equal(intern_name(in, c, &len), "after", 5);
+	assert_int_equal(intern_add(in, big, n), b);
+	intern_destroy(in);
+	test_free(big);
+}
+
+static void
+test_annotations(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	static const struct {
+		const char *name;
+		enum annotation a;
+		size_t bare;
+	} cases[] = {
+	        {"do_syscall_64_[k]", ANNOTATION_KERNEL, 13},
+	        {"Interpreter_[j]", ANNOTATION_JIT, 11},
+	        {"inlined_fn_[i]", ANNOTATION_INLINED, 10},
+	        {"wake_up_[w]", ANNOTATION_WAKER, 7},
+	        {"_[k]", ANNOTATION_KERNEL, 0},
+	        {"plain", ANNOTATION_NONE, 5},
+	        {"odd_[x]", ANNOTATION_NONE, 7},
+	        {"x[k]", ANNOTATION_NONE, 4},
+	        {"[k]", ANNOTATION_NONE, 3},
+	        {"a_[k]b", ANNOTATION_NONE, 6},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t id = intern_add(in, cases[i].name, strlen(cases[i].name));
+		assert_int_equal(intern_annotation(in, id), cases[i].a);
+		assert_int_equal(intern_bare_len(in, id), cases[i].bare);
+		/* The suffix stays part of the identity. */
+		size_t len;
+		intern_name(in, id, &len);
+		assert_int_equal(len, strlen(cases[i].name));
+	}
+	uint32_t k = intern_add(in, "f_[k]", 5), plain = intern_add(in, "f", 1);
+	assert_int_not_equal(k, plain);
+	intern_destroy(in);
+}
+
+static void
+test_ranks(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	/* Byte order: unsigned bytes, a prefix before its extensions. */
+	const char *sorted[] = {"", "A", "B", "a", "a\x01", "ab", "b", "b\x7f", "b\x80", "\xff"};
+	size_t n = sizeof(sorted) / sizeof(sorted[0]);
+	uint32_t ids[sizeof(sorted) / sizeof(sorted[0])];
+	/* Added in a scrambled order so ids and ranks differ. */
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (k * 7 + 3) % n;
+		ids[i] = intern_add(in, sorted[i], strlen(sorted[i]));
+	}
+	const uint32_t *rank = intern_ranks(in);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rank[ids[i]], i);
+	}
+	/* Ranks are rebuilt after more names arrive. */
+	uint32_t mid = intern_add(in, "aa", 2);
+	rank = intern_ranks(in);
+	assert_int_equal(rank[mid], 5);
+	assert_int_equal(rank[ids[5]], 6);
+	intern_destroy(in);
+}
+
+static void
+test_hash(void **state)
+{
+	(void)state;
+	assert_true(intern_hash("abc", 3) == intern_hash("abcd", 3));
+	assert_true(intern_hash("abc", 3) != intern_hash("abd", 3));
+	assert_true(intern_hash("", 0) != intern_hash("\0", 1));
+	assert_true(intern_hash("12345678a", 9) != intern_hash("12345678b", 9));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_ids),
+	        cmocka_unit_test(test_arbitrary_bytes),
+	        cmocka_unit_test(test_many),
+	        cmocka_unit_test(test_long_name),
+	        cmocka_unit_test(test_annotations),
+	        cmocka_unit_test(test_ranks),
+	        cmocka_unit_test(test_hash),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

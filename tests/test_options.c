@@ -1,0 +1,307 @@
+/* options: every option parses, bad values are usage errors, formats. */
+#include "options.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define MAX_ARGS 64
+
+/* Parses a NULL-terminated list of arguments (after the program name). */
+static enum options_result
+parse_v(struct options *o, struct diag *err, const char *const *args)
+{
+	static char *argv[MAX_ARGS];
+	int argc = 0;
+	argv[argc++] = (char *)"difffold";
+	for (; *args; args++) {
+		assert_true(argc < MAX_ARGS - 1);
+		argv[argc++] = (char *)*args;
+	}
+	argv[argc] = NULL;
+	options_init(o);
+	err->msg[0] = '\0';
+	/* --help and --version print to stdout: keep the test log quiet. */
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	int null = open("/dev/null", O_WRONLY);
+	dup2(null, STDOUT_FILENO);
+	close(null);
+	enum options_result r = options_parse(o, argc, argv, err);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return r;
+}
+
+#define PARSE(o, err, ...) parse_v(o, err, (const char *const[]){__VA_ARGS__, NULL})
+
+static void
+expect_usage(const char *want_substring, const char *const *args)
+{
+	struct options o;
+	struct diag err;
+	enum options_result r = parse_v(&o, &err, args);
+	if (r != OPTIONS_USAGE) {
+		fail_msg("accepted: %s ...", args[0] ? args[0] : "(none)");
+	}
+	if (!strstr(err.msg, want_substring)) {
+		fail_msg("message '%s' lacks '%s'", err.msg, want_substring);
+	}
+	options_finish(&o);
+}
+
+#define USAGE(want, ...) expect_usage(want, (const char *const[]){__VA_ARGS__, NULL})
+
+static void
+test_defaults(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "base.folded", "head.folded"), OPTIONS_OK);
+	assert_int_equal(o.base_count, 1);
+	assert_int_equal(o.head_count, 1);
+	assert_string_equal(o.base[0], "base.folded");
+	assert_string_equal(o.head[0], "head.folded");
+	assert_null(o.single);
+	assert_false(o.strict);
+	assert_false(o.tree.reverse);
+	assert_false(o.tree.strip_hex);
+	assert_false(o.tree.normalize);
+	assert_true(o.tree.min_delta == OPTIONS_DEFAULT_MIN_DELTA);
+	assert_int_equal(o.output_count, 1);
+	assert_null(o.outputs[0].path);
+	assert_int_equal(o.outputs[0].format, FORMAT_SVG);
+	assert_int_equal(o.widths, WIDTHS_HEAD);
+	assert_true(o.width == 1200);
+	assert_int_equal(o.top, 10);
+	assert_true(o.fail_on_regression < 0);
+	options_finish(&o);
+	/* One positional profile. */
+	assert_int_equal(PARSE(&o, &err, "-"), OPTIONS_OK);
+	assert_string_equal(o.single, "-");
+	assert_int_equal(o.base_count + o.head_count, 0);
+	options_finish(&o);
+}
+
+static void
+test_model_options(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--strict", "--reverse", "--strip-hex", "--normalize",
+	                         "--min-delta", "0.05", "a", "b"),
+	        OPTIONS_OK);
+	assert_true(o.strict);
+	assert_true(o.tree.reverse);
+	assert_true(o.tree.strip_hex);
+	assert_true(o.tree.normalize);
+	assert_true(o.tree.min_delta == 0.05);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--min-delta=0", "x"), OPTIONS_OK);
+	assert_true(o.tree.min_delta == 0);
+	options_finish(&o);
+	/* Options after the profiles are fine too. */
+	assert_int_equal(PARSE(&o, &err, "a", "b", "--reverse"), OPTIONS_OK);
+	assert_true(o.tree.reverse);
+	options_finish(&o);
+}
+
+static void
+test_base_head_lists(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--base", "b1", "--head", "h1", "--base=b2", "--base", "-",
+	                         "--head", "h2.gz"),
+	        OPTIONS_OK);
+	assert_int_equal(o.base_count, 3);
+	assert_int_equal(o.head_count, 2);
+	assert_string_equal(o.base[0], "b1");
+	assert_string_equal(o.base[1], "b2");
+	assert_string_equal(o.base[2], "-");
+	assert_string_equal(o.head[1], "h2.gz");
+	options_finish(&o);
+}
+
+static void
+test_picture_options(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(
+	        PARSE(&o, &err, "--widths", "union", "--min-width", "2.5%", "--inverted", "--width",
+	                "800", "--frame-height", "20", "--font-size", "10", "--font-family", "Mono",
+	                "--title", "T", "--subtitle", "S", "--countname", "ms", "--notes", "N",
+	                "--truncate", "left", "--color-by", "total", "--palette", "java", "--theme",
+	                "dark", "--base-label", "old", "--head-label", "new", "--scale", "2",
+	                "--top", "5", "--image-url", "http://x/y.svg", "--fail-on-regression",
+	                "1.5", "a", "b"),
+	        OPTIONS_OK);
+	assert_int_equal(o.widths, WIDTHS_UNION);
+	assert_true(o.min_width == 2.5);
+	assert_true(o.min_width_percent);
+	assert_true(o.inverted);
+	assert_true(o.width == 800);
+	assert_true(o.frame_height == 20);
+	assert_true(o.font_size == 10);
+	assert_string_equal(o.font_family, "Mono");
+	assert_string_equal(o.title, "T");
+	assert_string_equal(o.subtitle, "S");
+	assert_string_equal(o.countname, "ms");
+	assert_string_equal(o.notes, "N");
+	assert_int_equal(o.truncate, TRUNCATE_LEFT);
+	assert_int_equal(o.color_by, COLOR_BY_TOTAL);
+	assert_string_equal(o.palette, "java");
+	assert_int_equal(o.theme, THEME_DARK);
+	assert_string_equal(o.base_label, "old");
+	assert_string_equal(o.head_label, "new");
+	assert_true(o.scale == 2);
+	assert_int_equal(o.top, 5);
+	assert_string_equal(o.image_url, "http://x/y.svg");
+	assert_true(o.fail_on_regression == 1.5);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--min-width", "3", "--widths", "base", "x"), OPTIONS_OK);
+	assert_true(o.min_width == 3);
+	assert_false(o.min_width_percent);
+	assert_int_equal(o.widths, WIDTHS_BASE);
+	options_finish(&o);
+}
+
+static void
+test_outputs(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "-o", "a.svg", "--output", "b.json", "-o", "c.folded",
+	                         "-o", "d.png", "-o", "e.pdf", "-o", "f.md", "-o", "g.txt", "-o",
+	                         "h.markdown", "x"),
+	        OPTIONS_OK);
+	const enum format want[] = {FORMAT_SVG, FORMAT_JSON, FORMAT_FOLDED, FORMAT_PNG, FORMAT_PDF,
+	        FORMAT_MD, FORMAT_TEXT, FORMAT_MD};
+	assert_int_equal(o.output_count, 8);
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(o.outputs[i].format, want[i]);
+	}
+	assert_string_equal(o.outputs[1].path, "b.json");
+	options_finish(&o);
+	/* -f overrides the extension, for every output. */
+	assert_int_equal(
+	        PARSE(&o, &err, "-o", "a.svg", "-f", "json", "-o", "noext", "x"), OPTIONS_OK);
+	assert_int_equal(o.outputs[0].format, FORMAT_JSON);
+	assert_int_equal(o.outputs[1].format, FORMAT_JSON);
+	options_finish(&o);
+	/* -f alone: standard output in that format. */
+	assert_int_equal(PARSE(&o, &err, "--format=folded", "x"), OPTIONS_OK);
+	assert_int_equal(o.output_count, 1);
+	assert_null(o.outputs[0].path);
+	assert_int_equal(o.outputs[0].format, FORMAT_FOLDED);
+	options_finish(&o);
+	const char *names[] = {"svg", "png", "pdf", "json", "folded", "md", "text", "markdown"};
+	const enum format fmts[] = {FORMAT_SVG, FORMAT_PNG, FORMAT_PDF, FORMAT_JSON, FORMAT_FOLDED,
+	        FORMAT_MD, FORMAT_TEXT, FORMAT_MD};
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(PARSE(&o, &err, "-f", names[i], "x"), OPTIONS_OK);
+		assert_int_equal(o.outputs[0].format, fmts[i]);
+		options_finish(&o);
+	}
+}
+
+static void
+test_format_from_path(void **state)
+{
+	(void)state;
+	enum format f;
+	assert_true(options_format_from_path("dir.x/out.json", &f));
+	assert_int_equal(f, FORMAT_JSON);
+	assert_true(options_format_from_path("x.svg", &f));
+	assert_int_equal(f, FORMAT_SVG);
+	assert_false(options_format_from_path("x.svgz", &f));
+	assert_false(options_format_from_path(".svg", &f)); /* no name before it */
+	assert_false(options_format_from_path("x", &f));
+	assert_false(options_format_from_path("x.SVG", &f));
+	assert_string_equal(options_format_name(FORMAT_FOLDED), "folded");
+	assert_string_equal(options_format_name(FORMAT_TEXT), "text");
+}
+
+static void
+test_help_version(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--help"), OPTIONS_EXIT);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "-h", "a", "b"), OPTIONS_EXIT);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--version"), OPTIONS_EXIT);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "-V"), OPTIONS_EXIT);
+	options_finish(&o);
+}
+
+static void
+test_usage_errors(void **state)
+{
+	(void)state;
+	expect_usage("no input", (const char *const[]){NULL});
+	USAGE("too many profiles", "a", "b", "c");
+	USAGE("unknown option", "--frobnicate", "a");
+	USAGE("unknown option", "-x", "a");
+	USAGE("needs a value", "a", "--min-delta");
+	USAGE("needs a value", "a", "-o");
+	USAGE("--min-delta: invalid value 'abc'", "--min-delta", "abc", "a");
+	USAGE("--min-delta: invalid value '-0.1'", "--min-delta", "-0.1", "a");
+	USAGE("--min-delta: invalid value '2'", "--min-delta", "2", "a");
+	USAGE("--min-delta: invalid value 'nan'", "--min-delta", "nan", "a");
+	USAGE("--min-delta: invalid value ''", "--min-delta", "", "a");
+	USAGE("--min-delta: invalid value '0.1x'", "--min-delta", "0.1x", "a");
+	USAGE("extension", "-o", "out.foo", "a");
+	USAGE("extension", "-o", "out", "a");
+	USAGE("--format: unknown format 'gif'", "-f", "gif", "a");
+	USAGE("--base and --head must both be given", "--base", "a");
+	USAGE("--base and --head must both be given", "--head", "a");
+	USAGE("either as arguments or with --base/--head", "--base", "a", "--head", "b", "c");
+	USAGE("--widths: unknown value 'all'", "--widths", "all", "a");
+	USAGE("--truncate: unknown value 'middle'", "--truncate", "middle", "a");
+	USAGE("--color-by: unknown value 'x'", "--color-by", "x", "a");
+	USAGE("--palette: unknown value 'pink'", "--palette", "pink", "a");
+	USAGE("--theme: unknown value 'blue'", "--theme", "blue", "a");
+	USAGE("--width: invalid value '10'", "--width", "10", "a");
+	USAGE("--frame-height: invalid value", "--frame-height", "0", "a");
+	USAGE("--font-size: invalid value", "--font-size", "1000", "a");
+	USAGE("--scale: invalid value", "--scale", "0", "a");
+	USAGE("--top: invalid value", "--top", "0", "a");
+	USAGE("--fail-on-regression: invalid value", "--fail-on-regression", "-1", "a");
+	USAGE("--min-width: invalid value", "--min-width", "150%", "a");
+	USAGE("--min-width: invalid value", "--min-width", "%", "a");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_defaults),
+	        cmocka_unit_test(test_model_options),
+	        cmocka_unit_test(test_base_head_lists),
+	        cmocka_unit_test(test_picture_options),
+	        cmocka_unit_test(test_outputs),
+	        cmocka_unit_test(test_format_from_path),
+	        cmocka_unit_test(test_help_version),
+	        cmocka_unit_test(test_usage_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,269 @@
+/* output: atomic file writes, aborts that leave nothing, clean failures. */
+#include "output.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char *
+make_dir(void)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/difffold-out-XXXXXX", tmp);
+	char *dir = buf_detach(&b, NULL);
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static char *
+join(const char *dir, const char *name)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s/%s", dir, name);
+	return buf_detach(&b, NULL);
+}
+
+/* Entries of dir other than . and .. */
+static int
+count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	}
+	closedir(d);
+	return n;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	struct buf b;
+	buf_init(&b);
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+		buf_add(&b, tmp, n);
+	}
+	fclose(f);
+	return buf_detach(&b, len);
+}
+
+static void
+test_commit(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "out.folded");
+	struct out o;
+	struct diag err;
+	assert_true(out_open(&o, path, &err));
+	/* Nothing at the target until the commit. */
+	assert_int_equal(access(path, F_OK), -1);
+	buf_adds(&o.b, "hello ");
+	out_flush(&o);
+	buf_add(&o.b, "wor\0ld\n", 7);
+	bool broken = true;
+	assert_true(out_commit(&o, &broken, &err));
+	assert_false(broken);
+	size_t len;
+	char *got = slurp(path, &len);
+	assert_int_equal(len, 13);
+	assert_memory_equal(got, "hello wor\0ld\n", 13);
+	free(got);
+	assert_int_equal(count_entries(dir), 1); /* no temporary file left */
+	/* Usual permissions, not mkstemp's 0600. */
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	mode_t mask = umask(0);
+	umask(mask);
+	assert_int_equal(sb.st_mode & 0777, 0666 & ~mask);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void
+test_replace_large(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "out.json");
+	FILE *f = fopen(path, "w");
+	fputs("old contents", f);
+	fclose(f);
+	struct out o;
+	struct diag err;
+	assert_true(out_open(&o, path, &err));
+	size_t total = 0;
+	for (int i = 0; i < 20000; i++) {
+		buf_printf(&o.b, "line %d of many\n", i);
+		total = total + (size_t)snprintf(NULL, 0, "line %d of many\n", i);
+		out_maybe_flush(&o);
+		assert_true(o.b.len < OUT_FLUSH_SIZE + 64);
+	}
+	/* The old file stays whole while the new one is written. */
+	size_t len;
+	char *got = slurp(path, &len);
+	assert_string_equal(got, "old contents");
+	free(got);
+	bool broken;
+	assert_true(out_commit(&o, &broken, &err));
+	got = slurp(path, &len);
+	assert_int_equal(len, total);
+	assert_true(strncmp(got, "line 0 of many\nline 1 of", 24) == 0);
+	assert_string_equal(got + len - 19, "line 19999 of many\n");
+	free(got);
+	assert_int_equal(count_entries(dir), 1);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void
+test_abort(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "out.svg");
+	struct out o;
+	struct diag err;
+	assert_true(out_open(&o, path, &err));
+	buf_adds(&o.b, "partial");
+	out_flush(&o);
+	assert_int_equal(count_entries(dir), 1); /* the temporary file */
+	out_abort(&o);
+	assert_int_equal(count_entries(dir), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	/* An existing file survives an aborted replacement. */
+	FILE *f = fopen(path, "w");
+	fputs("keep", f);
+	fclose(f);
+	assert_true(out_open(&o, path, &err));
+	buf_adds(&o.b, "new");
+	out_flush(&o);
+	out_abort(&o);
+	size_t len;
+	char *got = slurp(path, &len);
+	assert_string_equal(got, "keep");
+	free(got);
+	assert_int_equal(count_entries(dir), 1);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void
+test_missing_dir(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "no/such/dir/out.folded");
+	struct out o;
+	struct diag err;
+	assert_false(out_open(&o, path, &err));
+	struct buf want;
+	buf_init(&want);
+	buf_printf(&want, "%s: cannot create output file: %s", path, strerror(ENOENT));
+	assert_string_equal(err.msg, want.data);
+	buf_finish(&want);
+	assert_int_equal(count_entries(dir), 0);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void
+test_target_is_dir(void **state)
+{
+	(void)state;
+	/* A directory is never replaced: a clean error, nothing left behind. */
+	char *dir = make_dir();
+	char *path = join(dir, "sub");
+	assert_int_equal(mkdir(path, 0700), 0);
+	char *file = join(path, "x");
+	FILE *f = fopen(file, "w");
+	fclose(f);
+	struct out o;
+	struct diag err;
+	bool ok = out_open(&o, path, &err);
+	if (ok) {
+		buf_adds(&o.b, "data");
+		bool broken;
+		ok = out_commit(&o, &broken, &err);
+	}
+	assert_false(ok);
+	assert_true(strncmp(err.msg, path, strlen(path)) == 0);
+	assert_non_null(strstr(err.msg, strerror(EISDIR)));
+	assert_int_equal(count_entries(dir), 1);
+	assert_int_equal(count_entries(path), 1);
+	unlink(file);
+	rmdir(path);
+	rmdir(dir);
+	free(file);
+	free(path);
+	free(dir);
+}
+
+static void
+test_relative_and_memory(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	struct out o;
+	struct diag err;
+	assert_true(out_open(&o, "plain.txt", &err)); /* no directory part */
+	buf_adds(&o.b, "x\n");
+	bool broken;
+	assert_true(out_commit(&o, &broken, &err));
+	assert_int_equal(access("plain.txt", F_OK), 0);
+	unlink("plain.txt");
+	assert_int_equal(chdir(cwd), 0);
+	rmdir(dir);
+	free(dir);
+	/* Memory outputs keep their bytes for the caller. */
+	out_init_memory(&o);
+	buf_adds(&o.b, "kept");
+	out_maybe_flush(&o);
+	assert_true(out_commit(&o, &broken, &err));
+	assert_string_equal(o.b.data, "kept");
+	buf_finish(&o.b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_commit),
+	        cmocka_unit_test(test_replace_large),
+	        cmocka_unit_test(test_abort),
+	        cmocka_unit_test(test_missing_dir),
+	        cmocka_unit_test(test_target_is_dir),
+	        cmocka_unit_test(test_relative_and_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
