@@ -42,7 +42,9 @@ caption_add_number(struct buf *b, double v)
 static void
 add_percent(struct buf *b, double pct, bool sign)
 {
-	if (sign && pct > 0) {
+	if (sign && pct == 0) {
+		buf_adds(b, "\xc2\xb1"); /* "±0%": no change at all */
+	} else if (sign && pct > 0) {
 		buf_addc(b, '+');
 	}
 	double a = fabs(pct);
@@ -50,12 +52,17 @@ add_percent(struct buf *b, double pct, bool sign)
 	buf_addc(b, '%');
 }
 
+/* "150,000 samples", and "1 sample": a plural countname loses its 's' for one. */
 static void
 add_count(struct buf *b, double v, const char *countname)
 {
 	caption_add_number(b, v);
 	buf_addc(b, ' ');
-	buf_adds(b, countname);
+	size_t n = strlen(countname);
+	if (v == 1 && n > 1 && countname[n - 1] == 's') {
+		n--;
+	}
+	buf_add(b, countname, n);
 }
 
 static char *

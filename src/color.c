@@ -26,7 +26,7 @@ static const struct palette light = {
         .removed = {0x45, 0x6b, 0x63},
         .same = {0xe0, 0xe0, 0xe0},
         .tint_base = {0xff, 0xff, 0xff},
-        .tint = 0.25,
+        .tint = 0.35,
 };
 
 static const struct palette dark = {
@@ -156,12 +156,12 @@ family_color(enum family f, const double v[3])
 	case FAM_BLUE:
 		return (struct rgb){span(80, 60, v[0]), span(80, 60, v[0]), span(190, 55, v[1])};
 	case FAM_PURPLE:
-		return (struct rgb){span(190, 65, v[0]), span(80, 60, v[0]), span(190, 65, v[0])};
+		return (struct rgb){span(190, 65, v[0]), span(60, 50, v[1]), span(190, 65, v[0])};
 	case FAM_HOT:
 		/* Red through orange to yellow, weighted to the warm end. */
 		return (struct rgb){span(205, 50, v[0]), span(0, 230, v[1]), span(0, 55, v[2])};
 	case FAM_MEM:
-		return (struct rgb){0, span(190, 50, v[0]), span(0, 210, v[1])};
+		return (struct rgb){0, span(190, 50, v[0]), span(0, 120, v[1])};
 	case FAM_IO:
 		return (struct rgb){span(80, 60, v[0]), span(80, 60, v[0]), span(190, 55, v[1])};
 	}

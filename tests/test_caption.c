@@ -1,0 +1,234 @@
+/* caption: numbers, header lines, pruning note, legend. */
+#include "caption.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+
+static void
+expect_number(double v, const char *want)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "<");
+	caption_add_number(&b, v);
+	buf_adds(&b, ">");
+	struct buf w;
+	buf_init(&w);
+	buf_printf(&w, "<%s>", want);
+	assert_string_equal(b.data, w.data);
+	buf_finish(&b);
+	buf_finish(&w);
+}
+
+static void
+test_numbers(void **state)
+{
+	(void)state;
+	expect_number(0, "0");
+	expect_number(7, "7");
+	expect_number(999, "999");
+	expect_number(1000, "1,000");
+	expect_number(150000, "150,000");
+	expect_number(119000, "119,000");
+	expect_number(1234567, "1,234,567");
+	expect_number(1234567.5, "1,234,567.5");
+	expect_number(12.34567, "12.346");
+	expect_number(0.1, "0.1");
+	expect_number(0.0004, "0");
+	expect_number(-1234.25, "-1,234.25");
+	expect_number(100000, "100,000");
+	expect_number(18446744073709551615.0, "18,446,744,073,709,551,616");
+}
+
+static void
+add(struct tree *t, enum side side, const char *stack, uint64_t units)
+{
+	const char *reason = NULL;
+	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
+		fail_msg("add '%s' failed: %s", stack, reason);
+	}
+}
+
+/* base 119,000 and head 150,000 samples. */
+static struct tree *
+diff_tree(bool normalize)
+{
+	struct tree_options to = {.min_delta = 0.001, .normalize = normalize};
+	struct tree *t = tree_create(&to);
+	add(t, SIDE_BASE, "main;work", 100000);
+	add(t, SIDE_BASE, "main;old", 19000);
+	add(t, SIDE_HEAD, "main;work", 120000);
+	add(t, SIDE_HEAD, "main;fresh", 29999);
+	add(t, SIDE_HEAD, "main;tiny", 1);
+	tree_finish(t, true);
+	return t;
+}
+
+static void
+setup_options(struct options *o)
+{
+	options_init(o);
+	o->base_label = "v1.folded";
+	o->head_label = "v2.folded";
+}
+
+static void
+assert_contains(const char *s, const char *needle)
+{
+	if (!s || !strstr(s, needle)) {
+		fail_msg("'%s' does not contain '%s'", s ? s : "(null)", needle);
+	}
+}
+
+static void
+test_differential(void **state)
+{
+	(void)state;
+	struct tree *t = diff_tree(false);
+	struct options o;
+	setup_options(&o);
+	o.countname = "instructions";
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_string_equal(c.title, "Differential flame graph");
+	assert_null(c.subtitle);
+	assert_contains(c.totals, "v1.folded");
+	assert_contains(c.totals, "v2.folded");
+	assert_contains(c.totals, "119,000 instructions");
+	assert_contains(c.totals, "150,000 instructions");
+	assert_contains(c.totals, "+26.1%");
+	/* base before head, as the sentence reads */
+	assert_true(strstr(c.totals, "v1.folded") < strstr(c.totals, "v2.folded"));
+	assert_contains(c.rule, "comparison: absolute counts");
+	assert_contains(c.rule, "widths: head");
+	assert_contains(c.rule, "colour: self change");
+	assert_contains(c.rule, "noise floor: 0.1%");
+	/* "tiny" (1 of 150,000) is under the default 0.1 px. */
+	assert_string_equal(c.pruned, "1 instruction in 1 frame narrower than 0.1 px not drawn");
+	/* Largest self change: fresh, +29,999 of 150,000 = 19.999%. */
+	assert_contains(c.scale, "full colour = change of 29,999 instructions");
+	assert_contains(c.scale, "(20% of total)");
+	assert_int_equal(c.legend_count, 5);
+	static const char *const labels[] = {"slower", "faster", "new", "removed", "unchanged"};
+	static const enum node_status status[] = {
+	        STATUS_SLOWER, STATUS_FASTER, STATUS_NEW, STATUS_REMOVED, STATUS_SAME};
+	for (size_t i = 0; i < 5; i++) {
+		assert_string_equal(c.legend[i].label, labels[i]);
+		struct rgb want = color_diff(status[i], 1, o.theme);
+		assert_memory_equal(&c.legend[i].fill, &want, sizeof(want));
+	}
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_options_in_captions(void **state)
+{
+	(void)state;
+	struct tree *t = diff_tree(true);
+	struct options o;
+	setup_options(&o);
+	o.title = "Release 2 vs 1";
+	o.subtitle = "checkout service";
+	o.widths = WIDTHS_UNION;
+	o.color_by = COLOR_BY_TOTAL;
+	o.theme = THEME_DARK;
+	o.min_width = 2; /* "tiny" is far narrower */
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_string_equal(c.title, "Release 2 vs 1");
+	assert_string_equal(c.subtitle, "checkout service");
+	assert_contains(c.rule, "comparison: normalised (base scaled by \xc3\x97"
+	                        "1.26 to head total)");
+	assert_contains(c.rule, "widths: union");
+	assert_contains(c.rule, "colour: total change");
+	assert_contains(c.pruned, "1 sample in 1 frame narrower than 2 px not drawn");
+	struct rgb want = color_diff(STATUS_NEW, 1, THEME_DARK);
+	assert_memory_equal(&c.legend[2].fill, &want, sizeof(want));
+	caption_finish(&c);
+	layout_destroy(l);
+
+	o.min_width = 25;
+	o.min_width_percent = true;
+	o.countname = "bytes";
+	l = layout_create(t, &o);
+	caption_init(&c, l);
+	/* union basis: old (19,000 x 1.26...) and fresh and tiny go. */
+	assert_contains(c.pruned, "frames narrower than 25% of the total not drawn");
+	assert_contains(c.pruned, " bytes in 3 frames");
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_single(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
+	add(t, SIDE_HEAD, "main;a", 100000);
+	add(t, SIDE_HEAD, "main;b", 50000);
+	tree_finish(t, false);
+	struct options o;
+	options_init(&o);
+	o.head_label = "app.folded";
+	o.base_label = "base";
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_string_equal(c.title, "Flame graph");
+	assert_string_equal(c.totals, "app.folded 150,000 samples");
+	assert_null(c.scale);
+	assert_null(c.pruned);
+	assert_int_equal(c.legend_count, 0);
+	assert_non_null(c.rule);
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* No change at all: the scale says so instead of dividing by zero. */
+static void
+test_no_change(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
+	add(t, SIDE_BASE, "main", 10);
+	add(t, SIDE_HEAD, "main", 10);
+	tree_finish(t, true);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_contains(c.totals, "(\xc2\xb1"
+	                          "0%)");
+	assert_contains(c.scale, "no change");
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_numbers),
+	        cmocka_unit_test(test_differential),
+	        cmocka_unit_test(test_options_in_captions),
+	        cmocka_unit_test(test_single),
+	        cmocka_unit_test(test_no_change),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

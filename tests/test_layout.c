@@ -1,0 +1,617 @@
+/* layout: widths per basis, x from sample sums, pruning, rows, colours, labels. */
+#include "layout.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* cmocka before 1.1.6 has no assert_double_equal. */
+#define assert_near(a, b, eps) near((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static void
+near(double a, double b, double eps, const char *what, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		fail_msg("%s:%d: %s is %.17g, expected %.17g", file, line, what, a, b);
+	}
+}
+
+#include "buf.h"
+#include "xalloc.h"
+
+#define EPS 1e-9
+
+static const struct tree_options defaults = {.min_delta = 0.001};
+
+static void
+add(struct tree *t, enum side side, const char *stack, uint64_t units)
+{
+	const char *reason = NULL;
+	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
+		fail_msg("add '%s' failed: %s", stack, reason);
+	}
+}
+
+/*
+ * base: a;b 10, a;c 30, d 60   (total 100)
+ * head: a;b 50, a;e 20, d 30   (total 100)
+ * so a: base 40 head 70, b: 10/50, c: 30/0, e: 0/20, d: 60/30.
+ */
+static struct tree *
+small_tree(void)
+{
+	struct tree *t = tree_create(&defaults);
+	add(t, SIDE_BASE, "a;b", 10);
+	add(t, SIDE_BASE, "a;c", 30);
+	add(t, SIDE_BASE, "d", 60);
+	add(t, SIDE_HEAD, "a;b", 50);
+	add(t, SIDE_HEAD, "a;e", 20);
+	add(t, SIDE_HEAD, "d", 30);
+	tree_finish(t, true);
+	return t;
+}
+
+static void
+picture_options(struct options *o)
+{
+	options_init(o);
+	o->min_width = 0;
+	o->base_label = "base.folded";
+	o->head_label = "head.folded";
+}
+
+/* The drawn box of the frame with this (unique) name, or NULL. */
+static const struct layout_box *
+box_named(const struct layout *l, const char *name)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		size_t len;
+		const char *s = tree_node_name(l->tree, tree_node(l->tree, l->boxes[i].node), &len);
+		if (len == strlen(name) && memcmp(s, name, len) == 0) {
+			return &l->boxes[i];
+		}
+	}
+	return NULL;
+}
+
+static void
+expect_box(const struct layout *l, const char *name, double start, double share, double total)
+{
+	const struct layout_box *b = box_named(l, name);
+	if (!b) {
+		fail_msg("no box for %s", name);
+	}
+	assert_near(b->x, l->graph_x + l->graph_width * start / total, EPS);
+	assert_near(b->width, l->graph_width * share / total, EPS);
+}
+
+static void
+test_widths_head(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->basis_total, 100, EPS);
+	assert_near(l->graph_width, 1200 - 2 * l->graph_x, EPS);
+	expect_box(l, "all", 0, 100, 100);
+	expect_box(l, "a", 0, 70, 100);
+	expect_box(l, "b", 0, 50, 100);
+	expect_box(l, "e", 50, 20, 100);
+	expect_box(l, "d", 70, 30, 100);
+	/* c has no head samples: not drawn, and not counted as pruned. */
+	assert_null(box_named(l, "c"));
+	assert_int_equal(l->count, 5);
+	assert_int_equal(l->pruned_frames, 0);
+	assert_near(l->pruned_samples, 0, EPS);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_widths_base(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_BASE;
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->basis_total, 100, EPS);
+	expect_box(l, "a", 0, 40, 100);
+	expect_box(l, "b", 0, 10, 100);
+	expect_box(l, "c", 10, 30, 100);
+	expect_box(l, "d", 40, 60, 100);
+	assert_null(box_named(l, "e"));
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_widths_union(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_UNION;
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->basis_total, 200, EPS);
+	expect_box(l, "a", 0, 110, 200);
+	expect_box(l, "b", 0, 60, 200);
+	expect_box(l, "c", 60, 30, 200);
+	expect_box(l, "e", 90, 20, 200);
+	expect_box(l, "d", 110, 90, 200);
+	assert_int_equal(l->count, 6);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* Normalised base (x2): the base basis is in head units. */
+static void
+test_widths_normalised(void **state)
+{
+	(void)state;
+	struct tree_options to = defaults;
+	to.normalize = true;
+	struct tree *t = tree_create(&to);
+	add(t, SIDE_BASE, "a", 30);
+	add(t, SIDE_BASE, "b", 20);
+	add(t, SIDE_HEAD, "a", 40);
+	add(t, SIDE_HEAD, "b", 60);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_UNION;
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->basis_total, 200, EPS);
+	expect_box(l, "a", 0, 100, 200);
+	expect_box(l, "b", 100, 100, 200);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* Every child's left edge is the previous sibling's right edge. */
+static void
+test_sibling_edges_meet(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	struct buf b;
+	buf_init(&b);
+	/* Awkward counts and a fractional scale so pixel widths are irrational-ish. */
+	for (unsigned i = 0; i < 300; i++) {
+		buf_reset(&b);
+		buf_printf(&b, "root;f%03u", i);
+		add(t, SIDE_BASE, b.data, 7 + i % 13);
+		add(t, SIDE_HEAD, b.data, 3 + (i * 7919) % 101);
+	}
+	buf_finish(&b);
+	tree_finish(t, true);
+	enum widths all[] = {WIDTHS_HEAD, WIDTHS_BASE, WIDTHS_UNION};
+	for (size_t w = 0; w < 3; w++) {
+		struct options o;
+		picture_options(&o);
+		o.width = 997;
+		o.widths = all[w];
+		struct layout *l = layout_create(t, &o);
+		assert_int_equal(l->count, 302);
+		const struct layout_box *parent = box_named(l, "root");
+		assert_non_null(parent);
+		/* pre-order: root's children follow it, in child order. */
+		const struct layout_box *first = parent + 1;
+		assert_near(first->x, parent->x, EPS);
+		for (const struct layout_box *c = first; c + 1 < l->boxes + l->count; c++) {
+			assert_true(fabs(c[1].x - (c->x + c->width)) <= EPS);
+		}
+		const struct layout_box *last = &l->boxes[l->count - 1];
+		assert_near(last->x + last->width, parent->x + parent->width, 1e-9);
+		assert_near(parent->x + parent->width, l->graph_x + l->graph_width, 1e-9);
+		layout_destroy(l);
+	}
+	tree_destroy(t);
+}
+
+/* big 1000 with a child; small 1 with a child; tiny frames under big. */
+static struct tree *
+prune_tree(void)
+{
+	struct tree *t = tree_create(&defaults);
+	add(t, SIDE_HEAD, "big;child", 990);
+	add(t, SIDE_HEAD, "big;dust1", 2);
+	add(t, SIDE_HEAD, "big;dust2;deeper", 3);
+	add(t, SIDE_HEAD, "small;under", 5);
+	tree_finish(t, false);
+	return t;
+}
+
+static void
+test_prune_pixels(void **state)
+{
+	(void)state;
+	struct tree *t = prune_tree();
+	struct options o;
+	picture_options(&o);
+	/* graph_width / 1000 px per sample: dust1 and dust2 and small are
+	 * 2, 3 and 5 samples wide; a 4-sample threshold prunes dust1 and
+	 * dust2 (with deeper) but keeps small. */
+	struct layout *l = layout_create(t, &o);
+	double px = l->graph_width / 1000.0;
+	layout_destroy(l);
+	o.min_width = 4 * px;
+	l = layout_create(t, &o);
+	assert_near(l->min_width_px, 4 * px, EPS);
+	assert_null(box_named(l, "dust1"));
+	assert_null(box_named(l, "dust2"));
+	assert_null(box_named(l, "deeper"));
+	assert_non_null(box_named(l, "small"));
+	assert_non_null(box_named(l, "under"));
+	assert_near(l->pruned_samples, 5, EPS);
+	assert_int_equal(l->pruned_frames, 2); /* subtree roots only */
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_prune_percent(void **state)
+{
+	(void)state;
+	struct tree *t = prune_tree();
+	struct options o;
+	picture_options(&o);
+	o.min_width = 0.6; /* % of the total: frames under 6 samples go */
+	o.min_width_percent = true;
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->min_width_px, l->graph_width * 0.006, EPS);
+	assert_null(box_named(l, "dust1"));
+	assert_null(box_named(l, "dust2"));
+	assert_null(box_named(l, "small"));
+	assert_null(box_named(l, "under"));
+	assert_non_null(box_named(l, "child"));
+	assert_near(l->pruned_samples, 10, EPS);
+	assert_int_equal(l->pruned_frames, 3);
+	/* Only drawn boxes count toward the depth. */
+	assert_int_equal(l->max_depth, 2);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_rows(void **state)
+{
+	(void)state;
+	struct tree *t = prune_tree();
+	struct options o;
+	picture_options(&o);
+	o.frame_height = 17;
+	struct layout *l = layout_create(t, &o);
+	assert_int_equal(l->max_depth, 3);
+	assert_near(l->graph_height, 4 * 17, EPS);
+	assert_true(l->graph_y >= l->header_height + l->legend_height);
+	assert_true(l->details_y > l->legend_y + l->legend_height);
+	assert_true(l->details_y <= l->graph_y);
+	assert_true(l->height >= l->graph_y + l->graph_height);
+	assert_near(l->width, 1200, EPS);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *b = &l->boxes[i];
+		assert_near(b->y, l->graph_y + (3.0 - b->depth) * 17, EPS);
+	}
+	assert_near(box_named(l, "all")->y, l->graph_y + 3 * 17, EPS);
+	assert_int_equal(box_named(l, "deeper")->depth, 3);
+	layout_destroy(l);
+	o.inverted = true;
+	l = layout_create(t, &o);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *b = &l->boxes[i];
+		assert_near(b->y, l->graph_y + b->depth * 17.0, EPS);
+	}
+	assert_near(box_named(l, "all")->y, l->graph_y, EPS);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* Single profiles have no legend band; differential ones do. */
+static void
+test_header_bands(void **state)
+{
+	(void)state;
+	struct tree *single = prune_tree();
+	struct tree *diff = small_tree();
+	struct options o;
+	picture_options(&o);
+	struct layout *ls = layout_create(single, &o);
+	struct layout *ld = layout_create(diff, &o);
+	assert_near(ls->legend_height, 0, EPS);
+	assert_true(ld->legend_height >= o.font_size);
+	assert_true(ld->legend_text_y > ld->legend_y);
+	assert_true(ld->legend_text_y < ld->legend_y + ld->legend_height);
+	assert_true(ld->title_y < ld->totals_y && ld->totals_y < ld->rule_y);
+	assert_true(ld->rule_y < ld->header_height);
+	assert_near(ld->subtitle_y, 0, EPS);
+	assert_near(ld->pruned_y, 0, EPS);
+	layout_destroy(ld);
+	o.subtitle = "sub";
+	o.min_width = 1000; /* prunes everything below the root */
+	ld = layout_create(diff, &o);
+	assert_true(ld->title_y < ld->subtitle_y && ld->subtitle_y < ld->totals_y);
+	assert_true(ld->rule_y < ld->pruned_y && ld->pruned_y < ld->header_height);
+	layout_destroy(ld);
+	layout_destroy(ls);
+	tree_destroy(single);
+	tree_destroy(diff);
+}
+
+static void
+test_deep_stack(void **state)
+{
+	(void)state;
+	enum { DEPTH = 10000 };
+	struct buf b;
+	buf_init(&b);
+	for (unsigned i = 0; i < DEPTH; i++) {
+		buf_printf(&b, "%sf%u", i ? ";" : "", i);
+	}
+	struct tree *t = tree_create(&defaults);
+	add(t, SIDE_BASE, b.data, 1);
+	add(t, SIDE_HEAD, b.data, 2);
+	buf_finish(&b);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	o.frame_height = 1;
+	struct layout *l = layout_create(t, &o);
+	assert_int_equal(l->count, DEPTH + 1);
+	assert_int_equal(l->max_depth, DEPTH);
+	for (size_t i = 0; i < l->count; i++) {
+		assert_int_equal(l->boxes[i].depth, i);
+		assert_near(l->boxes[i].width, l->graph_width, EPS);
+	}
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/*
+ * Colours: self change of a: 0, b: +40, e: +20 (new), c: -30 (removed),
+ * d: -30; total change of a: +30.
+ */
+static void
+test_colour_self(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_UNION;
+	struct layout *l = layout_create(t, &o);
+	assert_near(l->max_change, 40, EPS);
+	const struct layout_box *b = box_named(l, "b");
+	assert_int_equal(b->status, STATUS_SLOWER);
+	assert_near(b->intensity, 1, EPS);
+	assert_int_equal(box_named(l, "a")->status, STATUS_SAME);
+	assert_near(box_named(l, "a")->intensity, 0, EPS);
+	assert_int_equal(box_named(l, "e")->status, STATUS_NEW);
+	assert_near(box_named(l, "e")->intensity, 0.5, EPS);
+	assert_int_equal(box_named(l, "c")->status, STATUS_REMOVED);
+	assert_near(box_named(l, "c")->intensity, 0.75, EPS);
+	assert_int_equal(box_named(l, "d")->status, STATUS_FASTER);
+	assert_near(box_named(l, "d")->intensity, 0.75, EPS);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *x = &l->boxes[i];
+		struct rgb want = color_diff(x->status, x->intensity, o.theme);
+		assert_memory_equal(&x->fill, &want, sizeof(want));
+	}
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_colour_total(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_UNION;
+	o.color_by = COLOR_BY_TOTAL;
+	o.theme = THEME_DARK;
+	struct layout *l = layout_create(t, &o);
+	/* a: +30 inclusive, b: +40, c: -30, e: +20, d: -30; the root (0) is out. */
+	assert_near(l->max_change, 40, EPS);
+	assert_int_equal(box_named(l, "a")->status, STATUS_SLOWER);
+	assert_near(box_named(l, "a")->intensity, 0.75, EPS);
+	assert_int_equal(box_named(l, "all")->status, STATUS_SAME);
+	assert_near(
+	        layout_change(t, tree_node(t, box_named(l, "a")->node), COLOR_BY_SELF), 0, EPS);
+	assert_near(
+	        layout_change(t, tree_node(t, box_named(l, "a")->node), COLOR_BY_TOTAL), 30, EPS);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *x = &l->boxes[i];
+		struct rgb want = color_diff(x->status, x->intensity, THEME_DARK);
+		assert_memory_equal(&x->fill, &want, sizeof(want));
+	}
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* A change under --min-delta stays neutral under --color-by total too. */
+static void
+test_colour_noise_floor(void **state)
+{
+	(void)state;
+	struct tree_options to = {.min_delta = 0.05};
+	struct tree *t = tree_create(&to);
+	add(t, SIDE_BASE, "x;y", 100);
+	add(t, SIDE_HEAD, "x;y", 104);
+	add(t, SIDE_BASE, "z", 100);
+	add(t, SIDE_HEAD, "z", 120);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	o.color_by = COLOR_BY_TOTAL;
+	struct layout *l = layout_create(t, &o);
+	assert_int_equal(box_named(l, "x")->status, STATUS_SAME);
+	assert_int_equal(box_named(l, "z")->status, STATUS_SLOWER);
+	assert_near(box_named(l, "z")->intensity, 1, EPS);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+static void
+test_colour_single(void **state)
+{
+	(void)state;
+	struct tree *t = prune_tree();
+	struct options o;
+	picture_options(&o);
+	o.palette = "mem";
+	struct layout *l = layout_create(t, &o);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *x = &l->boxes[i];
+		size_t len;
+		const char *name = tree_node_name(t, tree_node(t, x->node), &len);
+		struct rgb want = color_single("mem", name, len, ANNOTATION_NONE);
+		assert_memory_equal(&x->fill, &want, sizeof(want));
+		assert_int_equal(x->status, STATUS_SAME);
+	}
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* A one-frame layout with this name; the box width is set by the test. */
+static struct layout *
+label_layout(struct tree **t, struct options *o, const char *name)
+{
+	*t = tree_create(&defaults);
+	add(*t, SIDE_HEAD, name, 1);
+	tree_finish(*t, false);
+	picture_options(o);
+	return layout_create(*t, o);
+}
+
+static char *
+label(const struct layout *l, double chars)
+{
+	struct layout_box b = l->boxes[1];
+	double cw = layout_char_width(l->opt->font_size);
+	b.width = chars * cw + 6.0 + 0.01; /* 3 px padding a side */
+	struct buf out;
+	buf_init(&out);
+	layout_label(l, &b, cw, &out);
+	return buf_detach(&out, NULL);
+}
+
+static void
+expect_label(const struct layout *l, double chars, const char *want)
+{
+	char *got = label(l, chars);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void
+test_label_truncate(void **state)
+{
+	(void)state;
+	struct tree *t;
+	struct options o;
+	struct layout *l = label_layout(&t, &o, "abcdefghij");
+	expect_label(l, 10, "abcdefghij");
+	expect_label(l, 20, "abcdefghij");
+	expect_label(l, 9, "abcdefg..");
+	expect_label(l, 5, "abc..");
+	expect_label(l, 4, "");
+	expect_label(l, 2, "");
+	expect_label(l, 0, "");
+	o.truncate = TRUNCATE_LEFT;
+	expect_label(l, 9, "..defghij");
+	expect_label(l, 5, "..hij");
+	expect_label(l, 4, "");
+	layout_destroy(l);
+	tree_destroy(t);
+	assert_near(layout_char_width(10), 6.0, EPS);
+}
+
+static void
+test_label_multibyte(void **state)
+{
+	(void)state;
+	struct tree *t;
+	struct options o;
+	/* Eight two-byte Greek letters, then a three-byte one. */
+	struct layout *l = label_layout(&t, &o,
+	        "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
+	expect_label(l, 9,
+	        "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
+	expect_label(l, 6, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4..");
+	o.truncate = TRUNCATE_LEFT;
+	expect_label(l, 6, "..\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
+	expect_label(l, 3, "");
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* The perf annotation suffix is not part of the label. */
+static void
+test_label_annotation(void **state)
+{
+	(void)state;
+	struct tree *t;
+	struct options o;
+	struct layout *l = label_layout(&t, &o, "do_syscall_[k]");
+	expect_label(l, 14, "do_syscall");
+	expect_label(l, 10, "do_syscall");
+	expect_label(l, 8, "do_sys..");
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* An empty profile gives an empty picture, not a crash. */
+static void
+test_empty(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	struct layout *l = layout_create(t, &o);
+	assert_int_equal(l->count, 0);
+	assert_near(l->max_change, 0, EPS);
+	assert_true(l->height > 0);
+	layout_destroy(l);
+	layout_destroy(NULL);
+	tree_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_widths_head),
+	        cmocka_unit_test(test_widths_base),
+	        cmocka_unit_test(test_widths_union),
+	        cmocka_unit_test(test_widths_normalised),
+	        cmocka_unit_test(test_sibling_edges_meet),
+	        cmocka_unit_test(test_prune_pixels),
+	        cmocka_unit_test(test_prune_percent),
+	        cmocka_unit_test(test_rows),
+	        cmocka_unit_test(test_header_bands),
+	        cmocka_unit_test(test_deep_stack),
+	        cmocka_unit_test(test_colour_self),
+	        cmocka_unit_test(test_colour_total),
+	        cmocka_unit_test(test_colour_noise_floor),
+	        cmocka_unit_test(test_colour_single),
+	        cmocka_unit_test(test_label_truncate),
+	        cmocka_unit_test(test_label_multibyte),
+	        cmocka_unit_test(test_label_annotation),
+	        cmocka_unit_test(test_empty),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
