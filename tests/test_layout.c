@@ -427,8 +427,7 @@ test_colour_total(void **state)
 	assert_int_equal(box_named(l, "a")->status, STATUS_SLOWER);
 	assert_near(box_named(l, "a")->intensity, 0.75, EPS);
 	assert_int_equal(box_named(l, "all")->status, STATUS_SAME);
-	assert_near(
-	        layout_change(t, tree_node(t, box_named(l, "a")->node), COLOR_BY_SELF), 0, EPS);
+	assert_near(layout_change(t, tree_node(t, box_named(l, "a")->node), COLOR_BY_SELF), 0, EPS);
 	assert_near(
 	        layout_change(t, tree_node(t, box_named(l, "a")->node), COLOR_BY_TOTAL), 30, EPS);
 	for (size_t i = 0; i < l->count; i++) {
