@@ -1,19 +1,665 @@
-/* placeholder: being written (issue 4) */
 #include "png.h"
 
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <limits.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "caption.h"
+#include "color.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+/* Set by fonts/meson.build; the fallbacks only keep odd builds compiling. */
+#ifndef DIFFFOLD_FONTS_CONF_INSTALLED
+#define DIFFFOLD_FONTS_CONF_INSTALLED "/usr/local/share/difffold/fonts/difffold-fonts.conf"
+#endif
+#ifndef DIFFFOLD_FONTS_CONF_RELATIVE
+#define DIFFFOLD_FONTS_CONF_RELATIVE "../share/difffold/fonts/difffold-fonts.conf"
+#endif
+#ifndef DIFFFOLD_FONTS_CONF_SOURCE
+#define DIFFFOLD_FONTS_CONF_SOURCE ""
+#endif
+#ifndef DIFFFOLD_BUILD_ROOT
+#define DIFFFOLD_BUILD_ROOT ""
+#endif
+
+/* cairo's image surfaces hold at most this many pixels a side. */
+#define MAX_SIDE 32767
+/* The family asked of the private fontconfig; the config maps it. */
+#define FONT_FAMILY "difffold-mono"
+#define REQUIRED_FAMILY "DejaVu Sans Mono"
+#define MISSING_FONT                                                                               \
+	"PNG/PDF output needs the font DejaVu Sans Mono: install the Debian package "              \
+	"fonts-dejavu-core"
+/* Same geometry as the SVG backend: label inset and baseline. */
+#define LABEL_PAD 3.0
+#define LABEL_BASELINE 0.35
+/* Fewer characters than this make no useful label. */
+#define LABEL_MIN_CHARS 3
+#define LEGEND_GAP 2.0 /* characters between legend entries */
+
+/* The pango side of drawing, built on a private fontconfig configuration. */
+struct fonts {
+	FcConfig *config;
+	PangoFontMap *map;
+	PangoContext *context;
+	PangoLayout *text;
+	PangoFontDescription *regular, *bold;
+	double char_width; /* measured advance of one character at font_size */
+};
+
+/* What is drawn where, after cairo's limits have had their say. */
+struct plan {
+	double scale; /* device pixels per layout pixel */
+	double height; /* layout pixels */
+	int device_width, device_height;
+	uint32_t cut; /* boxes with depth >= cut are not drawn */
+	double shift; /* added to every box's y once the graph is cut */
+	bool pixel_snap; /* align edges to device pixels (bitmaps only) */
+	struct buf note; /* why the picture differs from the layout, or empty */
+};
+
+struct painter {
+	cairo_t *cr;
+	const struct layout *l;
+	const struct plan *plan;
+	struct fonts *fonts;
+	struct buf text; /* scratch: sanitised UTF-8 for pango */
+};
+
+static bool
+readable(const char *path)
+{
+	return path && *path && access(path, R_OK) == 0;
+}
+
+/* Folder of the running binary with a trailing '/', or empty. */
+static void
+exe_dir(struct buf *out)
+{
+	char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0) {
+		return;
+	}
+	path[n] = '\0';
+	char *slash = strrchr(path, '/');
+	if (slash) {
+		buf_add(out, path, (size_t)(slash - path) + 1);
+	}
+}
+
+/*
+ * The fontconfig file, in this order: $DIFFFOLD_FONTS_CONF (alone, when
+ * set); the source tree's copy when the binary runs from the build tree;
+ * the installed copy relative to the binary (relocated prefix); the
+ * installed copy at the configured prefix; the source tree's copy.
+ * Returns an owned path or NULL.
+ */
+static char *
+find_fonts_conf(void)
+{
+	const char *env = getenv("DIFFFOLD_FONTS_CONF");
+	if (env && *env) {
+		return xstrdup(env);
+	}
+	struct buf dir, rel;
+	buf_init(&dir);
+	buf_init(&rel);
+	exe_dir(&dir);
+	const char *root = DIFFFOLD_BUILD_ROOT;
+	size_t root_len = strlen(root);
+	bool in_build = root_len > 0 && dir.len > root_len &&
+	                memcmp(dir.data, root, root_len) == 0 && dir.data[root_len] == '/';
+	if (dir.len > 0 && *DIFFFOLD_FONTS_CONF_RELATIVE) {
+		buf_add(&rel, dir.data, dir.len);
+		buf_adds(&rel, DIFFFOLD_FONTS_CONF_RELATIVE);
+	}
+	const char *order[] = {
+	        in_build ? DIFFFOLD_FONTS_CONF_SOURCE : NULL,
+	        rel.data,
+	        DIFFFOLD_FONTS_CONF_INSTALLED,
+	        DIFFFOLD_FONTS_CONF_SOURCE,
+	};
+	char *found = NULL;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && !found; i++) {
+		if (readable(order[i])) {
+			found = xstrdup(order[i]);
+		}
+	}
+	buf_finish(&dir);
+	buf_finish(&rel);
+	return found;
+}
+
+static bool
+family_present(FcConfig *config, const char *family)
+{
+	FcPattern *pat = FcPatternCreate();
+	FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, FC_FILE, (char *)NULL);
+	FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
+	FcFontSet *set = FcFontList(config, pat, os);
+	bool ok = set && set->nfont > 0;
+	if (set) {
+		FcFontSetDestroy(set);
+	}
+	FcObjectSetDestroy(os);
+	FcPatternDestroy(pat);
+	return ok;
+}
+
+/* A private FcConfig from difffold's file, so the user's set-up cannot change pixels. */
+static FcConfig *
+load_config(struct diag *err)
+{
+	char *path = find_fonts_conf();
+	if (!path) {
+		snprintf(err->msg, sizeof(err->msg),
+		        "cannot find the font configuration difffold-fonts.conf (looked in %s and "
+		        "%s); set DIFFFOLD_FONTS_CONF to its path",
+		        DIFFFOLD_FONTS_CONF_INSTALLED, DIFFFOLD_FONTS_CONF_SOURCE);
+		return NULL;
+	}
+	if (!readable(path)) {
+		snprintf(err->msg, sizeof(err->msg), "%s: cannot read this font configuration",
+		        path);
+		free(path);
+		return NULL;
+	}
+	FcConfig *config = FcConfigCreate();
+	if (!config || !FcConfigParseAndLoad(config, (const FcChar8 *)path, FcTrue) ||
+	        !FcConfigBuildFonts(config)) {
+		snprintf(err->msg, sizeof(err->msg), "%s: cannot load this font configuration",
+		        path);
+		free(path);
+		if (config) {
+			FcConfigDestroy(config);
+		}
+		return NULL;
+	}
+	free(path);
+	if (!family_present(config, REQUIRED_FAMILY)) {
+		snprintf(err->msg, sizeof(err->msg), "%s", MISSING_FONT);
+		FcConfigDestroy(config);
+		return NULL;
+	}
+	return config;
+}
+
+static PangoFontDescription *
+font_at(double size, PangoWeight weight)
+{
+	PangoFontDescription *d = pango_font_description_new();
+	pango_font_description_set_family(d, FONT_FAMILY);
+	pango_font_description_set_weight(d, weight);
+	pango_font_description_set_absolute_size(d, size * PANGO_SCALE);
+	return d;
+}
+
+static void
+fonts_close(struct fonts *f)
+{
+	if (f->text) {
+		g_object_unref(f->text);
+	}
+	if (f->context) {
+		g_object_unref(f->context);
+	}
+	if (f->map) {
+		g_object_unref(f->map);
+	}
+	if (f->config) {
+		FcConfigDestroy(f->config);
+	}
+	if (f->regular) {
+		pango_font_description_free(f->regular);
+	}
+	if (f->bold) {
+		pango_font_description_free(f->bold);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
+/* Measured, not assumed: the advance of a digit run in the real font. */
+static double
+measure_char_width(struct fonts *f)
+{
+	static const char sample[] = "0123456789";
+	pango_layout_set_font_description(f->text, f->regular);
+	pango_layout_set_text(f->text, sample, -1);
+	int w = 0;
+	pango_layout_get_size(f->text, &w, NULL);
+	return (double)w / PANGO_SCALE / (double)(sizeof(sample) - 1);
+}
+
+static bool
+fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
+{
+	memset(f, 0, sizeof(*f));
+	f->config = load_config(err);
+	if (!f->config) {
+		return false;
+	}
+	f->map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+	if (!f->map || !PANGO_IS_FC_FONT_MAP(f->map)) {
+		snprintf(err->msg, sizeof(err->msg), "pango has no fontconfig font map: %s",
+		        MISSING_FONT);
+		fonts_close(f);
+		return false;
+	}
+	/* The font map takes its own reference on the configuration. */
+	pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(f->map), f->config);
+	f->context = pango_font_map_create_context(f->map);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	pango_cairo_context_set_font_options(f->context, fo);
+	cairo_font_options_destroy(fo);
+	f->text = pango_layout_new(f->context);
+	pango_layout_set_single_paragraph_mode(f->text, TRUE);
+	f->regular = font_at(l->opt->font_size, PANGO_WEIGHT_NORMAL);
+	f->bold = font_at(l->title_size > 0 ? l->title_size : l->opt->font_size, PANGO_WEIGHT_BOLD);
+	f->char_width = measure_char_width(f);
+	return true;
+}
+
+/* Appends s to out with every invalid byte replaced by U+FFFD, as pango needs. */
+static void
+add_valid_utf8(struct buf *out, const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, len - i, &cp);
+		if (k == 0 || cp == 0) {
+			utf8_encode(out, 0xFFFD);
+			i++;
+			continue;
+		}
+		buf_add(out, s + i, k);
+		i += k;
+	}
+}
+
+static void
+set_source(cairo_t *cr, struct rgb c)
+{
+	cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
+}
+
+enum align {
+	ALIGN_LEFT,
+	ALIGN_CENTER,
+	ALIGN_RIGHT,
+};
+
+/*
+ * Shows s with its baseline at y, anchored at x by `align`, cut with an
+ * ellipsis to max_width when that is positive. Returns the drawn width.
+ */
+static double
+show_text(struct painter *p, const char *s, PangoFontDescription *font, double x, double y,
+        enum align align, double max_width)
+{
+	PangoLayout *t = p->fonts->text;
+	buf_reset(&p->text);
+	add_valid_utf8(&p->text, s, strlen(s));
+	pango_layout_set_font_description(t, font);
+	pango_layout_set_ellipsize(t, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+	pango_layout_set_width(t, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
+	pango_layout_set_text(t, p->text.data ? p->text.data : "", (int)p->text.len);
+	int w = 0;
+	pango_layout_get_size(t, &w, NULL);
+	double width = (double)w / PANGO_SCALE;
+	if (align == ALIGN_CENTER) {
+		x -= width / 2;
+	} else if (align == ALIGN_RIGHT) {
+		x -= width;
+	}
+	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
+	cairo_move_to(p->cr, x, y - baseline);
+	pango_cairo_show_layout(p->cr, t);
+	return width;
+}
+
+/* Rounds a layout coordinate to the device pixel grid when snapping. */
+static double
+snap(const struct painter *p, double v)
+{
+	if (!p->plan->pixel_snap) {
+		return v;
+	}
+	return round(v * p->plan->scale) / p->plan->scale;
+}
+
+/*
+ * Fills a rectangle whose edges sit on device pixels, so frames are crisp
+ * and neighbours meet without a seam; one too thin to survive rounding
+ * is drawn as it is instead.
+ */
+static void
+fill_rect(struct painter *p, double x, double y, double w, double h)
+{
+	double x0 = snap(p, x), x1 = snap(p, x + w);
+	double y0 = snap(p, y), y1 = snap(p, y + h);
+	if (x1 <= x0) {
+		x0 = x;
+		x1 = x + w;
+	}
+	if (y1 <= y0) {
+		y0 = y;
+		y1 = y + h;
+	}
+	cairo_rectangle(p->cr, x0, y0, x1 - x0, y1 - y0);
+	cairo_fill(p->cr);
+}
+
+static void
+draw_header(struct painter *p, const struct caption *c, struct rgb fg)
+{
+	const struct layout *l = p->l;
+	double room = l->graph_width;
+	set_source(p->cr, fg);
+	show_text(p, c->title, p->fonts->bold, l->width / 2, l->title_y, ALIGN_CENTER, room);
+	if (c->subtitle && l->subtitle_y > 0) {
+		show_text(p, c->subtitle, p->fonts->regular, l->width / 2, l->subtitle_y,
+		        ALIGN_CENTER, room);
+	}
+	show_text(p, c->totals, p->fonts->regular, l->graph_x, l->totals_y, ALIGN_LEFT, room);
+	show_text(p, c->rule, p->fonts->regular, l->graph_x, l->rule_y, ALIGN_LEFT, room);
+	if (c->pruned && l->pruned_y > 0) {
+		show_text(
+		        p, c->pruned, p->fonts->regular, l->graph_x, l->pruned_y, ALIGN_LEFT, room);
+	}
+	if (p->plan->note.len > 0) {
+		show_text(p, p->plan->note.data, p->fonts->regular, l->graph_x, l->details_y,
+		        ALIGN_LEFT, room);
+	}
+}
+
+static void
+draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
+{
+	const struct layout *l = p->l;
+	if (c->legend_count == 0 || l->legend_height <= 0) {
+		return;
+	}
+	double cw = p->fonts->char_width;
+	double sw = l->legend_swatch;
+	double top = l->legend_y + (l->legend_height - sw) / 2;
+	double x = l->graph_x;
+	double right = l->graph_x + l->graph_width;
+	for (size_t i = 0; i < c->legend_count && x < right; i++) {
+		const struct caption_legend_entry *e = &c->legend[i];
+		set_source(p->cr, fg);
+		fill_rect(p, x, top, sw, sw);
+		set_source(p->cr, e->fill);
+		/* An outline one device pixel wide keeps pale swatches visible. */
+		double edge = 1.0 / p->plan->scale;
+		fill_rect(p, x + edge, top + edge, sw - 2 * edge, sw - 2 * edge);
+		x += sw + cw / 2;
+		set_source(p->cr, fg);
+		x += show_text(p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, 0);
+		x += LEGEND_GAP * cw;
+	}
+	if (c->scale && x + cw < right) {
+		set_source(p->cr, fg);
+		show_text(p, c->scale, p->fonts->regular, x + cw, l->legend_text_y, ALIGN_LEFT,
+		        right - x - cw);
+	}
+}
+
+/*
+ * The label text handed to pango: the bare name, or for a long name only
+ * the end that can show plus one character, so a 1 MiB name costs no more
+ * than a short one. A cut name keeps an ellipsis of its own in case
+ * pango finds the rest fits.
+ */
+static void
+label_text(struct painter *p, const char *name, size_t len, size_t fit)
+{
+	struct buf *out = &p->text;
+	buf_reset(out);
+	size_t chars = utf8_length(name, len);
+	if (chars <= fit) {
+		add_valid_utf8(out, name, len);
+		return;
+	}
+	bool keep_end = p->l->opt->truncate == TRUNCATE_LEFT;
+	size_t skip = keep_end ? chars - fit : 0;
+	size_t i = 0;
+	for (size_t n = 0; n < skip + (keep_end ? 0 : fit) && i < len; n++) {
+		uint32_t cp;
+		size_t k = utf8_decode(name + i, len - i, &cp);
+		i += k ? k : 1;
+	}
+	if (keep_end) {
+		buf_adds(out, "\xE2\x80\xA6"); /* U+2026 HORIZONTAL ELLIPSIS */
+		add_valid_utf8(out, name + i, len - i);
+	} else {
+		add_valid_utf8(out, name, i);
+		buf_adds(out, "\xE2\x80\xA6");
+	}
+}
+
+static void
+draw_label(struct painter *p, const struct layout_box *box, double x, double y)
+{
+	const struct layout *l = p->l;
+	double room = box->width - 2 * LABEL_PAD;
+	double cw = p->fonts->char_width;
+	if (!(cw > 0) || room < LABEL_MIN_CHARS * cw) {
+		return;
+	}
+	const struct tree_node *n = tree_node(l->tree, box->node);
+	size_t len;
+	const char *name = tree_node_name(l->tree, n, &len);
+	len = intern_bare_len(l->tree->names, n->name);
+	double fit = floor(room / cw) + 1;
+	label_text(p, name, len, fit > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)fit);
+	PangoLayout *t = p->fonts->text;
+	pango_layout_set_font_description(t, p->fonts->regular);
+	pango_layout_set_ellipsize(
+	        t, l->opt->truncate == TRUNCATE_LEFT ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
+	pango_layout_set_width(t, (int)(room * PANGO_SCALE));
+	pango_layout_set_text(t, p->text.data, (int)p->text.len);
+	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
+	set_source(p->cr, color_label(box->fill));
+	cairo_move_to(p->cr, x + LABEL_PAD,
+	        y + l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size - baseline);
+	pango_cairo_show_layout(p->cr, t);
+}
+
+/*
+ * The frames, with one layout pixel left free below each row and right of
+ * each frame wide enough to spare it, so neighbours of one colour stay
+ * apart.
+ */
+static void
+draw_boxes(struct painter *p)
+{
+	const struct layout *l = p->l;
+	double fh = l->frame_height;
+	double gap_y = fh > 4 ? 1 : 0;
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *b = &l->boxes[i];
+		if (b->depth >= p->plan->cut) {
+			continue;
+		}
+		double y = b->y + p->plan->shift;
+		double gap_x = b->width >= 3 ? 1 : 0;
+		set_source(p->cr, b->fill);
+		fill_rect(p, b->x, y, b->width - gap_x, fh - gap_y);
+		draw_label(p, b, snap(p, b->x), y);
+	}
+}
+
+static void
+draw(struct painter *p)
+{
+	const struct layout *l = p->l;
+	struct caption c;
+	caption_init(&c, l);
+	cairo_t *cr = p->cr;
+	cairo_scale(cr, p->plan->scale, p->plan->scale);
+	pango_cairo_update_context(cr, p->fonts->context);
+	pango_layout_context_changed(p->fonts->text);
+	set_source(cr, color_background(l->opt->theme));
+	cairo_paint(cr);
+	struct rgb fg = color_foreground(l->opt->theme);
+	draw_header(p, &c, fg);
+	draw_legend(p, &c, fg);
+	draw_boxes(p);
+	caption_finish(&c);
+}
+
+static void
+add_thousands(struct buf *b, unsigned long v)
+{
+	caption_add_number(b, (double)v);
+}
+
+/*
+ * Fits the picture into cairo's image limit. Too wide: the scale drops
+ * until the width fits. Too tall: the graph keeps the rows that fit at
+ * that scale (depth 0 up to cut - 1) and the note says so.
+ */
+static void
+plan_bitmap(struct plan *pl, const struct layout *l)
+{
+	memset(pl, 0, sizeof(*pl));
+	buf_init(&pl->note);
+	pl->pixel_snap = true;
+	pl->cut = UINT32_MAX;
+	pl->scale = l->opt->scale > 0 ? l->opt->scale : 1;
+	pl->height = l->height;
+	if (ceil(l->width * pl->scale) > MAX_SIDE) {
+		pl->scale = floor(MAX_SIDE / l->width * 1000) / 1000;
+		buf_adds(&pl->note, "scale reduced to ");
+		buf_add_double(&pl->note, pl->scale, 3);
+		buf_adds(&pl->note, " to stay within ");
+		add_thousands(&pl->note, MAX_SIDE);
+		buf_adds(&pl->note, " px");
+	}
+	double fixed = l->height - l->graph_height;
+	if (ceil(l->height * pl->scale) > MAX_SIDE && l->frame_height > 0) {
+		double rows = floor((MAX_SIDE / pl->scale - fixed) / l->frame_height);
+		pl->cut = rows < 1 ? 1 : (uint32_t)rows;
+		pl->height = fixed + pl->cut * l->frame_height;
+		if (!l->opt->inverted) {
+			pl->shift = -((double)l->max_depth + 1 - pl->cut) * l->frame_height;
+		}
+		if (pl->note.len > 0) {
+			buf_adds(&pl->note, "; ");
+		}
+		buf_printf(&pl->note, "graph cut at depth %lu: deeper frames not drawn; use SVG",
+		        (unsigned long)pl->cut);
+	}
+	pl->device_width = (int)fmin(ceil(l->width * pl->scale), MAX_SIDE);
+	pl->device_height = (int)fmin(ceil(pl->height * pl->scale), MAX_SIDE);
+}
+
+static cairo_status_t
+write_to_out(void *closure, const unsigned char *data, unsigned int length)
+{
+	struct out *o = closure;
+	buf_add(&o->b, data, length);
+	out_maybe_flush(o);
+	return o->error ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
+static bool
+cairo_failed(cairo_status_t s, const char *what, struct diag *err)
+{
+	if (s == CAIRO_STATUS_SUCCESS) {
+		return false;
+	}
+	snprintf(err->msg, sizeof(err->msg), "%s: %s", what, cairo_status_to_string(s));
+	return true;
+}
+
+/* Draws onto a fresh surface; false with err set when cairo reports an error. */
+static bool
+paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl, struct fonts *f,
+        const char *what, struct diag *err)
+{
+	if (cairo_failed(cairo_surface_status(s), what, err)) {
+		return false;
+	}
+	cairo_t *cr = cairo_create(s);
+	struct painter p = {.cr = cr, .l = l, .plan = pl, .fonts = f};
+	buf_init(&p.text);
+	draw(&p);
+	buf_finish(&p.text);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	if (st == CAIRO_STATUS_SUCCESS) {
+		st = cairo_surface_status(s);
+	}
+	return !cairo_failed(st, what, err);
+}
 
 bool
 png_write(struct out *o, const struct layout *l, struct diag *err)
 {
-	(void)o;
-	(void)l;
-	snprintf(err->msg, sizeof(err->msg), "PNG output is not available yet");
-	return false;
+	struct fonts f;
+	if (!fonts_open(&f, l, err)) {
+		return false;
+	}
+	struct plan pl;
+	plan_bitmap(&pl, l);
+	cairo_surface_t *s =
+	        cairo_image_surface_create(CAIRO_FORMAT_RGB24, pl.device_width, pl.device_height);
+	char what[96];
+	snprintf(what, sizeof(what), "cannot draw a %d x %d PNG image", pl.device_width,
+	        pl.device_height);
+	bool ok = paint_surface(s, l, &pl, &f, what, err);
+	if (ok) {
+		cairo_status_t st = cairo_surface_write_to_png_stream(s, write_to_out, o);
+		ok = !cairo_failed(st, "cannot write the PNG image", err);
+	}
+	cairo_surface_destroy(s);
+	buf_finish(&pl.note);
+	fonts_close(&f);
+	return ok;
 }
 
 bool
 png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
-	return png_write(o, l, err);
+	struct fonts f;
+	if (!fonts_open(&f, l, err)) {
+		return false;
+	}
+	/* Vector output has no size limit: one page, the whole graph, 1 px = 1 pt. */
+	struct plan pl;
+	memset(&pl, 0, sizeof(pl));
+	buf_init(&pl.note);
+	pl.scale = 1;
+	pl.height = l->height;
+	pl.cut = UINT32_MAX;
+	cairo_surface_t *s =
+	        cairo_pdf_surface_create_for_stream(write_to_out, o, l->width, l->height);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "difffold");
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "");
+	bool ok = paint_surface(s, l, &pl, &f, "cannot draw the PDF page", err);
+	cairo_surface_finish(s);
+	if (ok) {
+		ok = !cairo_failed(cairo_surface_status(s), "cannot write the PDF file", err);
+	}
+	cairo_surface_destroy(s);
+	buf_finish(&pl.note);
+	fonts_close(&f);
+	return ok;
 }

@@ -1,0 +1,476 @@
+/*
+ * PNG and PDF output: small differential trees are rendered into memory,
+ * the PNG bytes decoded again with cairo, and the pixels inside known
+ * frames, the legend and the image size checked against the layout.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "caption.h"
+#include "color.h"
+#include "layout.h"
+#include "options.h"
+#include "output.h"
+#include "png.h"
+#include "tree.h"
+
+#define MAX_SIDE 32767
+
+struct fixture {
+	struct options opt;
+	struct tree *tree;
+	struct layout *layout;
+};
+
+/* Adds "stack count" lines (one per string) to a side. */
+static void
+add_side(struct tree *t, enum side side, const char *const *lines)
+{
+	for (size_t i = 0; lines[i]; i++) {
+		const char *sp = strrchr(lines[i], ' ');
+		assert_non_null(sp);
+		struct count c = {.units = strtoull(sp + 1, NULL, 10)};
+		const char *reason = NULL;
+		assert_true(tree_add_stack(t, side, lines[i], (size_t)(sp - lines[i]), c, &reason));
+	}
+}
+
+static void
+build(struct fixture *f, const char *const *base, const char *const *head)
+{
+	f->tree = tree_create(&f->opt.tree);
+	if (base) {
+		add_side(f->tree, SIDE_BASE, base);
+	}
+	add_side(f->tree, SIDE_HEAD, head);
+	tree_finish(f->tree, base != NULL);
+	f->layout = layout_create(f->tree, &f->opt);
+}
+
+static void
+teardown_fixture(struct fixture *f)
+{
+	layout_destroy(f->layout);
+	tree_destroy(f->tree);
+	options_finish(&f->opt);
+}
+
+struct reader {
+	const struct buf *b;
+	size_t at;
+};
+
+static cairo_status_t
+read_png(void *closure, unsigned char *data, unsigned int length)
+{
+	struct reader *r = closure;
+	if (r->b->len - r->at < length) {
+		return CAIRO_STATUS_READ_ERROR;
+	}
+	memcpy(data, r->b->data + r->at, length);
+	r->at += length;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* Renders the fixture's layout to PNG and decodes it again. */
+static cairo_surface_t *
+render(const struct fixture *f)
+{
+	struct out o;
+	struct diag err = {{0}};
+	out_init_memory(&o);
+	if (!png_write(&o, f->layout, &err)) {
+		fail_msg("png_write: %s", err.msg);
+	}
+	assert_true(o.b.len > 8);
+	assert_memory_equal(o.b.data, "\x89PNG\r\n\x1a\n", 8);
+	struct reader r = {.b = &o.b};
+	cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &r);
+	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	buf_finish(&o.b);
+	return s;
+}
+
+static struct rgb
+pixel(cairo_surface_t *s, int x, int y)
+{
+	assert_true(x >= 0 && x < cairo_image_surface_get_width(s));
+	assert_true(y >= 0 && y < cairo_image_surface_get_height(s));
+	cairo_surface_flush(s);
+	const unsigned char *row = cairo_image_surface_get_data(s) +
+	                           (size_t)y * (size_t)cairo_image_surface_get_stride(s);
+	uint32_t v;
+	memcpy(&v, row + 4 * (size_t)x, sizeof(v));
+	return (struct rgb){(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+}
+
+static bool
+same_rgb(struct rgb a, struct rgb b)
+{
+	return a.r == b.r && a.g == b.g && a.b == b.b;
+}
+
+static const struct layout_box *
+find_box(const struct layout *l, const char *name)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		size_t len;
+		const char *n = tree_node_name(l->tree, tree_node(l->tree, l->boxes[i].node), &len);
+		if (len == strlen(name) && memcmp(n, name, len) == 0) {
+			return &l->boxes[i];
+		}
+	}
+	fail_msg("no box named %s", name);
+	return NULL;
+}
+
+/* Pixel at the centre of a box, in device pixels at `scale`. */
+static struct rgb
+box_centre(cairo_surface_t *s, const struct layout *l, const struct layout_box *b, double scale)
+{
+	return pixel(s, (int)((b->x + b->width / 2) * scale),
+	        (int)((b->y + l->frame_height / 2) * scale));
+}
+
+static const char *const base_lines[] = {
+        "main;slow 10",
+        "main;steady 20",
+        "main;tiny 1",
+        NULL,
+};
+static const char *const head_lines[] = {
+        "main;slow 30",
+        "main;steady 20",
+        "main;fresh 10",
+        "main;tiny 1",
+        NULL,
+};
+
+static void
+test_size_and_frame_colours(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	const struct layout *l = f.layout;
+	assert_int_equal(cairo_image_surface_get_width(s), (int)ceil(l->width));
+	assert_int_equal(cairo_image_surface_get_height(s), (int)ceil(l->height));
+
+	const struct layout_box *slow = find_box(l, "slow");
+	assert_int_equal(slow->status, STATUS_SLOWER);
+	struct rgb want = color_diff(STATUS_SLOWER, slow->intensity, f.opt.theme);
+	assert_true(same_rgb(slow->fill, want));
+	assert_true(same_rgb(box_centre(s, l, slow, 1), want));
+
+	const struct layout_box *fresh = find_box(l, "fresh");
+	assert_int_equal(fresh->status, STATUS_NEW);
+	want = color_diff(STATUS_NEW, fresh->intensity, f.opt.theme);
+	assert_true(same_rgb(box_centre(s, l, fresh, 1), want));
+	assert_false(same_rgb(want, box_centre(s, l, slow, 1)));
+
+	/* Outside every frame the background shows. */
+	assert_true(same_rgb(pixel(s, 0, 0), color_background(f.opt.theme)));
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+/* Every legend swatch appears, in order, on the legend's middle row. */
+static void
+test_legend_swatches(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	const struct layout *l = f.layout;
+	struct caption c;
+	caption_init(&c, l);
+	assert_true(c.legend_count >= 4);
+	int y = (int)(l->legend_y + l->legend_height / 2);
+	int width = cairo_image_surface_get_width(s);
+	int run_needed = (int)l->legend_swatch - 3;
+	int from = 0;
+	for (size_t i = 0; i < c.legend_count; i++) {
+		int found = -1, run = 0;
+		for (int x = from; x < width && found < 0; x++) {
+			run = same_rgb(pixel(s, x, y), c.legend[i].fill) ? run + 1 : 0;
+			if (run >= run_needed) {
+				found = x;
+			}
+		}
+		if (found < 0) {
+			fail_msg("legend swatch %zu (%s) not found", i, c.legend[i].label);
+		}
+		from = found + 1;
+	}
+	caption_finish(&c);
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+/* A label is drawn where it fits, and nothing where fewer than 3 characters fit. */
+static void
+test_labels(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	const struct layout *l = f.layout;
+	const struct layout_box *boxes[] = {find_box(l, "steady"), find_box(l, "tiny")};
+	assert_true(boxes[0]->width > 100);
+	assert_true(boxes[1]->width < 3 * 0.6 * f.opt.font_size);
+	for (size_t k = 0; k < 2; k++) {
+		const struct layout_box *b = boxes[k];
+		int other = 0;
+		for (int x = (int)ceil(b->x) + 1; x < (int)floor(b->x + b->width) - 1; x++) {
+			for (int y = (int)b->y + 1; y < (int)(b->y + l->frame_height) - 2; y++) {
+				other += !same_rgb(pixel(s, x, y), b->fill);
+			}
+		}
+		if (k == 0) {
+			assert_true(other > 10);
+		} else {
+			assert_int_equal(other, 0);
+		}
+	}
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+static void
+test_scale_doubles(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	f.opt.scale = 2;
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	const struct layout *l = f.layout;
+	assert_int_equal(cairo_image_surface_get_width(s), (int)ceil(2 * l->width));
+	assert_int_equal(cairo_image_surface_get_height(s), (int)ceil(2 * l->height));
+	const struct layout_box *slow = find_box(l, "slow");
+	assert_true(same_rgb(box_centre(s, l, slow, 2), slow->fill));
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+static void
+test_dark_theme(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	f.opt.theme = THEME_DARK;
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	assert_true(same_rgb(pixel(s, 0, 0), color_background(THEME_DARK)));
+	const struct layout_box *slow = find_box(f.layout, "slow");
+	assert_true(same_rgb(box_centre(s, f.layout, slow, 1),
+	        color_diff(STATUS_SLOWER, slow->intensity, THEME_DARK)));
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+static void
+test_single_profile(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, NULL, head_lines);
+	cairo_surface_t *s = render(&f);
+	const struct layout_box *slow = find_box(f.layout, "slow");
+	assert_true(same_rgb(box_centre(s, f.layout, slow, 1), slow->fill));
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+/* One stack `depth` frames deep: f0;f1;...; */
+static char *
+deep_stack(size_t depth)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < depth; i++) {
+		buf_printf(&b, "%sf%zu", i ? ";" : "", i);
+	}
+	buf_adds(&b, " 7");
+	return buf_detach(&b, NULL);
+}
+
+/* Too tall for cairo: cut to fit, the root row still drawn, no failure. */
+static void
+check_deep(bool inverted)
+{
+	char *stack = deep_stack(5000);
+	const char *const lines[] = {stack, NULL};
+	struct fixture f;
+	options_init(&f.opt);
+	f.opt.inverted = inverted;
+	build(&f, lines, lines);
+	const struct layout *l = f.layout;
+	assert_true(l->height > MAX_SIDE);
+	cairo_surface_t *s = render(&f);
+	int h = cairo_image_surface_get_height(s);
+	assert_true(h <= MAX_SIDE);
+	assert_true(h > MAX_SIDE - 2 * (int)l->frame_height);
+	assert_int_equal(cairo_image_surface_get_width(s), (int)ceil(l->width));
+	/* The root ("all", depth 0) keeps its place: bottom row, or top inverted. */
+	const struct layout_box *root = &l->boxes[0];
+	assert_int_equal(root->depth, 0);
+	int x = (int)(root->x + root->width / 2);
+	double pad_bottom = l->height - l->graph_y - l->graph_height;
+	int y = inverted ? (int)(l->graph_y + l->frame_height / 2)
+	                 : (int)(h - pad_bottom - l->frame_height / 2);
+	assert_true(same_rgb(pixel(s, x, y), root->fill));
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+	free(stack);
+}
+
+static void
+test_deep_graph_is_cut(void **state)
+{
+	(void)state;
+	check_deep(false);
+	check_deep(true);
+}
+
+/* Too wide for cairo at the asked scale: the scale gives way. */
+static void
+test_wide_graph_scales_down(void **state)
+{
+	(void)state;
+	struct fixture f;
+	options_init(&f.opt);
+	f.opt.width = 20000;
+	f.opt.scale = 2;
+	build(&f, base_lines, head_lines);
+	cairo_surface_t *s = render(&f);
+	int w = cairo_image_surface_get_width(s);
+	assert_true(w <= MAX_SIDE);
+	assert_true(w > MAX_SIDE - 100);
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
+static size_t
+count_pages(const struct buf *b)
+{
+	static const char tag[] = "/Type /Page";
+	size_t n = 0, k = sizeof(tag) - 1;
+	for (size_t i = 0; i + k < b->len; i++) {
+		if (memcmp(b->data + i, tag, k) == 0 && b->data[i + k] != 's') {
+			n++;
+		}
+	}
+	return n;
+}
+
+static void
+render_pdf(const struct fixture *f, struct buf *out)
+{
+	struct out o;
+	struct diag err = {{0}};
+	out_init_memory(&o);
+	if (!png_write_pdf(&o, f->layout, &err)) {
+		fail_msg("png_write_pdf: %s", err.msg);
+	}
+	*out = o.b;
+}
+
+static void
+test_pdf_one_page(void **state)
+{
+	(void)state;
+	char *stack = deep_stack(3000);
+	const char *const lines[] = {"main;slow 10", "main;steady 20", stack, NULL};
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, base_lines, lines);
+	struct buf a, b;
+	render_pdf(&f, &a);
+	render_pdf(&f, &b);
+	assert_true(a.len > 5);
+	assert_memory_equal(a.data, "%PDF-", 5);
+	assert_int_equal(count_pages(&a), 1);
+	/* Deterministic: no creation date, the same bytes every time. */
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	buf_finish(&a);
+	buf_finish(&b);
+	teardown_fixture(&f);
+	free(stack);
+}
+
+/* A font configuration without DejaVu Sans Mono: a clear error, no image. */
+static void
+test_missing_font(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/difffold-test-fonts-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	static const char conf[] = "<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n";
+	assert_int_equal(write(fd, conf, sizeof(conf) - 1), (ssize_t)(sizeof(conf) - 1));
+	close(fd);
+	setenv("DIFFFOLD_FONTS_CONF", path, 1);
+	struct fixture f;
+	options_init(&f.opt);
+	build(&f, base_lines, head_lines);
+	struct out o;
+	struct diag err = {{0}};
+	out_init_memory(&o);
+	assert_false(png_write(&o, f.layout, &err));
+	assert_string_equal(err.msg, "PNG/PDF output needs the font DejaVu Sans Mono: install the "
+	                             "Debian package fonts-dejavu-core");
+	err.msg[0] = '\0';
+	assert_false(png_write_pdf(&o, f.layout, &err));
+	assert_non_null(strstr(err.msg, "fonts-dejavu-core"));
+	/* A configuration that cannot be read names its path. */
+	unlink(path);
+	err.msg[0] = '\0';
+	assert_false(png_write(&o, f.layout, &err));
+	assert_non_null(strstr(err.msg, path));
+	unsetenv("DIFFFOLD_FONTS_CONF");
+	buf_finish(&o.b);
+	teardown_fixture(&f);
+}
+
+int
+main(void)
+{
+	/* The tests use the build tree's font configuration, never the caller's. */
+	unsetenv("DIFFFOLD_FONTS_CONF");
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_size_and_frame_colours),
+	        cmocka_unit_test(test_legend_swatches),
+	        cmocka_unit_test(test_labels),
+	        cmocka_unit_test(test_scale_doubles),
+	        cmocka_unit_test(test_dark_theme),
+	        cmocka_unit_test(test_single_profile),
+	        cmocka_unit_test(test_deep_graph_is_cut),
+	        cmocka_unit_test(test_wide_graph_scales_down),
+	        cmocka_unit_test(test_pdf_one_page),
+	        cmocka_unit_test(test_missing_font),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
