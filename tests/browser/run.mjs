@@ -1,0 +1,847 @@
+#!/usr/bin/env node
+// The browser suite: difffold's interactive SVG driven in Debian's headless
+// chromium (hover, zoom, reset, search, URL state), the same file as an
+// <img> (a picture that needs no script), and a sample of hostile frame
+// names that must never run or open anything.
+//
+// Usage: node tests/browser/run.mjs DIFFFOLD [SOURCE_ROOT]
+// Prints one line per check and 'N passed, N failed'; exits 1 on failure.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import {
+	HERE,
+	SetupError,
+	ancestors,
+	buildTree,
+	colorDistance,
+	decodePNG,
+	descendants,
+	difffold,
+	launch,
+	parseColor,
+	readFrames,
+	runner,
+	samplePair,
+	watch,
+} from './lib.mjs';
+
+const exe = process.argv[2];
+const root = process.argv[3] || path.resolve(HERE, '..', '..');
+if (!exe) {
+	console.error('usage: node run.mjs DIFFFOLD [SOURCE_ROOT]');
+	process.exit(2);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'difffold-browser-'));
+const t = runner();
+
+function assert(cond, msg) {
+	if (!cond) {
+		throw new Error(msg);
+	}
+}
+
+function near(a, b, tol) {
+	return Math.abs(a - b) <= tol;
+}
+
+// Digits grouped with ',', ' ', thin or narrow spaces read as one number.
+function ungroup(s) {
+	return s.replace(/(\d)[,\u00a0\u2009\u202f ](?=\d{3}\b)/g, '$1');
+}
+
+function containsNumber(text, n) {
+	const re = new RegExp(`(^|[^\\d.])${String(n).replace('.', '\\.')}($|[^\\d])`);
+	return re.test(ungroup(text));
+}
+
+function escapeRegex(s) {
+	return s.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+}
+
+function poll(page, fn, arg, what, timeout = 3000) {
+	return page.waitForFunction(fn, arg, { timeout, polling: 20 }).catch((e) => {
+		throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
+	});
+}
+
+// Everything about the root <svg> and the interactive elements.
+function readChrome(page) {
+	return page.evaluate(() => {
+		const svg = document.documentElement;
+		const shown = (el) => {
+			if (!el) {
+				return false;
+			}
+			const cs = getComputedStyle(el);
+			const r = el.getBoundingClientRect();
+			return cs.display !== 'none' && cs.visibility !== 'hidden' && cs.opacity !== '0' && r.width > 0;
+		};
+		const one = (cls) => {
+			const all = document.getElementsByClassName(cls);
+			const el = all[0];
+			return el
+				? { count: all.length, text: el.textContent, shown: shown(el), tag: el.localName }
+				: { count: 0, text: '', shown: false, tag: '' };
+		};
+		return {
+			tag: svg.localName,
+			cls: svg.getAttribute('class') || '',
+			prefix: svg.getAttribute('data-prefix'),
+			width: Number(svg.getAttribute('width')),
+			height: Number(svg.getAttribute('height')),
+			viewBox: svg.getAttribute('viewBox'),
+			ids: Array.from(document.querySelectorAll('[id]'), (e) => e.id),
+			details: one('details'),
+			reset: one('reset-zoom'),
+			searchButton: one('search-button'),
+			matched: one('matched'),
+			caseToggle: one('case-toggle'),
+			hash: location.hash,
+		};
+	});
+}
+
+async function centerOf(page, selector, index = 0) {
+	return page.evaluate(
+		([sel, i]) => {
+			const el = document.querySelectorAll(sel)[i];
+			el.scrollIntoView({ block: 'center', inline: 'nearest' });
+			const r = el.getBoundingClientRect();
+			return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+		},
+		[selector, index]
+	);
+}
+
+// A real pointer: move to / click the middle of frame i's rect.
+async function hoverFrame(page, i) {
+	const p = await centerOf(page, 'g.frame > rect', i);
+	await page.mouse.move(p.x, p.y);
+}
+
+async function clickFrame(page, i) {
+	const p = await centerOf(page, 'g.frame > rect', i);
+	await page.mouse.click(p.x, p.y);
+}
+
+async function clickClass(page, cls) {
+	const p = await centerOf(page, `.${cls}`);
+	await page.mouse.click(p.x, p.y);
+}
+
+function parseHash(hash, prefix) {
+	const out = {};
+	if (!hash.startsWith('#' + prefix)) {
+		return null;
+	}
+	for (const kv of hash.slice(1 + prefix.length).split('&')) {
+		const eq = kv.indexOf('=');
+		if (eq > 0) {
+			out[kv.slice(0, eq)] = kv.slice(eq + 1);
+		}
+	}
+	return out;
+}
+
+async function openDoc(context, url, size) {
+	const page = await context.newPage();
+	const w = watch(page);
+	if (size) {
+		await page.setViewportSize(size);
+	}
+	await page.goto(url, { waitUntil: 'load' });
+	return { page, w };
+}
+
+// Frames that match `re` (on the name, as the title's first line), and the
+// share of the head total they hold, each sample counted once.
+function expectedSearch(frames, re) {
+	const hit = new Set();
+	for (const f of frames) {
+		if (re.test(f.name)) {
+			hit.add(f.index);
+		}
+	}
+	let sum = 0;
+	for (const i of hit) {
+		if (!ancestors(frames, i).some((a) => hit.has(a))) {
+			sum += frames[i].head;
+		}
+	}
+	return { hit, percent: frames[0].head > 0 ? (sum / frames[0].head) * 100 : 0 };
+}
+
+function classes(f) {
+	return (f.cls || '').split(/\s+/);
+}
+
+function sameSet(got, want, what) {
+	const g = [...got].sort((a, b) => a - b);
+	const w = [...want].sort((a, b) => a - b);
+	assert(
+		g.length === w.length && g.every((v, k) => v === w[k]),
+		`${what}: got frames [${g}], expected [${w}]`
+	);
+}
+
+function checkMatched(chrome, percent) {
+	assert(chrome.matched.shown, "'Matched' figure not shown after a search");
+	const m = /Matched:\s*([\d.]+)\s*%/.exec(chrome.matched.text);
+	assert(m, `'Matched' text is '${chrome.matched.text}'`);
+	// One decimal, any rounding mode of the last digit.
+	assert(
+		Math.abs(Number(m[1]) - percent) <= 0.05 + 1e-9,
+		`Matched: ${m[1]}% but the frames' data-head give ${percent.toFixed(3)}%`
+	);
+}
+
+async function searchState(page) {
+	return page.evaluate(() => window.difffold.state());
+}
+
+// The frame the pointer and zoom checks use: deep enough to have siblings,
+// wide enough to aim at, ideally with children to watch scale.
+function pickZoomFrame(frames, rootW) {
+	let best = null;
+	for (const f of frames) {
+		if (f.depth < 2 || f.aw < 20 || f.aw > rootW * 0.8) {
+			continue;
+		}
+		if (frames[f.parent].children.length < 2) {
+			continue;
+		}
+		const score = (f.children.length > 0 ? 1e6 : 0) + f.aw;
+		if (!best || score > best.score) {
+			best = { f, score };
+		}
+	}
+	return best && best.f;
+}
+
+async function main() {
+	let browser;
+	try {
+		browser = await launch();
+	} catch (e) {
+		if (e instanceof SetupError) {
+			console.log(`not ok - browser set-up\n  ${e.message}`);
+			console.log('0 passed, 1 failed');
+			return 1;
+		}
+		throw e;
+	}
+	const { context } = browser;
+	try {
+		await suite(context);
+	} finally {
+		await browser.close();
+	}
+	return t.summary();
+}
+
+async function suite(context) {
+	const pair = samplePair(root);
+	const svgPath = path.join(tmp, 'diff.svg');
+	let generated = false;
+	await t.check('difffold writes the sample diff as SVG', async () => {
+		difffold(exe, [pair.base, pair.head, '-o', svgPath]);
+		assert(fs.statSync(svgPath).size > 0, 'empty SVG');
+		generated = true;
+	});
+	if (!generated) {
+		return;
+	}
+	const url = pathToFileURL(svgPath).href;
+	const { page, w } = await openDoc(context, url);
+	let chrome = await readChrome(page);
+	await page.setViewportSize({
+		width: Math.ceil(chrome.width) || 1280,
+		height: Math.min(Math.ceil(chrome.height) || 800, 4000),
+	});
+	const initial = buildTree(await readFrames(page));
+	const root0 = initial[0];
+	const prefix = chrome.prefix || '';
+
+	await t.check('markup follows the DOM contract', async () => {
+		assert(chrome.tag === 'svg' && chrome.cls.split(/\s+/).includes('difffold'), 'root is not <svg class="difffold">');
+		assert(prefix.length > 0, 'no data-prefix on the root');
+		assert(
+			chrome.viewBox && chrome.viewBox.trim().split(/[\s,]+/).map(Number).join(' ') === `0 0 ${chrome.width} ${chrome.height}`,
+			`viewBox '${chrome.viewBox}' is not '0 0 ${chrome.width} ${chrome.height}'`
+		);
+		const bad = chrome.ids.filter((id) => !id.startsWith(prefix));
+		assert(bad.length === 0, `ids without the prefix ${prefix}: ${bad.slice(0, 5)}`);
+		assert(initial.length > 2, `only ${initial.length} frames`);
+		assert(root0.name === 'all', `first frame is '${root0.name}', not 'all'`);
+		for (const f of initial) {
+			assert(
+				f.childOrder.join(',') === 'title,rect,text',
+				`frame ${f.index} children are ${f.childOrder.join(',')}`
+			);
+			assert(['slower', 'faster', 'new', 'removed', 'same'].includes(f.status), `frame ${f.index} data-status '${f.status}'`);
+			for (const k of ['base', 'head', 'baseSelf', 'headSelf']) {
+				assert(Number.isFinite(f[k]) && f[k] >= 0, `frame ${f.index} ${k} is ${f[k]}`);
+			}
+			assert(f.title.startsWith(f.name + '\n'), `frame ${f.index} title has no newline after the name`);
+			if (f.parent >= 0) {
+				const p = initial[f.parent];
+				assert(
+					f.ax >= p.ax - 0.11 && f.ax + f.aw <= p.ax + p.aw + 0.11,
+					`frame ${f.index} (${f.name}) lies outside its parent ${p.index} (${p.name})`
+				);
+			}
+			const kidsHead = f.children.reduce((s, c) => s + initial[c].head, 0);
+			assert(kidsHead <= f.head + 1e-6, `children of frame ${f.index} hold more head samples than it`);
+		}
+		for (const k of ['details', 'reset', 'searchButton', 'matched', 'caseToggle']) {
+			assert(chrome[k].count === 1 && chrome[k].tag === 'text', `${k}: ${chrome[k].count} <${chrome[k].tag}> elements`);
+		}
+		assert(chrome.details.text.trim() === '', `details line not empty before hover: '${chrome.details.text}'`);
+		assert(!chrome.reset.shown, "'Reset zoom' shown before any zoom");
+		assert(!chrome.matched.shown, "'Matched' shown before any search");
+		assert(/^(ic|Cc)$/.test(chrome.caseToggle.text.trim()), `case toggle reads '${chrome.caseToggle.text}'`);
+	});
+
+	await t.check('frame names never appear inside <script> or <style>', async () => {
+		const code = await page.evaluate(() =>
+			Array.from(document.querySelectorAll('script, style'), (e) => e.textContent).join('\n')
+		);
+		const scripts = await page.evaluate(() => document.querySelectorAll('script').length);
+		assert(scripts <= 1, `${scripts} <script> elements`);
+		// Only names no JS or CSS would contain by chance.
+		const names = new Set(initial.map((f) => f.name).filter((n) => n.length >= 10 && /[^\w]|_/.test(n)));
+		const found = [...names].filter((n) => code.includes(n));
+		assert(found.length === 0, `names inside script/style: ${found.slice(0, 3).join(' | ')}`);
+	});
+
+	await t.check('hover shows the full name and both counts in .details', async () => {
+		const cands = initial.filter((f) => f.depth >= 1 && f.aw >= 20 && f.base > 0 && f.head > 0 && f.name !== 'all');
+		assert(cands.length > 0, 'no frame wide enough to hover with counts on both sides');
+		cands.sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base));
+		const tries = [cands[0]];
+		const fresh = initial.find((f) => f.depth >= 1 && f.aw >= 20 && f.base === 0 && f.head > 0);
+		if (fresh) {
+			tries.push(fresh);
+		}
+		for (const f of tries) {
+			await hoverFrame(page, f.index);
+			await poll(page, (name) => document.querySelector('.details').textContent.includes(name), f.name, `details of '${f.name}'`);
+			const text = await page.evaluate(() => document.querySelector('.details').textContent);
+			assert(text.includes(f.name), `details '${text}' lacks the name '${f.name}'`);
+			assert(containsNumber(text, f.base), `details '${text}' lacks the base count ${f.base}`);
+			assert(containsNumber(text, f.head), `details '${text}' lacks the head count ${f.head}`);
+		}
+		await page.mouse.move(0, 0);
+	});
+
+	const rootW = root0.w;
+	const target = pickZoomFrame(initial, rootW);
+
+	await t.check('click zooms: the frame spans the full width, its siblings are hidden', async () => {
+		assert(target, 'no frame with siblings wide enough to click');
+		const i = target.index;
+		await clickFrame(page, i);
+		await poll(page, (j) => window.difffold.state().zoom === j, i, `state().zoom === ${i}`);
+		const now = buildTree(await readFrames(page));
+		const z = now[i];
+		assert(near(z.w, rootW, 1) && near(z.x, root0.x, 1), `zoomed frame spans x=${z.x} w=${z.w}, root x=${root0.x} w=${rootW}`);
+		const anc = new Set(ancestors(initial, i));
+		const desc = new Set(descendants(initial, i));
+		for (const a of anc) {
+			assert(!classes(now[a]).includes('hide') && near(now[a].w, rootW, 1), `ancestor ${a} (${now[a].name}) not kept at full width (w=${now[a].w})`);
+		}
+		const scale = rootW / target.w;
+		for (const d of desc) {
+			const want = initial[d].w * scale;
+			assert(now[d].gDisplay !== 'none' && near(now[d].w, want, 1 + want * 0.01), `descendant ${d} (${now[d].name}) w=${now[d].w}, expected ${want.toFixed(1)}`);
+		}
+		const siblings = initial[target.parent].children.filter((c) => c !== i);
+		assert(siblings.length > 0, 'chosen frame has no sibling');
+		for (const f of now) {
+			if (f.index === i || anc.has(f.index) || desc.has(f.index)) {
+				continue;
+			}
+			assert(classes(f).includes('hide'), `frame ${f.index} (${f.name}) outside the zoomed subtree lacks class hide`);
+			assert(f.gDisplay === 'none' || f.w === 0, `frame ${f.index} (${f.name}) still displayed`);
+		}
+		chrome = await readChrome(page);
+		assert(chrome.reset.shown, "'Reset zoom' not shown while zoomed");
+		const h = parseHash(chrome.hash, prefix);
+		assert(h && h.zoom === String(i), `location.hash '${chrome.hash}' is not #${prefix}zoom=${i}`);
+		// The label follows the frame when the name now fits.
+		const fs_ = await page.evaluate((j) => {
+			const g = document.querySelectorAll('g.frame')[j];
+			const tx = g.querySelector('text');
+			const r = tx.getBoundingClientRect();
+			return { size: parseFloat(getComputedStyle(tx).fontSize) || 12, left: r.left + scrollX, right: r.right + scrollX, text: tx.textContent };
+		}, i);
+		if (target.name.length * fs_.size * 0.62 + 8 < z.w) {
+			assert(fs_.text === target.name, `zoomed frame's label is '${fs_.text}', its name '${target.name}' fits`);
+			assert(fs_.left >= z.x - 0.5 && fs_.right <= z.x + z.w + 0.5, 'zoomed frame label lies outside its rect');
+		}
+	});
+
+	await t.check('Reset zoom shows every frame at its original place again', async () => {
+		await clickClass(page, 'reset-zoom');
+		await poll(page, () => window.difffold.state().zoom === null, null, 'state().zoom === null');
+		const now = await readFrames(page);
+		for (const f of now) {
+			const o = initial[f.index];
+			assert(!classes(f).includes('hide') && f.gDisplay !== 'none', `frame ${f.index} still hidden`);
+			assert(near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w}, was x=${o.x} w=${o.w}`);
+			assert(f.label === o.label, `frame ${f.index} label '${f.label}', was '${o.label}'`);
+		}
+		chrome = await readChrome(page);
+		assert(!chrome.reset.shown, "'Reset zoom' still shown");
+		const h = parseHash(chrome.hash, prefix) || {};
+		assert(!('zoom' in h), `hash still holds a zoom: '${chrome.hash}'`);
+	});
+
+	await t.check('clicking the root unzooms', async () => {
+		assert(target, 'no zoom target');
+		await page.evaluate((j) => window.difffold.zoom(j), target.index);
+		await clickFrame(page, 0);
+		await poll(page, () => window.difffold.state().zoom === null, null, 'unzoom on a root click');
+		const hidden = await page.evaluate(() => document.querySelectorAll('g.frame.hide').length);
+		assert(hidden === 0, `${hidden} frames still hidden`);
+	});
+
+	// A regex whose matches nest (a frame and one of its descendants), so
+	// the 'Matched' figure must count the nested samples once.
+	let regex = null;
+	for (const f of initial) {
+		if (f.depth >= 1 && f.children.length > 0 && f.name !== 'all') {
+			const d = descendants(initial, f.index).map((k) => initial[k]).find((x) => x.name !== f.name && !/[A-Z]/.test(x.name) === !/[A-Z]/.test(f.name));
+			if (d) {
+				regex = `^(?:${escapeRegex(f.name)}|${escapeRegex(d.name)})$`;
+				break;
+			}
+		}
+	}
+
+	await t.check('search (API): class match on exactly the matching frames, Matched: N%', async () => {
+		assert(regex, 'no nested pair of names to search');
+		const exp = expectedSearch(initial, new RegExp(regex));
+		assert(exp.hit.size >= 2, `regex ${regex} matches ${exp.hit.size} frames`);
+		await page.evaluate((re) => window.difffold.search(re, true), regex);
+		const now = await readFrames(page);
+		sameSet(now.filter((f) => classes(f).includes('match')).map((f) => f.index), exp.hit, `class match for /${regex}/`);
+		for (const f of now) {
+			if (exp.hit.has(f.index)) {
+				assert(f.fill !== initial[f.index].fill, `matching frame ${f.index} keeps its fill ${f.fill}`);
+			} else {
+				assert(f.fill === initial[f.index].fill, `frame ${f.index} fill changed to ${f.fill}`);
+			}
+		}
+		checkMatched(await readChrome(page), exp.percent);
+		const st = await searchState(page);
+		assert(st.search === regex, `state().search is ${JSON.stringify(st.search)}`);
+		assert(st.matchedPercent !== null && Math.abs(st.matchedPercent - exp.percent) <= 0.05 + 1e-9, `state().matchedPercent ${st.matchedPercent}, expected ${exp.percent}`);
+		const h = parseHash((await readChrome(page)).hash, prefix);
+		assert(h && h.search === encodeURIComponent(regex), `hash search is ${h && h.search}, expected ${encodeURIComponent(regex)}`);
+	});
+
+	await t.check('search ignoring case, then clearSearch', async () => {
+		assert(regex, 'no regex');
+		const upper = regex.toUpperCase().replace('(?:', '(?:');
+		const exp = expectedSearch(initial, new RegExp(upper, 'i'));
+		await page.evaluate((re) => window.difffold.search(re, false), upper);
+		let now = await readFrames(page);
+		sameSet(now.filter((f) => classes(f).includes('match')).map((f) => f.index), exp.hit, `case-insensitive /${upper}/i`);
+		checkMatched(await readChrome(page), exp.percent);
+		const sens = expectedSearch(initial, new RegExp(upper));
+		await page.evaluate((re) => window.difffold.search(re, true), upper);
+		now = await readFrames(page);
+		sameSet(now.filter((f) => classes(f).includes('match')).map((f) => f.index), sens.hit, `case-sensitive /${upper}/`);
+		await page.evaluate(() => window.difffold.clearSearch());
+		now = await readFrames(page);
+		assert(now.every((f) => !classes(f).includes('match')), 'frames keep class match after clearSearch');
+		assert(now.every((f) => f.fill === initial[f.index].fill), 'fills not restored after clearSearch');
+		const c = await readChrome(page);
+		assert(!c.matched.shown, "'Matched' still shown after clearSearch");
+		const st = await searchState(page);
+		assert(st.search === null && st.matchedPercent === null, `state after clearSearch: ${JSON.stringify(st)}`);
+		const h = parseHash(c.hash, prefix) || {};
+		assert(!('search' in h), `hash keeps the search: '${c.hash}'`);
+	});
+
+	await t.check('search (UI): Search button prompts, case toggle, F3 and Ctrl-F', async () => {
+		assert(regex, 'no regex');
+		const exp = expectedSearch(initial, new RegExp(regex));
+		w.expectDialog = () => regex;
+		await clickClass(page, 'search-button');
+		await poll(page, (n) => document.querySelectorAll('g.frame.match').length === n, exp.hit.size, 'matches after the prompt');
+		const last = w.dialogs[w.dialogs.length - 1];
+		assert(last && last.expected && last.type === 'prompt', `no prompt dialog (dialogs: ${JSON.stringify(w.dialogs)})`);
+		checkMatched(await readChrome(page), exp.percent);
+		await page.evaluate(() => window.difffold.clearSearch());
+
+		// The toggle flips between 'ic' and 'Cc' and decides the next search.
+		const before = (await readChrome(page)).caseToggle.text.trim();
+		await clickClass(page, 'case-toggle');
+		const after = (await readChrome(page)).caseToggle.text.trim();
+		assert(before !== after && /^(ic|Cc)$/.test(after), `case toggle went from '${before}' to '${after}'`);
+		const upper = regex.toUpperCase();
+		const flags = after === 'ic' ? 'i' : '';
+		const exp2 = expectedSearch(initial, new RegExp(upper, flags));
+		const n0 = w.dialogs.length;
+		w.expectDialog = () => upper;
+		await page.keyboard.press('F3');
+		await poll(page, (n) => document.querySelectorAll('g.frame.match').length === n && window.difffold.state().search !== null, exp2.hit.size, `matches after F3 (${after})`);
+		assert(w.dialogs.length === n0 + 1, 'F3 opened no prompt');
+		const now = await readFrames(page);
+		sameSet(now.filter((f) => classes(f).includes('match')).map((f) => f.index), exp2.hit, `F3 search /${upper}/${flags}`);
+		await clickClass(page, 'case-toggle');
+		await page.evaluate(() => window.difffold.clearSearch());
+
+		w.expectDialog = () => regex;
+		await page.keyboard.press('Control+f');
+		await poll(page, (n) => document.querySelectorAll('g.frame.match').length === n, exp.hit.size, 'matches after Ctrl-F');
+		await page.evaluate(() => window.difffold.clearSearch());
+		assert(w.expectDialog === null, 'a prompt was expected but none opened');
+	});
+
+	await t.check('reloading with the URL state restores zoom and search', async () => {
+		assert(target && regex, 'no zoom target or regex');
+		await page.evaluate(([j, re]) => {
+			window.difffold.zoom(j);
+			window.difffold.search(re, true);
+		}, [target.index, regex]);
+		const saved = page.url();
+		assert(saved.includes('#'), `URL has no state: ${saved}`);
+		const exp = expectedSearch(initial, new RegExp(regex));
+		// The page's own URL, and one written by hand from the contract.
+		const handMade = `${url}#${prefix}zoom=${target.index}&search=${encodeURIComponent(regex)}`;
+		for (const u of [saved, handMade]) {
+			const p2 = await openDoc(context, u, page.viewportSize());
+			try {
+				const st = await searchState(p2.page);
+				assert(st.zoom === target.index, `zoom not restored from ${u}: ${JSON.stringify(st)}`);
+				assert(st.search === regex, `search not restored from ${u}: ${JSON.stringify(st)}`);
+				const now = buildTree(await readFrames(p2.page));
+				assert(near(now[target.index].w, rootW, 1), `restored zoom: frame width ${now[target.index].w}, not ${rootW}`);
+				const sib = initial[target.parent].children.find((c) => c !== target.index);
+				assert(classes(now[sib]).includes('hide'), 'restored zoom: sibling not hidden');
+				sameSet(now.filter((f) => classes(f).includes('match')).map((f) => f.index), exp.hit, 'restored search');
+				checkMatched(await readChrome(p2.page), exp.percent);
+				assert(p2.w.errors.length === 0 && p2.w.unexpected().length === 0, `errors: ${p2.w.errors} dialogs: ${JSON.stringify(p2.w.unexpected())}`);
+			} finally {
+				await p2.page.close();
+			}
+		}
+		await page.evaluate(() => {
+			window.difffold.reset();
+			window.difffold.clearSearch();
+		});
+	});
+
+	await t.check('no unexpected dialog, page error or console error on the sample', async () => {
+		assert(w.unexpected().length === 0, `dialogs: ${JSON.stringify(w.unexpected())}`);
+		assert(w.errors.length === 0, w.errors.join('\n'));
+	});
+
+	// The first paint of this small sample, for the log only.
+	const paint = await page.evaluate(() => performance.getEntriesByType('paint').map((e) => `${e.name} ${e.startTime.toFixed(1)} ms`));
+	console.log(`# sample paint timing: ${paint.join(', ') || 'no paint entries'}`);
+	await page.close();
+
+	await imgChecks(context, svgPath, initial, chrome);
+	await hostileChecks(context);
+}
+
+// Screenshot of `svgFile` as an <img> in an HTML page, decoded.
+async function imgShot(context, svgFile, width, height) {
+	const html = path.join(tmp, `img-${path.basename(svgFile)}.html`);
+	fs.writeFileSync(
+		html,
+		`<!doctype html><html><head><meta charset="utf-8"></head>` +
+			`<body style="margin:0;background:#fff"><img src="${path.basename(svgFile)}" style="display:block"></body></html>`
+	);
+	const page = await context.newPage();
+	const w = watch(page);
+	await page.setViewportSize({ width, height });
+	await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+	const img = await page.evaluate(() => {
+		const i = document.querySelector('img');
+		return { complete: i.complete, w: i.naturalWidth, h: i.naturalHeight };
+	});
+	const png = decodePNG(await page.screenshot({ clip: { x: 0, y: 0, width, height } }));
+	await page.close();
+	return { img, png, w };
+}
+
+async function imgChecks(context, svgPath, initial, chrome) {
+	const W = Math.ceil(chrome.width);
+	const H = Math.ceil(chrome.height);
+	let shot;
+	let bare;
+	await t.check('the SVG renders as <img> (no script) at its own size', async () => {
+		shot = await imgShot(context, svgPath, W, H);
+		assert(shot.img.complete && shot.img.w === W && shot.img.h === H, `img ${JSON.stringify(shot.img)}, expected ${W}x${H}`);
+		const seen = new Set();
+		let ink = 0;
+		const bg = shot.png.at(0, 0);
+		for (let y = 0; y < H; y += 2) {
+			for (let x = 0; x < W; x += 2) {
+				const c = shot.png.at(x, y);
+				seen.add((c[0] >> 3) * 1024 + (c[1] >> 3) * 32 + (c[2] >> 3));
+				ink += colorDistance(c, bg) > 24;
+			}
+		}
+		const share = ink / ((W / 2) * (H / 2));
+		assert(seen.size >= 8 && share > 0.1, `picture looks blank: ${seen.size} colours, ${(share * 100).toFixed(1)}% ink`);
+		// The same file with every text emptied, to see where text draws ink.
+		const src = fs.readFileSync(svgPath, 'utf8');
+		const noText = path.join(tmp, 'notext.svg');
+		fs.writeFileSync(noText, src.replace(/(<text\b[^>]*>)[\s\S]*?(<\/text>)/g, '$1$2'));
+		bare = await imgShot(context, noText, W, H);
+	});
+	if (!shot || !bare) {
+		return;
+	}
+
+	await t.check('<img>: frames show their fills at their places', async () => {
+		const wide = initial.filter((f) => f.aw >= 8 && f.ah >= 4).sort((a, b) => b.aw - a.aw).slice(0, 40);
+		assert(wide.length > 0, 'no frame wide enough to sample');
+		for (const f of wide) {
+			const want = parseColor(f.fill);
+			assert(want, `frame ${f.index} fill '${f.fill}' unreadable`);
+			const got = shot.png.at(f.ax + f.aw - 2.5, f.ay + f.ah / 2);
+			assert(colorDistance(got, want) <= 6, `frame ${f.index} (${f.name}) pixel rgb(${got}) at its right end, fill rgb(${want})`);
+		}
+	});
+
+	const page = await context.newPage();
+	await page.setViewportSize({ width: W, height: Math.min(H, 4000) });
+	await page.goto(pathToFileURL(svgPath).href, { waitUntil: 'load' });
+	const marks = await page.evaluate(() => {
+		const box = (el) => {
+			const b = el.getBBox();
+			return { x: b.x, y: b.y, w: b.width, h: b.height };
+		};
+		const shown = (el) => getComputedStyle(el).display !== 'none' && getComputedStyle(el).visibility !== 'hidden';
+		const swatches = [];
+		for (const r of document.querySelectorAll('rect')) {
+			if (r.closest('g.frame') || !shown(r)) {
+				continue;
+			}
+			const b = box(r);
+			if (b.w >= 4 && b.h >= 4 && b.w < document.documentElement.getAttribute('width') * 0.5) {
+				swatches.push({ ...b, fill: getComputedStyle(r).fill });
+			}
+		}
+		const texts = [];
+		for (const tx of document.querySelectorAll('text')) {
+			// The controls are the script's: an <img> need not show them.
+			const control = ['details', 'matched', 'reset-zoom', 'case-toggle', 'search-button'].some((c) => tx.classList.contains(c));
+			if (control || tx.closest('g.frame') || !shown(tx) || tx.textContent.trim() === '') {
+				continue;
+			}
+			texts.push({ ...box(tx), text: tx.textContent, cls: tx.getAttribute('class') || '' });
+		}
+		const labels = [];
+		for (const tx of document.querySelectorAll('g.frame > text')) {
+			if (tx.textContent.trim().length >= 3 && labels.length < 25) {
+				labels.push({ ...box(tx), text: tx.textContent });
+			}
+		}
+		return { swatches, texts, labels };
+	});
+	await page.close();
+
+	// Pixels in a box that differ between the picture and its text-less twin.
+	const ink = (b) => {
+		let n = 0;
+		for (let y = Math.max(0, Math.floor(b.y)); y < Math.min(H, Math.ceil(b.y + b.h)); y++) {
+			for (let x = Math.max(0, Math.floor(b.x)); x < Math.min(W, Math.ceil(b.x + b.w)); x++) {
+				n += colorDistance(shot.png.at(x, y), bare.png.at(x, y)) > 40;
+			}
+		}
+		return n;
+	};
+
+	await t.check('<img>: header and legend text is drawn', async () => {
+		assert(marks.texts.length >= 3, `only ${marks.texts.length} visible header/legend texts`);
+		for (const m of marks.texts) {
+			const n = ink(m);
+			assert(n >= Math.min(20, m.w * m.h * 0.02), `text '${m.text}' at ${m.x.toFixed(0)},${m.y.toFixed(0)} draws ${n} pixels`);
+		}
+		const all = marks.texts.map((m) => m.text).join('\n');
+		const root = initial[0];
+		assert(containsNumber(all, root.head), `header lacks the head total ${root.head}: ${all}`);
+		if (root.base > 0) {
+			assert(containsNumber(all, root.base), `header lacks the base total ${root.base}: ${all}`);
+		}
+	});
+
+	await t.check('<img>: legend swatches show their colours', async () => {
+		assert(marks.swatches.length >= 4, `only ${marks.swatches.length} legend swatches`);
+		for (const s of marks.swatches) {
+			const want = parseColor(s.fill);
+			const got = shot.png.at(s.x + s.w / 2, s.y + s.h / 2);
+			assert(want && colorDistance(got, want) <= 6, `swatch at ${s.x},${s.y} shows rgb(${got}), fill ${s.fill}`);
+		}
+		const fills = new Set(marks.swatches.map((s) => s.fill));
+		assert(fills.size >= 4, `legend has ${fills.size} distinct colours`);
+	});
+
+	await t.check('<img>: frame labels are drawn', async () => {
+		assert(marks.labels.length > 0, 'no frame has a label');
+		for (const m of marks.labels) {
+			const n = ink(m);
+			assert(n >= Math.min(15, m.w * m.h * 0.02), `label '${m.text}' draws ${n} pixels`);
+		}
+	});
+
+	await t.check('<img> and the scripted document look the same before interaction', async () => {
+		const p = await context.newPage();
+		await p.setViewportSize({ width: W, height: H });
+		await p.goto(pathToFileURL(svgPath).href, { waitUntil: 'load' });
+		const doc = decodePNG(await p.screenshot({ clip: { x: 0, y: 0, width: W, height: H } }));
+		await p.close();
+		let diff = 0;
+		for (let y = 0; y < H; y++) {
+			for (let x = 0; x < W; x++) {
+				diff += colorDistance(doc.at(x, y), shot.png.at(x, y)) > 40;
+			}
+		}
+		assert(diff <= W * H * 0.01, `${diff} of ${W * H} pixels differ`);
+	});
+}
+
+const HOSTILE = [
+	'<script>alert(1),window.__pwned=1</script>',
+	'"><svg onload=alert(2)>',
+	"'><img src=x onerror=alert(3)>",
+	'javascript:alert(4)',
+	']]><script>alert(5)</script><![CDATA[',
+	'</title></g><script>alert(6)</script>',
+	'line\u2028sep\u2029para',
+	'${alert(7)}`+alert(8)//',
+	'--><!--&amp &#60 &',
+	'#zoom=0&search=%3Cscript%3E',
+];
+
+async function hostileChecks(context) {
+	const svgPath = path.join(tmp, 'hostile.svg');
+	let ok = false;
+	await t.check('difffold writes the hostile-name sample', async () => {
+		difffold(exe, [path.join(HERE, 'hostile-base.folded'), path.join(HERE, 'hostile-head.folded'), '-o', svgPath]);
+		ok = true;
+	});
+	if (!ok) {
+		return;
+	}
+	const url = pathToFileURL(svgPath).href;
+	const { page, w } = await openDoc(context, url, { width: 1280, height: 800 });
+	const frames = buildTree(await readFrames(page));
+
+	await t.check('hostile: well-formed, names intact, nothing injected', async () => {
+		const doc = await page.evaluate(() => {
+			const els = Array.from(document.getElementsByTagName('*'));
+			return {
+				root: document.documentElement.localName,
+				parseError: document.getElementsByTagName('parsererror').length,
+				scripts: document.getElementsByTagName('script').length,
+				svgs: document.getElementsByTagName('svg').length,
+				foreign: els.filter((e) => ['img', 'foreignObject', 'iframe', 'a', 'image', 'use'].includes(e.localName)).map((e) => e.localName),
+				onattrs: els.flatMap((e) => Array.from(e.attributes).filter((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value)).map((a) => `${e.localName}@${a.name}`)),
+				code: Array.from(document.querySelectorAll('script, style'), (e) => e.textContent).join('\n'),
+				pwned: window.__pwned,
+			};
+		});
+		assert(doc.root === 'svg' && doc.parseError === 0, 'the hostile SVG is not well-formed');
+		assert(doc.scripts <= 1 && doc.svgs === 1, `${doc.scripts} scripts, ${doc.svgs} svg elements`);
+		assert(doc.foreign.length === 0, `unexpected elements: ${doc.foreign}`);
+		assert(doc.onattrs.length === 0, `event-handler or javascript: attributes: ${doc.onattrs}`);
+		assert(doc.pwned === undefined, 'a script from the input ran');
+		const names = new Set(frames.map((f) => f.name));
+		for (const n of HOSTILE) {
+			assert(names.has(n), `name ${JSON.stringify(n)} not found verbatim in any <title>`);
+			assert(!doc.code.includes(n), `name ${JSON.stringify(n)} inside script/style`);
+		}
+	});
+
+	await t.check('hostile: hover, zoom and search on every hostile frame', async () => {
+		const targets = frames.filter((f) => HOSTILE.includes(f.name) && f.aw >= 4);
+		assert(targets.length >= HOSTILE.length, `only ${targets.length} hostile frames drawn`);
+		for (const f of targets) {
+			await hoverFrame(page, f.index);
+			await poll(page, (n) => document.querySelector('.details').textContent.includes(n), f.name, `details of ${JSON.stringify(f.name)}`);
+			await clickFrame(page, f.index);
+			await poll(page, (j) => window.difffold.state().zoom === j, f.index, `zoom on ${JSON.stringify(f.name)}`);
+			const label = await page.evaluate((j) => document.querySelectorAll('g.frame')[j].querySelector('text').textContent, f.index);
+			assert(label === '' || f.name.startsWith(label.replace(/\.\.$/, '')) || f.name.endsWith(label.replace(/^\.\./, '')), `label ${JSON.stringify(label)} is not a cut of ${JSON.stringify(f.name)}`);
+			await page.evaluate(() => window.difffold.reset());
+			const re = `^${escapeRegex(f.name)}$`;
+			await page.evaluate((r) => window.difffold.search(r, true), re);
+			const hit = await page.evaluate(() => Array.from(document.querySelectorAll('g.frame'), (g, k) => (g.classList.contains('match') ? k : -1)).filter((k) => k >= 0));
+			sameSet(hit, expectedSearch(frames, new RegExp(re)).hit, `search ${JSON.stringify(f.name)}`);
+			// The state round-trips through the URL without running anything.
+			const p2 = await openDoc(context, page.url(), { width: 1280, height: 800 });
+			const st = await searchState(p2.page);
+			await p2.page.close();
+			assert(st.search === re, `search ${JSON.stringify(re)} came back from the URL as ${JSON.stringify(st.search)}`);
+			assert(p2.w.unexpected().length === 0 && p2.w.errors.length === 0, `reload: ${p2.w.errors} ${JSON.stringify(p2.w.unexpected())}`);
+			await page.evaluate(() => window.difffold.clearSearch());
+		}
+	});
+
+	await t.check('hostile: a crafted URL hash and an invalid regex raise nothing', async () => {
+		const prefix = await page.evaluate(() => document.documentElement.getAttribute('data-prefix'));
+		const hashes = [
+			`#${prefix}zoom=999999&search=${encodeURIComponent('"><svg onload=alert(10)>')}`,
+			`#${prefix}zoom=-1&search=${encodeURIComponent('(')}`,
+			`#${prefix}zoom=abc&search=%E0%A4%A`,
+			`#javascript:alert(11)`,
+		];
+		for (const h of hashes) {
+			const p2 = await openDoc(context, url + h, { width: 1280, height: 800 });
+			const pwned = await p2.page.evaluate(() => window.__pwned);
+			await p2.page.close();
+			assert(pwned === undefined, `script ran for ${h}`);
+			assert(p2.w.unexpected().length === 0 && p2.w.errors.length === 0, `${h}: ${p2.w.errors.join('; ')} ${JSON.stringify(p2.w.unexpected())}`);
+		}
+	});
+
+	await t.check('an invalid regex typed at the prompt raises no page error', async () => {
+		// Telling the user with an alert is fine; throwing is not.
+		const errors = w.errors.length;
+		w.tolerateAlerts = true;
+		w.expectDialog = () => '(';
+		await clickClass(page, 'search-button');
+		await page.waitForTimeout(200);
+		w.tolerateAlerts = false;
+		assert(w.expectDialog === null, 'the Search button opened no prompt');
+		assert(w.errors.length === errors, w.errors.slice(errors).join('\n'));
+		const st = await searchState(page);
+		assert(st.search === null, `state().search is ${JSON.stringify(st.search)} after an invalid regex`);
+	});
+
+	await t.check('hostile: no dialog, page error or console error', async () => {
+		const shot = await imgShot(context, svgPath, 1280, 800);
+		assert(shot.w.unexpected().length === 0 && shot.w.errors.length === 0, `<img>: ${shot.w.errors} ${JSON.stringify(shot.w.unexpected())}`);
+		const pwned = await page.evaluate(() => window.__pwned);
+		assert(pwned === undefined, 'a script from the input ran');
+		assert(w.unexpected().length === 0, `dialogs: ${JSON.stringify(w.unexpected())}`);
+		assert(w.errors.length === 0, w.errors.join('\n'));
+	});
+	await page.close();
+}
+
+main()
+	.then((failed) => {
+		fs.rmSync(tmp, { recursive: true, force: true });
+		process.exit(failed ? 1 : 0);
+	})
+	.catch(async (e) => {
+		await t.check('the suite runs to its end', () => {
+			throw e;
+		});
+		t.summary();
+		process.exit(1);
+	});
