@@ -7,24 +7,112 @@
 #include "xalloc.h"
 
 /*
- * The previous stack and the nodes it walked through. Consecutive lines
- * of a profile often share a long prefix; reusing it skips most lookups.
+ * Build state, dropped by tree_finish. A node is found from its parent and
+ * the bytes of its frame with one probe of `slots`, whose hash covers both;
+ * interning happens only when a node is created. Nodes carry only self
+ * counts while building: totals are summed once in tree_finish, so adding a
+ * stack touches its leaf, not every frame's node.
  */
-struct tree_path {
-	struct buf stack; /* bytes of the previous stack, as given */
-	uint32_t *nodes; /* nodes[i] = node of frame i */
-	size_t *ends; /* ends[i] = offset just past frame i in `stack` */
-	size_t depth, cap;
-	struct buf scratch; /* frame after --strip-hex */
-	uint32_t *walk; /* node ids of the current stack */
-	size_t walk_cap;
+struct node_key {
+	uint32_t parent;
+	uint32_t name;
 };
 
+struct tree_path {
+	uint64_t *slots; /* hash tag << 32 | node id; 0 = empty (id 0 is the root) */
+	size_t mask;
+	struct node_key *keys; /* per node: compact copy of parent and name for probing */
+	size_t key_cap;
+	uint32_t *prev; /* nodes of the previous stack, root first */
+	size_t prev_depth, prev_cap;
+	struct buf scratch; /* frame after --strip-hex */
+};
+
+#define SLOTS_INITIAL 4096
+
 static uint64_t
-slot_hash(uint32_t parent, uint32_t name)
+mix(uint64_t h, uint64_t w)
 {
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 31);
+}
+
+static uint64_t
+hash_end(uint64_t h, size_t len)
+{
+	h = (h ^ len) * 0x94d049bb133111ebull;
 	return h ^ (h >> 29);
+}
+
+/* Hash of a frame's bytes: 8-byte words, then the zero-padded rest. */
+static uint64_t
+hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = mix(h, w);
+	}
+	if (i < len) {
+		uint64_t w = 0;
+		memcpy(&w, s + i, len - i);
+		h = mix(h, w);
+	}
+	return hash_end(h, len);
+}
+
+/*
+ * Finds the end of the frame at s (the first ';' or n) and hashes it in the
+ * same pass, a word at a time; the result equals hash_bytes(s, *flen).
+ */
+static uint64_t
+scan_frame(const char *s, size_t n, size_t *flen)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		uint64_t x = w ^ (ones * ';');
+		uint64_t z = (x - ones) & ~x & highs; /* high bit set where a byte is ';' */
+		if (z) {
+			unsigned b = (unsigned)__builtin_ctzll(z) >> 3;
+			if (b) {
+				h = mix(h, w & (~0ull >> (64 - 8 * b)));
+			}
+			*flen = i + b;
+			return hash_end(h, i + b);
+		}
+		h = mix(h, w);
+	}
+	size_t k = 0;
+	while (i + k < n && s[i + k] != ';') {
+		k++;
+	}
+	if (k) {
+		uint64_t w = 0;
+		memcpy(&w, s + i, k);
+		h = mix(h, w);
+	}
+	*flen = i + k;
+	return hash_end(h, i + k);
+#else
+	const char *semi = memchr(s, ';', n);
+	*flen = semi ? (size_t)(semi - s) : n;
+	return hash_bytes(s, *flen);
+#endif
+}
+
+static uint64_t
+key_hash(uint64_t name_hash, uint32_t parent)
+{
+	uint64_t k =
+	        (name_hash ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull)) * 0xd6e8feb86659fd93ull;
+	return k ^ (k >> 32);
 }
 
 struct tree *
@@ -33,20 +121,38 @@ tree_create(const struct tree_options *opt)
 	struct tree *t = xcalloc(1, sizeof(*t));
 	t->opt = *opt;
 	t->names = intern_create();
-	t->slot_mask = 4095;
-	t->slots = xcalloc(t->slot_mask + 1, sizeof(uint32_t));
-	t->path = xcalloc(1, sizeof(*t->path));
-	buf_init(&t->path->stack);
-	buf_init(&t->path->scratch);
+	struct tree_path *p = xcalloc(1, sizeof(*p));
+	p->mask = SLOTS_INITIAL - 1;
+	p->slots = xcalloc(SLOTS_INITIAL, sizeof(uint64_t));
+	buf_init(&p->scratch);
+	t->path = p;
 	t->nodes = xgrow(NULL, &t->node_cap, 1024, sizeof(struct tree_node));
+	p->keys = xgrow(NULL, &p->key_cap, 1024, sizeof(struct node_key));
 	t->node_count = 1;
 	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
 	t->nodes[0].name = intern_add(t->names, "all", 3);
 	t->nodes[0].parent = TREE_NONE;
 	t->nodes[0].first_child = TREE_NONE;
 	t->nodes[0].next_sibling = TREE_NONE;
+	p->keys[0].parent = TREE_NONE;
+	p->keys[0].name = t->nodes[0].name;
 	t->base_scale = 1.0;
 	return t;
+}
+
+static void
+free_build_state(struct tree *t)
+{
+	struct tree_path *p = t->path;
+	if (!p) {
+		return;
+	}
+	free(p->slots);
+	free(p->keys);
+	free(p->prev);
+	buf_finish(&p->scratch);
+	free(p);
+	t->path = NULL;
 }
 
 void
@@ -55,52 +161,44 @@ tree_destroy(struct tree *t)
 	if (!t) {
 		return;
 	}
+	free_build_state(t);
 	intern_destroy(t->names);
 	free(t->nodes);
 	free(t->slots);
-	if (t->path) {
-		buf_finish(&t->path->stack);
-		buf_finish(&t->path->scratch);
-		free(t->path->nodes);
-		free(t->path->ends);
-		free(t->path->walk);
-		free(t->path);
-	}
 	free(t);
 }
 
 static void
 grow_slots(struct tree *t)
 {
-	size_t mask = t->slot_mask * 2 + 1;
-	uint32_t *slots = xcalloc(mask + 1, sizeof(uint32_t));
+	struct tree_path *p = t->path;
+	size_t mask = p->mask * 2 + 1;
+	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
 	for (size_t id = 1; id < t->node_count; id++) {
-		const struct tree_node *n = &t->nodes[id];
-		size_t i = slot_hash(n->parent, n->name) & mask;
+		size_t len;
+		const char *name = intern_name(t->names, p->keys[id].name, &len);
+		uint64_t k = key_hash(hash_bytes(name, len), p->keys[id].parent);
+		size_t i = k & mask;
 		while (slots[i]) {
 			i = (i + 1) & mask;
 		}
-		slots[i] = (uint32_t)id;
+		slots[i] = (k >> 32) << 32 | id;
 	}
-	free(t->slots);
-	t->slots = slots;
-	t->slot_mask = mask;
+	free(p->slots);
+	p->slots = slots;
+	p->mask = mask;
 }
 
 static uint32_t
-child(struct tree *t, uint32_t parent, uint32_t name)
+new_node(struct tree *t, uint32_t parent, const char *f, size_t len)
 {
-	size_t i = slot_hash(parent, name) & t->slot_mask;
-	for (uint32_t s; (s = t->slots[i]) != 0; i = (i + 1) & t->slot_mask) {
-		if (t->nodes[s].parent == parent && t->nodes[s].name == name) {
-			return s;
-		}
-	}
+	struct tree_path *p = t->path;
 	uint32_t id = (uint32_t)t->node_count;
 	t->nodes = xgrow(t->nodes, &t->node_cap, t->node_count + 1, sizeof(struct tree_node));
+	p->keys = xgrow(p->keys, &p->key_cap, t->node_count + 1, sizeof(struct node_key));
 	struct tree_node *n = &t->nodes[id];
 	memset(n, 0, sizeof(*n));
-	n->name = name;
+	n->name = intern_add(t->names, f, len);
 	n->parent = parent;
 	n->first_child = TREE_NONE;
 	n->next_sibling = TREE_NONE;
@@ -108,9 +206,34 @@ child(struct tree *t, uint32_t parent, uint32_t name)
 	if (n->depth > t->max_depth) {
 		t->max_depth = n->depth;
 	}
+	p->keys[id].parent = parent;
+	p->keys[id].name = n->name;
 	t->node_count++;
-	t->slots[i] = id;
-	if (t->node_count * 2 > t->slot_mask) {
+	return id;
+}
+
+/* The child of parent named f (len bytes, hashed to h), created if new. */
+static uint32_t
+child(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t h)
+{
+	struct tree_path *p = t->path;
+	uint64_t k = key_hash(h, parent);
+	uint64_t tag = (k >> 32) << 32;
+	size_t i = k & p->mask;
+	for (uint64_t s; (s = p->slots[i]) != 0; i = (i + 1) & p->mask) {
+		uint32_t id = (uint32_t)s;
+		if ((s & ~(uint64_t)UINT32_MAX) != tag || p->keys[id].parent != parent) {
+			continue;
+		}
+		size_t nlen;
+		const char *name = intern_name(t->names, p->keys[id].name, &nlen);
+		if (nlen == len && memcmp(name, f, len) == 0) {
+			return id;
+		}
+	}
+	uint32_t id = new_node(t, parent, f, len);
+	p->slots[i] = tag | id;
+	if (t->node_count * 2 > p->mask) {
 		grow_slots(t);
 	}
 	return id;
@@ -122,12 +245,12 @@ is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* Interns one frame, replacing hex literals first with --strip-hex. */
+/* --strip-hex: the child named after f with hex literals replaced. */
 static uint32_t
-frame_id(struct tree *t, const char *f, size_t len)
+child_stripped(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t h)
 {
-	if (!t->opt.strip_hex || !memchr(f, 'x', len)) {
-		return intern_add(t->names, f, len);
+	if (!memchr(f, 'x', len)) {
+		return child(t, parent, f, len, h);
 	}
 	struct buf *s = &t->path->scratch;
 	buf_reset(s);
@@ -140,100 +263,76 @@ frame_id(struct tree *t, const char *f, size_t len)
 			buf_addc(s, f[i++]);
 		}
 	}
-	return intern_add(t->names, s->data, s->len);
+	return child(t, parent, s->data, s->len, hash_bytes(s->data, s->len));
 }
 
-/* Bytes the new stack shares with the previous one. */
+/*
+ * Frames the stack shares with the previous one, checked against the names
+ * of the previous stack's nodes, so no copy of the previous line is kept.
+ * Sorted profiles share most of each line with the one before.
+ */
 static size_t
-common_prefix(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t n = alen < blen ? alen : blen, i = 0;
-	while (i + 8 <= n) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y) {
-			break;
-		}
-		i += 8;
-	}
-	while (i < n && a[i] == b[i]) {
-		i++;
-	}
-	return i;
-}
-
-static void
-walk_push(struct tree_path *p, size_t depth, uint32_t node)
-{
-	p->walk = xgrow(p->walk, &p->walk_cap, depth + 1, sizeof(uint32_t));
-	p->walk[depth] = node;
-}
-
-static void
-remember(struct tree_path *p, size_t depth, uint32_t node, size_t end)
-{
-	if (depth >= p->cap) {
-		size_t cap = p->cap;
-		p->nodes = xgrow(p->nodes, &cap, depth + 1, sizeof(uint32_t));
-		p->ends = xrealloc(p->ends, cap * sizeof(size_t));
-		p->cap = cap;
-	}
-	p->nodes[depth] = node;
-	p->ends[depth] = end;
-}
-
-/* Walks root-to-leaf order, reusing the previous stack's shared frames. */
-static size_t
-walk_forward(struct tree *t, const char *stack, size_t len)
+reuse_prefix(struct tree *t, const char *stack, size_t len, size_t *start, uint32_t *node)
 {
 	struct tree_path *p = t->path;
-	size_t lcp = common_prefix(stack, len, p->stack.data ? p->stack.data : "", p->stack.len);
-	size_t depth = 0, start = 0;
-	uint32_t node = TREE_ROOT;
-	while (depth < p->depth) {
-		size_t end = p->ends[depth];
-		if (!(end < lcp || (end == lcp && (end == len || stack[end] == ';')))) {
+	size_t depth = 0;
+	while (depth < p->prev_depth) {
+		uint32_t id = p->prev[depth];
+		size_t nlen;
+		const char *name = intern_name(t->names, p->keys[id].name, &nlen);
+		size_t end = *start + nlen;
+		if (end > len || (end < len && stack[end] != ';') ||
+		        memcmp(stack + *start, name, nlen) != 0) {
 			break;
 		}
-		node = p->nodes[depth];
-		walk_push(p, depth++, node);
-		start = end + 1;
+		*node = id;
+		*start = end + 1;
+		depth++;
 	}
-	while (start <= len) {
-		const char *semi = memchr(stack + start, ';', len - start);
-		size_t end = semi ? (size_t)(semi - stack) : len;
-		node = child(t, node, frame_id(t, stack + start, end - start));
-		walk_push(p, depth, node);
-		remember(p, depth++, node, end);
-		start = end + 1;
-	}
-	p->depth = depth;
-	buf_reset(&p->stack);
-	buf_add(&p->stack, stack, len);
 	return depth;
 }
 
-/* Walks leaf-to-root order for --reverse; no prefix reuse. */
-static size_t
-walk_reverse(struct tree *t, const char *stack, size_t len)
+/* Root-to-leaf walk; returns the leaf. */
+static uint32_t
+walk_forward(struct tree *t, const char *stack, size_t len)
 {
 	struct tree_path *p = t->path;
-	size_t depth = 0, end = len;
+	size_t start = 0;
+	uint32_t node = TREE_ROOT;
+	size_t depth = reuse_prefix(t, stack, len, &start, &node);
+	while (start <= len) {
+		size_t flen;
+		uint64_t h = scan_frame(stack + start, len - start, &flen);
+		node = t->opt.strip_hex ? child_stripped(t, node, stack + start, flen, h)
+		                        : child(t, node, stack + start, flen, h);
+		p->prev = xgrow(p->prev, &p->prev_cap, depth + 1, sizeof(uint32_t));
+		p->prev[depth++] = node;
+		start += flen + 1;
+	}
+	p->prev_depth = depth;
+	return node;
+}
+
+/* Leaf-to-root walk for --reverse; returns the leaf. */
+static uint32_t
+walk_reverse(struct tree *t, const char *stack, size_t len)
+{
+	size_t end = len;
 	uint32_t node = TREE_ROOT;
 	for (;;) {
 		size_t start = end;
 		while (start > 0 && stack[start - 1] != ';') {
 			start--;
 		}
-		node = child(t, node, frame_id(t, stack + start, end - start));
-		walk_push(p, depth++, node);
+		const char *f = stack + start;
+		uint64_t h = hash_bytes(f, end - start);
+		node = t->opt.strip_hex ? child_stripped(t, node, f, end - start, h)
+		                        : child(t, node, f, end - start, h);
 		if (start == 0) {
-			break;
+			return node;
 		}
 		end = start - 1;
 	}
-	return depth;
 }
 
 bool
@@ -246,50 +345,95 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 		                            : "sum of head counts exceeds 2^64-1";
 		return false;
 	}
-	size_t depth = t->opt.reverse ? walk_reverse(t, stack, len) : walk_forward(t, stack, len);
+	uint32_t leaf = t->opt.reverse ? walk_reverse(t, stack, len) : walk_forward(t, stack, len);
 	t->nodes[TREE_ROOT].total[side] = total;
-	/* No node's total can exceed the root's, so these cannot overflow. */
-	for (size_t i = 0; i < depth; i++) {
-		struct tree_node *n = &t->nodes[t->path->walk[i]];
-		count_add(n->total[side], c, &n->total[side]);
-	}
-	struct tree_node *leaf = &t->nodes[t->path->walk[depth - 1]];
-	count_add(leaf->self[side], c, &leaf->self[side]);
+	/* No self count can exceed the root's total, so this cannot overflow. */
+	struct tree_node *n = &t->nodes[leaf];
+	count_add(n->self[side], c, &n->self[side]);
 	return true;
 }
 
-struct sort_key {
-	uint64_t key; /* parent << 32 | name rank */
-	uint32_t id;
-};
-
-static int
-compare_keys(const void *pa, const void *pb)
+/*
+ * Totals from self counts. A parent is created before its children, so its
+ * id is smaller: one pass from the last id down adds every subtree into its
+ * parent before the parent itself is added upwards.
+ */
+static void
+sum_totals(struct tree *t)
 {
-	const struct sort_key *a = pa, *b = pb;
-	return (a->key > b->key) - (a->key < b->key);
+	for (size_t i = 0; i < t->node_count; i++) {
+		t->nodes[i].total[SIDE_BASE] = t->nodes[i].self[SIDE_BASE];
+		t->nodes[i].total[SIDE_HEAD] = t->nodes[i].self[SIDE_HEAD];
+	}
+	for (size_t i = t->node_count; i-- > 1;) {
+		struct tree_node *n = &t->nodes[i];
+		struct tree_node *parent = &t->nodes[n->parent];
+		/* Bounded by the root's total, checked line by line. */
+		count_add(parent->total[SIDE_BASE], n->total[SIDE_BASE], &parent->total[SIDE_BASE]);
+		count_add(parent->total[SIDE_HEAD], n->total[SIDE_HEAD], &parent->total[SIDE_HEAD]);
+	}
 }
 
-/* Links every node's children in byte order of their names. */
+static int
+compare_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Most nodes have a handful of children: insertion sort beats qsort there. */
+static void
+sort_keys(uint64_t *v, size_t n)
+{
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), compare_u64);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--) {
+			v[j] = v[j - 1];
+		}
+		v[j] = x;
+	}
+}
+
+/*
+ * Links every node's children in byte order of their names: a counting sort
+ * by parent, then each family sorted by name rank (rank << 32 | id).
+ */
 static void
 link_children(struct tree *t)
 {
 	const uint32_t *rank = intern_ranks(t->names);
-	size_t n = t->node_count - 1;
-	struct sort_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
-	for (size_t i = 0; i < n; i++) {
-		const struct tree_node *node = &t->nodes[i + 1];
-		keys[i].key = (uint64_t)node->parent << 32 | rank[node->name];
-		keys[i].id = (uint32_t)(i + 1);
+	size_t n = t->node_count;
+	uint32_t *end = xcalloc(n, sizeof(uint32_t)); /* family p ends at end[p] */
+	for (size_t id = 1; id < n; id++) {
+		end[t->nodes[id].parent]++;
 	}
-	qsort(keys, n, sizeof(*keys), compare_keys);
-	for (size_t i = n; i-- > 0;) {
-		struct tree_node *node = &t->nodes[keys[i].id];
-		struct tree_node *parent = &t->nodes[node->parent];
-		node->next_sibling = parent->first_child;
-		parent->first_child = keys[i].id;
+	for (size_t p = 1; p < n; p++) {
+		end[p] += end[p - 1];
+	}
+	uint64_t *keys = xmalloc(n * sizeof(uint64_t));
+	for (size_t id = n; id-- > 1;) {
+		const struct tree_node *node = &t->nodes[id];
+		keys[--end[node->parent]] = (uint64_t)rank[node->name] << 32 | id;
+	}
+	/* Now end[p] is where family p starts; it ends where family p + 1 starts. */
+	for (size_t p = 0; p < n; p++) {
+		size_t lo = end[p], hi = p + 1 < n ? end[p + 1] : n - 1;
+		sort_keys(keys + lo, hi - lo);
+		uint32_t next = TREE_NONE;
+		for (size_t i = hi; i-- > lo;) {
+			uint32_t id = (uint32_t)keys[i];
+			t->nodes[id].next_sibling = next;
+			next = id;
+		}
+		t->nodes[p].first_child = next;
 	}
 	free(keys);
+	free(end);
 }
 
 enum node_status
@@ -320,6 +464,11 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 void
 tree_finish(struct tree *t, bool differential)
 {
+	/* Drop the build state first: the sorts below need memory of their own. */
+	free_build_state(t);
+	t->nodes = xrealloc(t->nodes, t->node_count * sizeof(struct tree_node));
+	t->node_cap = t->node_count;
+	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
 	if (t->opt.normalize && differential && !count_is_zero(root->total[SIDE_BASE])) {
@@ -331,9 +480,6 @@ tree_finish(struct tree *t, bool differential)
 	for (size_t i = 0; i < t->node_count; i++) {
 		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
 	}
-	/* The build state is not needed any more. */
-	free(t->slots);
-	t->slots = NULL;
 }
 
 const char *
