@@ -18,10 +18,11 @@
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON and SVG are valid UTF-8 with no raw control
  * characters, JSON has no raw U+2028/U+2029, and the SVG holds at most the
- * one <script> element difffold embeds itself.
+ * one <script> and <style> element and CDATA sections difffold embeds.
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,10 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char separator[] = "\n--\n";
 
 /* A property violation: crash loudly so libFuzzer keeps the input. */
+#define check(ok) check_at((ok), #ok, __LINE__)
+
 static void
-check(bool ok)
+check_at(bool ok, const char *what, int line)
 {
 	if (!ok) {
+		fprintf(stderr, "fuzz_pipeline.c:%d: check failed: %s\n", line, what);
 		abort();
 	}
 }
@@ -146,7 +150,11 @@ check_svg(const struct buf *b)
 	}
 	check(clean_text(b->data, b->len, true));
 	check(count_of(b->data, b->len, "<script") <= 1);
-	check(count_of(b->data, b->len, "<![CDATA[") <= count_of(b->data, b->len, "<script"));
+	/* CDATA only around the embedded CSS and JS, each closed once: a name
+	 * never opens or closes one. */
+	size_t cdata = count_of(b->data, b->len, "<![CDATA[");
+	check(cdata <= 2 && count_of(b->data, b->len, "]]>") == cdata);
+	check(count_of(b->data, b->len, "<style") <= 1);
 }
 
 static void

@@ -272,6 +272,16 @@ read_error(gzFile gz, const char *name, struct diag *err)
 	return false;
 }
 
+/* At end of input: did a gzip stream stop in the middle? zlib says so only
+ * through gzerror, and gzread returns the partial data as if all were well. */
+static bool
+truncated(gzFile gz)
+{
+	int code = Z_OK;
+	gzerror(gz, &code);
+	return code == Z_BUF_ERROR;
+}
+
 bool
 folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
         struct folded_stats *st, struct diag *err)
@@ -291,6 +301,11 @@ folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool s
 		int n = gzread(gz, b.data + b.len, (unsigned)READ_SIZE);
 		if (n < 0) {
 			ok = read_error(gz, name, err);
+			break;
+		}
+		if (n == 0 && truncated(gz)) {
+			set_error(err, name, 0, "read error: truncated gzip data");
+			ok = false;
 			break;
 		}
 		b.len += (size_t)n;

@@ -206,6 +206,9 @@ main(int argc, char **argv)
 	}
 	/* A closed pipe shows up as EPIPE from write(2), handled per output. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Past RLIMIT_FSIZE write(2) fails with EFBIG, reported like any write
+	 * error, instead of a signal killing us with a temporary file left. */
+	signal(SIGXFSZ, SIG_IGN);
 	int code = run(&o);
 	options_finish(&o);
 	return code;
