@@ -214,6 +214,9 @@ fonts_close(struct fonts *f)
 		g_object_unref(f->context);
 	}
 	if (f->map) {
+		/* Finalising the map does not drop its reference on the
+		 * configuration (pango 1.50); detaching it does. */
+		pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(f->map), NULL);
 		g_object_unref(f->map);
 	}
 	if (f->config) {
