@@ -629,12 +629,15 @@ add_rule(struct buf *b, const struct summary *s, bool md)
 	} else {
 		buf_adds(b, "Rule: absolute counts (no normalisation).");
 	}
+	/* A terminal gets one sentence a line; Markdown joins them anyway. */
 	buf_adds(b, md ? " *Change %* is relative to the function's base; *Points* are "
 	                 "percentage points of the larger total ("
-	               : " Change % is relative to the function's base; Points are "
+	               : "\nChange % is relative to the function's base; Points are "
 	                 "percentage points of the larger total (");
 	add_count(b, s->larger, false);
-	buf_adds(b, "). Functions are summed over all call sites; a function's total counts "
+	buf_adds(b, ").");
+	buf_adds(b, md ? " " : "\n");
+	buf_adds(b, "Functions are summed over all call sites; a function's total counts "
 	            "each sample once under recursion.\n");
 }
 
