@@ -156,20 +156,16 @@ place_boxes(struct layout *l)
 	struct offset *off = xcalloc(t->node_count, sizeof(*off));
 	size_t cap = 0;
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
-	/* Pruning compares samples, as flamegraph.pl and inferno do, so a
-	 * frame exactly at the threshold is kept by all three alike. */
-	double min_samples = o->min_width_percent ? l->basis_total * o->min_width / 100.0
-	                     : scale > 0          ? l->min_width_px / scale
-	                                          : 0;
 	uint32_t id = TREE_ROOT;
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
 		double basis = layout_basis(t, n, o->widths);
+		double width = basis * scale;
 		if (!(basis > 0)) {
 			id = skip_subtree(t, id);
 			continue;
 		}
-		if (basis < min_samples) {
+		if (width < l->min_width_px) {
 			l->pruned_samples += basis;
 			l->pruned_frames++;
 			id = skip_subtree(t, id);
@@ -179,7 +175,7 @@ place_boxes(struct layout *l)
 		        .node = id,
 		        .depth = n->depth,
 		        .x = l->graph_x + offset_basis(t, &off[id], o->widths) * scale,
-		        .width = basis * scale,
+		        .width = width,
 		};
 		push_box(l, &cap, &b);
 		if (n->depth > l->max_depth) {
