@@ -571,6 +571,79 @@ test_label_annotation(void **state)
 	tree_destroy(t);
 }
 
+/* Invalid bytes count as one character each and are kept whole. */
+static void
+test_label_invalid_utf8(void **state)
+{
+	(void)state;
+	struct tree *t;
+	struct options o;
+	struct layout *l = label_layout(&t, &o,
+	        "ab\xff\xfe\xce\xb1"
+	        "cdefgh");
+	expect_label(l, 11,
+	        "ab\xff\xfe\xce\xb1"
+	        "cdefgh");
+	expect_label(l, 7, "ab\xff\xfe\xce\xb1..");
+	o.truncate = TRUNCATE_LEFT;
+	expect_label(l, 8, "..cdefgh");
+	expect_label(l, 10,
+	        "..\xfe\xce\xb1"
+	        "cdefgh");
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* A 1 MiB name: the label is cut to the box, from either end. */
+static void
+test_label_huge_name(void **state)
+{
+	(void)state;
+	size_t n = (size_t)1 << 20;
+	char *name = xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++) {
+		name[i] = (char)('a' + i % 26);
+	}
+	name[n] = '\0';
+	struct tree *t;
+	struct options o;
+	struct layout *l = label_layout(&t, &o, name);
+	char *got = label(l, 12);
+	assert_string_equal(got, "abcdefghij..");
+	free(got);
+	o.truncate = TRUNCATE_LEFT;
+	got = label(l, 12);
+	/* 2^20 = 40329 * 26 + 22: the name ends in ...nopqrstuv. */
+	assert_string_equal(got, "..mnopqrstuv");
+	free(got);
+	/* The whole name fits a wide enough box. */
+	got = label(l, (double)n);
+	assert_int_equal(strlen(got), n);
+	free(got);
+	layout_destroy(l);
+	tree_destroy(t);
+	free(name);
+}
+
+/* 100% keeps only frames as wide as the whole graph. */
+static void
+test_prune_everything(void **state)
+{
+	(void)state;
+	struct tree *t = prune_tree();
+	struct options o;
+	picture_options(&o);
+	o.min_width = 100;
+	o.min_width_percent = true;
+	struct layout *l = layout_create(t, &o);
+	assert_int_equal(l->count, 1);
+	assert_int_equal(l->pruned_frames, 2);
+	assert_near(l->pruned_samples, 1000, EPS);
+	assert_int_equal(l->max_depth, 0);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
 /* An empty profile gives an empty picture, not a crash. */
 static void
 test_empty(void **state)
@@ -610,6 +683,9 @@ main(void)
 	        cmocka_unit_test(test_label_truncate),
 	        cmocka_unit_test(test_label_multibyte),
 	        cmocka_unit_test(test_label_annotation),
+	        cmocka_unit_test(test_label_invalid_utf8),
+	        cmocka_unit_test(test_label_huge_name),
+	        cmocka_unit_test(test_prune_everything),
 	        cmocka_unit_test(test_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
