@@ -265,6 +265,9 @@ read_error(gzFile gz, const char *name, struct diag *err)
 	const char *msg = gzerror(gz, &code);
 	if (code == Z_ERRNO) {
 		msg = strerror(errno);
+	} else if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ")) {
+		/* zlib names a gzdopen'ed stream "<fd:3>"; the file name is ours. */
+		msg = strstr(msg, ": ") + 2;
 	}
 	char reason[512];
 	snprintf(reason, sizeof(reason), "read error: %s", msg);

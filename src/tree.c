@@ -439,7 +439,9 @@ link_children(struct tree *t)
 enum node_status
 tree_classify(const struct tree *t, const struct tree_node *n)
 {
-	if (!t->differential) {
+	/* A stack given with zero counts on both sides is not new, just empty. */
+	if (!t->differential ||
+	        (count_is_zero(n->total[SIDE_BASE]) && count_is_zero(n->total[SIDE_HEAD]))) {
 		return STATUS_SAME;
 	}
 	if (count_is_zero(n->total[SIDE_BASE])) {

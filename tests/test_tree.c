@@ -334,6 +334,23 @@ test_statuses(void **state)
 	assert_string_equal(tree_status_name(STATUS_SAME), "same");
 	tree_destroy(t);
 
+	/* Zero on both sides is neither new nor removed. */
+	t = tree_create(&defaults);
+	add(t, SIDE_BASE, "m;zero", 0);
+	add(t, SIDE_HEAD, "m;zero", 0);
+	add(t, SIDE_BASE, "m;x", 1);
+	add(t, SIDE_HEAD, "m;x", 1);
+	tree_finish(t, true);
+	assert_int_equal(node_at(t, "m;zero")->status, STATUS_SAME);
+	tree_destroy(t);
+	t = tree_create(&defaults);
+	add(t, SIDE_BASE, "z", 0);
+	add(t, SIDE_HEAD, "z", 0);
+	tree_finish(t, true);
+	assert_int_equal(node_at(t, "z")->status, STATUS_SAME);
+	assert_int_equal(tree_node(t, TREE_ROOT)->status, STATUS_SAME);
+	tree_destroy(t);
+
 	/* With a zero floor any change counts. */
 	opt.min_delta = 0;
 	t = tree_create(&opt);
