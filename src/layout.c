@@ -18,7 +18,6 @@
 #define LEGEND_BAND 2.0 /* height of the legend row */
 #define PAD_BOTTOM 1.0 /* below the graph */
 #define MARGIN_X 10.0 /* pixels left and right of the graph */
-#define LABEL_PAD 3.0 /* pixels between a box edge and its label */
 /* DejaVu Sans Mono advances 1233/2048 em = 0.602 em for every glyph; the
  * other fonts of the default stack are within a few percent of it. */
 #define CHAR_EM 0.6
@@ -156,16 +155,20 @@ place_boxes(struct layout *l)
 	struct offset *off = xcalloc(t->node_count, sizeof(*off));
 	size_t cap = 0;
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
+	/* Pruning compares samples, as flamegraph.pl and inferno do, so a
+	 * frame exactly at the threshold is kept by all three alike. */
+	double min_samples = o->min_width_percent ? l->basis_total * o->min_width / 100.0
+	                     : scale > 0          ? l->min_width_px / scale
+	                                          : 0;
 	uint32_t id = TREE_ROOT;
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
 		double basis = layout_basis(t, n, o->widths);
-		double width = basis * scale;
 		if (!(basis > 0)) {
 			id = skip_subtree(t, id);
 			continue;
 		}
-		if (width < l->min_width_px) {
+		if (basis < min_samples) {
 			l->pruned_samples += basis;
 			l->pruned_frames++;
 			id = skip_subtree(t, id);
@@ -175,7 +178,7 @@ place_boxes(struct layout *l)
 		        .node = id,
 		        .depth = n->depth,
 		        .x = l->graph_x + offset_basis(t, &off[id], o->widths) * scale,
-		        .width = width,
+		        .width = basis * scale,
 		};
 		push_box(l, &cap, &b);
 		if (n->depth > l->max_depth) {
@@ -336,7 +339,7 @@ layout_label(
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	len = intern_bare_len(t->names, n->name);
-	double room = (box->width - 2 * LABEL_PAD) / char_width;
+	double room = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
 	if (!(room >= 3)) {
 		return;
 	}

@@ -62,6 +62,9 @@ struct layout {
 	uint32_t max_depth; /* deepest drawn box */
 };
 
+/* Pixels between a box edge and its label, on each side (see layout_label). */
+#define LAYOUT_LABEL_PAD 3.0
+
 /* Builds the layout; the tree and options must outlive it. Caller destroys. */
 struct layout *layout_create(const struct tree *t, const struct options *o);
 void layout_destroy(struct layout *l);
