@@ -1,9 +1,530 @@
-/* placeholder: being written (issue 3) */
 #include "svg.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "caption.h"
+#include "color.h"
+#include "count.h"
+#include "svg_assets.h"
+#include "utf8.h"
+
+/*
+ * Pixels between a box edge and its label. layout_label subtracts the same
+ * padding on both sides when it fits the text; the browser script reads it
+ * from data-label-pad so labels recomputed on zoom follow the same rule.
+ */
+#define LABEL_PAD 3.0
+/* Baseline of a label below the top of its box, as a share of the font size,
+ * added to half the frame height: centres the x-height in the box. */
+#define LABEL_BASELINE 0.35
+/* Gap between a legend swatch and its label, and between entries, in chars. */
+#define LEGEND_GAP 2.0
+/* Highlight of frames matching a search; outside every palette class. */
+#define SEARCH_FILL "#e600e6"
+
+static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+/* The character reference or replacement for an ASCII byte, NULL if plain. */
+static const char *
+ascii_escape(unsigned char c)
+{
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&#39;";
+	/* Kept as references: raw, an attribute value would turn them into spaces. */
+	case '\t':
+		return "&#9;";
+	case '\n':
+		return "&#10;";
+	case '\r':
+		return "&#13;";
+	default:
+		break;
+	}
+	/* XML 1.0 has no way to write the other C0 controls or DEL, not even as
+	 * references (DEL is legal but invisible): they become U+FFFD. */
+	return c < 0x20 || c == 0x7F ? replacement : NULL;
+}
+
+/* Appends one non-ASCII code point of s, or its replacement; returns its length. */
+static size_t
+escape_multibyte(struct buf *b, const char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n = utf8_decode(s, len, &cp);
+	if (n == 0) {
+		/* One replacement per invalid byte, as utf8_length counts them. */
+		buf_adds(b, replacement);
+		return 1;
+	}
+	if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
+		/* Line separators break JavaScript tooling and the BOM is invisible;
+		 * references keep them in the DOM but make them visible in the file. */
+		buf_printf(b, "&#x%x;", (unsigned)cp);
+	} else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
+		buf_adds(b, replacement); /* C1 controls and XML non-characters */
+	} else {
+		buf_add(b, s, n);
+	}
+	return n;
+}
+
+void
+svg_escape(struct buf *b, const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		/* Copy the longest run of plain ASCII at once: names are mostly that. */
+		size_t run = i;
+		while (run < len && (unsigned char)s[run] < 0x80 &&
+		        !ascii_escape((unsigned char)s[run])) {
+			run++;
+		}
+		buf_add(b, s + i, run - i);
+		i = run;
+		if (i == len) {
+			break;
+		}
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			buf_adds(b, ascii_escape(c));
+			i++;
+		} else {
+			i += escape_multibyte(b, s + i, len - i);
+		}
+	}
+}
+
+static void
+escs(struct buf *b, const char *s)
+{
+	svg_escape(b, s, strlen(s));
+}
+
+/* Coordinates: one decimal, trailing ".0" trimmed, C locale. */
+static void
+num(struct buf *b, double v)
+{
+	buf_add_double(b, round(v * 10) / 10, 1);
+}
+
+static void
+attr_num(struct buf *b, const char *name, double v)
+{
+	buf_addc(b, ' ');
+	buf_adds(b, name);
+	buf_adds(b, "=\"");
+	num(b, v);
+	buf_addc(b, '"');
+}
+
+static void
+attr_color(struct buf *b, const char *name, struct rgb c)
+{
+	char hex[8];
+	color_hex(c, hex);
+	buf_printf(b, " %s=\"%s\"", name, hex);
+}
+
+/* A count as data attributes carry it: exact, or scaled when normalised. */
+static void
+add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum side side, bool self)
+{
+	if (side == SIDE_BASE && t->normalized) {
+		buf_add_double(b, tree_value(t, n, side, self), 3);
+	} else {
+		buf_add_count(b, self ? n->self[side] : n->total[side]);
+	}
+}
+
+/* FNV-1a step over a 64-bit value. */
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xFF;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * The id prefix: a hash of what is drawn (names, counts, geometry), so the
+ * same graph always gets the same prefix and two different graphs on one
+ * HTML page almost surely do not collide.
+ */
+static void
+id_prefix(const struct layout *l, char out[16])
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct tree *t = l->tree;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	h = mix(h, (uint64_t)(l->width * 10));
+	h = mix(h, (uint64_t)(l->height * 10));
+	h = mix(h, l->count);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *box = &l->boxes[i];
+		const struct tree_node *n = tree_node(t, box->node);
+		size_t len;
+		const char *name = tree_node_name(t, n, &len);
+		h = mix(h, intern_hash(name, len));
+		h = mix(h, n->total[SIDE_BASE].units ^ ((uint64_t)n->total[SIDE_BASE].nanos << 32));
+		h = mix(h, n->total[SIDE_HEAD].units ^ ((uint64_t)n->total[SIDE_HEAD].nanos << 32));
+		h = mix(h, ((uint64_t)box->depth << 32) ^ (uint64_t)(box->x * 10));
+	}
+	out[0] = 'd';
+	out[1] = 'f';
+	for (int i = 0; i < 8; i++) {
+		out[2 + i] = hex[(h >> (60 - 4 * i)) & 0xF];
+	}
+	out[10] = '-';
+	out[11] = '\0';
+}
+
+static const char *
+widths_name(enum widths w)
+{
+	switch (w) {
+	case WIDTHS_BASE:
+		return "base";
+	case WIDTHS_UNION:
+		return "union";
+	case WIDTHS_HEAD:
+		break;
+	}
+	return "head";
+}
+
+static double label_dy(const struct layout *l);
+
+/* The root element: size, id prefix, and what the script needs to redo labels. */
+static void
+write_root(struct buf *b, const struct layout *l, const char *prefix)
+{
+	const struct options *o = l->opt;
+	buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
+	attr_num(b, "width", l->width);
+	attr_num(b, "height", l->height);
+	buf_adds(b, " viewBox=\"0 0 ");
+	num(b, l->width);
+	buf_addc(b, ' ');
+	num(b, l->height);
+	buf_printf(b, "\" class=\"difffold\" data-prefix=\"%s\"", prefix);
+	buf_printf(b, " data-differential=\"%d\" data-widths=\"%s\"", l->tree->differential ? 1 : 0,
+	        widths_name(o->widths));
+	buf_printf(b, " data-inverted=\"%d\" data-truncate=\"%s\"", o->inverted ? 1 : 0,
+	        o->truncate == TRUNCATE_LEFT ? "left" : "right");
+	attr_num(b, "data-graph-x", l->graph_x);
+	attr_num(b, "data-graph-width", l->graph_width);
+	attr_num(b, "data-frame-height", l->frame_height);
+	buf_adds(b, " data-char-width=\"");
+	buf_add_double(b, layout_char_width(o->font_size), 4);
+	buf_adds(b, "\" data-label-pad=\"");
+	buf_add_double(b, LABEL_PAD, 2);
+	buf_adds(b, "\" data-label-dy=\"");
+	buf_add_double(b, label_dy(l), 3);
+	buf_adds(b, "\" data-countname=\"");
+	escs(b, o->countname ? o->countname : "samples");
+	buf_adds(b, "\" font-family=\"");
+	escs(b, o->font_family);
+	buf_adds(b, "\"");
+	attr_num(b, "font-size", o->font_size);
+	buf_adds(b, ">\n");
+}
+
+static void
+write_assets(struct buf *b, const char *tag, const char *type, const char *data, size_t len)
+{
+	buf_printf(b, "<%s type=\"%s\"><![CDATA[\n", tag, type);
+	buf_add(b, data, len);
+	buf_printf(b, "]]></%s>\n", tag);
+}
+
+/* A line of text. anchor: NULL (start), "middle" or "end"; extra: more attributes. */
+static void
+text_line(struct buf *b, double x, double y, const char *anchor, struct rgb fill, const char *cls,
+        const char *extra, const char *s)
+{
+	buf_adds(b, "<text");
+	if (cls) {
+		buf_printf(b, " class=\"%s\"", cls);
+	}
+	attr_num(b, "x", x);
+	attr_num(b, "y", y);
+	if (anchor) {
+		buf_printf(b, " text-anchor=\"%s\"", anchor);
+	}
+	attr_color(b, "fill", fill);
+	if (extra) {
+		buf_adds(b, extra);
+	}
+	buf_addc(b, '>');
+	if (s) {
+		escs(b, s);
+	}
+	buf_adds(b, "</text>\n");
+}
+
+static void
+write_header(struct buf *b, const struct layout *l, const struct caption *c, struct rgb fg)
+{
+	double left = l->graph_x;
+	double mid = l->width / 2;
+	buf_adds(b, "<g class=\"header\">\n");
+	buf_adds(b, "<text");
+	attr_num(b, "x", mid);
+	attr_num(b, "y", l->title_y);
+	buf_adds(b, " text-anchor=\"middle\" font-weight=\"bold\"");
+	attr_num(b, "font-size", l->title_size);
+	attr_color(b, "fill", fg);
+	buf_addc(b, '>');
+	escs(b, c->title);
+	buf_adds(b, "</text>\n");
+	if (c->subtitle && l->subtitle_y > 0) {
+		text_line(b, mid, l->subtitle_y, "middle", fg, NULL, NULL, c->subtitle);
+	}
+	text_line(b, left, l->totals_y, NULL, fg, NULL, NULL, c->totals);
+	text_line(b, left, l->rule_y, NULL, fg, NULL, NULL, c->rule);
+	if (c->pruned && l->pruned_y > 0) {
+		text_line(b, left, l->pruned_y, NULL, fg, NULL, NULL, c->pruned);
+	}
+	buf_adds(b, "</g>\n");
+}
+
+static void
+write_legend(struct buf *b, const struct layout *l, const struct caption *c, struct rgb fg)
+{
+	if (c->legend_count == 0 || l->legend_height <= 0) {
+		return;
+	}
+	double cw = layout_char_width(l->opt->font_size);
+	double sw = l->legend_swatch;
+	double top = l->legend_y + (l->legend_height - sw) / 2;
+	double x = l->graph_x;
+	buf_adds(b, "<g class=\"legend\">\n");
+	for (size_t i = 0; i < c->legend_count; i++) {
+		const struct caption_legend_entry *e = &c->legend[i];
+		buf_adds(b, "<rect");
+		attr_num(b, "x", x);
+		attr_num(b, "y", top);
+		attr_num(b, "width", sw);
+		attr_num(b, "height", sw);
+		attr_color(b, "fill", e->fill);
+		attr_color(b, "stroke", fg);
+		buf_adds(b, " stroke-width=\"0.5\"/>\n");
+		x += sw + cw / 2;
+		text_line(b, x, l->legend_text_y, NULL, fg, NULL, NULL, e->label);
+		x += ((double)utf8_length(e->label, strlen(e->label)) + LEGEND_GAP) * cw;
+	}
+	if (c->scale) {
+		text_line(b, x + cw, l->legend_text_y, NULL, fg, NULL, NULL, c->scale);
+	}
+	buf_adds(b, "</g>\n");
+}
+
+/*
+ * The interactive controls. Search, the case toggle, the match share and
+ * the zoom reset mean nothing without script, so they start hidden
+ * (display="none") and the script shows what applies; the details line is
+ * empty until a hover.
+ */
+static void
+write_controls(struct buf *b, const struct layout *l, struct rgb fg)
+{
+	static const char hidden[] = " display=\"none\"";
+	double right = l->graph_x + l->graph_width;
+	double cw = layout_char_width(l->opt->font_size);
+	buf_adds(b, "<g class=\"controls\">\n");
+	text_line(b, l->graph_x, l->details_y, NULL, fg, "details", NULL, NULL);
+	text_line(b, right, l->details_y, "end", fg, "matched", hidden, "Matched: 0.0%");
+	text_line(b, l->graph_x, l->title_y, NULL, fg, "reset-zoom", hidden, "Reset zoom");
+	text_line(b, right, l->title_y, "end", fg, "case-toggle", hidden, "ic");
+	text_line(b, right - 4 * cw, l->title_y, "end", fg, "search-button", hidden, "Search");
+	buf_adds(b, "</g>\n");
+}
+
+/*
+ * The tooltip's second line, for viewers that show <title> without script:
+ * "base→head" counts (one count for a single profile). Tight on purpose:
+ * it is repeated on every frame, and the script's details line says the
+ * rest in words.
+ */
+static void
+title_numbers(struct buf *b, const struct tree *t, const struct tree_node *n)
+{
+	if (t->differential) {
+		add_value(b, t, n, SIDE_BASE, false);
+		buf_adds(b, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
+	}
+	add_value(b, t, n, SIDE_HEAD, false);
+}
+
+/* Baseline of a label below the top of its box. */
+static double
+label_dy(const struct layout *l)
+{
+	return l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size;
+}
+
+static bool
+same_rgb(struct rgb a, struct rgb b)
+{
+	return a.r == b.r && a.g == b.g && a.b == b.b;
+}
+
+/*
+ * The fill most frames share (in a differential graph, unchanged frames'
+ * grey): the frames group carries it and those rects omit it, which keeps
+ * big graphs small. Boyer-Moore majority vote: one pass, deterministic.
+ */
+static struct rgb
+common_fill(const struct layout *l)
+{
+	struct rgb best = {0, 0, 0};
+	size_t votes = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		if (votes == 0) {
+			best = l->boxes[i].fill;
+			votes = 1;
+		} else if (same_rgb(best, l->boxes[i].fill)) {
+			votes++;
+		} else {
+			votes--;
+		}
+	}
+	return best;
+}
+
+/*
+ * The rows start at graph_y, which the header makes fractional; moving all
+ * of them by under half a pixel to a whole start makes every y a short whole
+ * number (with a whole frame height), a few bytes on each of many frames.
+ */
+static double
+row_shift(const struct layout *l)
+{
+	return round(l->graph_y) - l->graph_y;
+}
+
+/* One frame, in image coordinates like everything else. */
+static void
+write_frame(struct buf *b, const struct layout *l, const struct layout_box *box, struct rgb common,
+        struct buf *label)
+{
+	const struct tree *t = l->tree;
+	const struct tree_node *n = tree_node(t, box->node);
+	buf_printf(b, "<g class=\"frame\" data-status=\"%s\" data-base=\"",
+	        tree_status_name((enum node_status)box->status));
+	add_value(b, t, n, SIDE_BASE, false);
+	buf_adds(b, "\" data-head=\"");
+	add_value(b, t, n, SIDE_HEAD, false);
+	buf_adds(b, "\" data-base-self=\"");
+	add_value(b, t, n, SIDE_BASE, true);
+	buf_adds(b, "\" data-head-self=\"");
+	add_value(b, t, n, SIDE_HEAD, true);
+	buf_adds(b, "\"><title>");
+	size_t len;
+	const char *name = tree_node_name(t, n, &len);
+	svg_escape(b, name, len);
+	buf_addc(b, '\n');
+	title_numbers(b, t, n);
+	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
+	 * --min-width never rounds away to nothing. */
+	double x0 = round(box->x * 10), x1 = round((box->x + box->width) * 10);
+	if (x1 <= x0) {
+		x1 = x0 + 1;
+	}
+	buf_adds(b, "</title><rect x=\"");
+	buf_add_double(b, x0 / 10, 1);
+	buf_adds(b, "\"");
+	double y = box->y + row_shift(l);
+	attr_num(b, "y", y);
+	buf_adds(b, " width=\"");
+	buf_add_double(b, (x1 - x0) / 10, 1);
+	buf_adds(b, "\"");
+	/* One pixel of background between rows keeps stacked frames apart. */
+	attr_num(b, "height", l->frame_height > 2 ? l->frame_height - 1 : l->frame_height);
+	if (!same_rgb(box->fill, common)) {
+		attr_color(b, "fill", box->fill);
+	}
+	buf_reset(label);
+	layout_label(l, box, layout_char_width(l->opt->font_size), label);
+	if (label->len == 0) {
+		/* Most frames of a big graph are too narrow for a label; an empty
+		 * <text/> keeps them small, and the script positions it on zoom. */
+		buf_adds(b, "/><text/></g>\n");
+		return;
+	}
+	buf_adds(b, "/><text");
+	attr_num(b, "x", x0 / 10 + LABEL_PAD);
+	attr_num(b, "y", y + label_dy(l));
+	/* Always: the group's fill is the frames' common fill, not the ink. */
+	attr_color(b, "fill", color_label(box->fill));
+	buf_addc(b, '>');
+	svg_escape(b, label->data, label->len);
+	buf_adds(b, "</text></g>\n");
+}
+
+static void
+write_frames(struct out *o, const struct layout *l, const char *prefix)
+{
+	struct buf label;
+	buf_init(&label);
+	struct rgb common = common_fill(l);
+	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
+	attr_color(&o->b, "fill", common);
+	buf_printf(&o->b, " data-search-fill=\"%s\">\n", SEARCH_FILL);
+	for (size_t i = 0; i < l->count; i++) {
+		write_frame(&o->b, l, &l->boxes[i], common, &label);
+		out_maybe_flush(o);
+	}
+	buf_adds(&o->b, "</g>\n");
+	buf_finish(&label);
+}
 
 void
 svg_write(struct out *o, const struct layout *l)
 {
-	(void)o;
-	(void)l;
+	const struct options *opt = l->opt;
+	struct caption c;
+	caption_init(&c, l);
+	char prefix[16];
+	id_prefix(l, prefix);
+	struct rgb bg = color_background(opt->theme);
+	struct rgb fg = color_foreground(opt->theme);
+	struct buf *b = &o->b;
+
+	write_root(b, l, prefix);
+	buf_adds(b, "<title>");
+	escs(b, c.title);
+	buf_adds(b, "</title>\n");
+	if (opt->notes && *opt->notes) {
+		buf_adds(b, "<desc>");
+		escs(b, opt->notes);
+		buf_adds(b, "</desc>\n");
+	}
+	write_assets(b, "style", "text/css", svg_css, svg_css_len);
+	buf_adds(b, "<rect class=\"background\"");
+	attr_num(b, "width", l->width);
+	attr_num(b, "height", l->height);
+	attr_color(b, "fill", bg);
+	buf_adds(b, "/>\n");
+	write_header(b, l, &c, fg);
+	write_legend(b, l, &c, fg);
+	write_controls(b, l, fg);
+	out_maybe_flush(o);
+	write_frames(o, l, prefix);
+	write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
+	buf_adds(b, "</svg>\n");
+	caption_finish(&c);
 }

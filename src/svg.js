@@ -1,0 +1,584 @@
+// difffold: hover details, zoom and search for the SVG flame graph.
+//
+// Everything this script needs is read from the document it sits in: frame
+// names from each frame's title element, counts from its data- attributes, the
+// geometry rules from data- attributes of the root svg element. No frame name is
+// ever part of this file. One listener per event type on the root element
+// serves every frame, and zoom and search write only attributes that change,
+// so graphs of 50,000 frames stay smooth.
+(function () {
+	'use strict';
+
+	var script = document.currentScript;
+	var svg = script && script.closest ? script.closest('svg.difffold') : null;
+	if (!svg) {
+		var all = document.querySelectorAll('svg.difffold');
+		svg = all[all.length - 1];
+	}
+	if (!svg) {
+		return;
+	}
+
+	function num(name) {
+		return parseFloat(svg.getAttribute(name)) || 0;
+	}
+	function one(cls) {
+		return svg.querySelector('.' + cls);
+	}
+
+	var prefix = svg.getAttribute('data-prefix') || '';
+	var differential = svg.getAttribute('data-differential') === '1';
+	var widths = svg.getAttribute('data-widths') || 'head';
+	var truncateLeft = svg.getAttribute('data-truncate') === 'left';
+	var countname = svg.getAttribute('data-countname') || 'samples';
+	var gx = num('data-graph-x');
+	var gw = num('data-graph-width');
+	var fh = num('data-frame-height') || 16;
+	var cw = num('data-char-width') || 7.2;
+	var pad = num('data-label-pad');
+	var labelDy = num('data-label-dy');
+	var group = svg.querySelector('g[id="' + prefix + 'frames"]');
+	var searchFill = (group && group.getAttribute('data-search-fill')) || '#e600e6';
+	// Rects without a fill attribute inherit the group's common fill.
+	var commonFill = (group && group.getAttribute('fill')) || '#000000';
+
+	var details = one('details');
+	var matched = one('matched');
+	var resetButton = one('reset-zoom');
+	var searchButton = one('search-button');
+	var caseToggle = one('case-toggle');
+
+	var els = svg.querySelectorAll('g.frame');
+	var n = els.length;
+	if (n === 0) {
+		return;
+	}
+	var rects = new Array(n), texts = new Array(n), titles = new Array(n);
+	var names = new Array(n); // filled lazily from the titles
+	var fills = new Array(n), labels = new Array(n), orig = new Array(n);
+	var index = new Map();
+	var base = new Float64Array(n), head = new Float64Array(n);
+	var basis = new Float64Array(n), start = new Float64Array(n);
+	var ox = new Float64Array(n), ow = new Float64Array(n), oy = new Float64Array(n);
+	var cx = new Float64Array(n), cwid = new Float64Array(n);
+	var parent = new Int32Array(n), end = new Int32Array(n);
+	var hidden = new Uint8Array(n), matches = new Uint8Array(n);
+
+	function value(g, name) {
+		return parseFloat(g.getAttribute(name)) || 0;
+	}
+	// Width of a frame in samples under the --widths basis of the image.
+	function basisOf(b, h) {
+		if (!differential || widths === 'head') {
+			return h;
+		}
+		return widths === 'base' ? b : b + h;
+	}
+
+	// Reads every frame once; rebuilds the tree from pre-order and depth.
+	(function load() {
+		var stack = [];
+		var y0 = 0;
+		var selfBasis = new Float64Array(n);
+		for (var i = 0; i < n; i++) {
+			var g = els[i];
+			index.set(g, i);
+			var t = g.firstElementChild;
+			var r = t.nextElementSibling;
+			titles[i] = t;
+			rects[i] = r;
+			texts[i] = r.nextElementSibling;
+			fills[i] = r.getAttribute('fill');
+			labels[i] = null; // the label as written, read when first changed
+			ox[i] = cx[i] = parseFloat(r.getAttribute('x'));
+			ow[i] = cwid[i] = parseFloat(r.getAttribute('width'));
+			base[i] = value(g, 'data-base');
+			head[i] = value(g, 'data-head');
+			basis[i] = basisOf(base[i], head[i]);
+			selfBasis[i] = basisOf(value(g, 'data-base-self'), value(g, 'data-head-self'));
+			var y = oy[i] = parseFloat(r.getAttribute('y'));
+			if (i === 0) {
+				y0 = y;
+			}
+			var d = Math.round(Math.abs(y - y0) / fh);
+			stack.length = d;
+			parent[i] = d > 0 ? stack[d - 1] : -1;
+			stack[d] = i;
+			end[i] = i + 1;
+		}
+		for (i = n - 1; i > 0; i--) {
+			if (end[i] > end[parent[i]]) {
+				end[parent[i]] = end[i];
+			}
+		}
+		placeInSamples(selfBasis);
+	})();
+
+	// Left edges in samples, so zooming does not magnify the rounding of the
+	// written coordinates. A child starts where its previous drawn sibling
+	// ends, plus the share of pruned siblings that the pixels show between.
+	function placeInSamples(selfBasis) {
+		var pps = basis[0] > 0 ? gw / basis[0] : 0;
+		var pruned = new Float64Array(n);
+		var cursor = new Float64Array(n), cursorPx = new Float64Array(n);
+		var i;
+		for (i = 0; i < n; i++) {
+			pruned[i] = basis[i] - selfBasis[i];
+			cursor[i] = -1;
+		}
+		for (i = 1; i < n; i++) {
+			pruned[parent[i]] -= basis[i];
+		}
+		start[0] = 0;
+		for (i = 1; i < n; i++) {
+			var p = parent[i];
+			var at = cursor[p] < 0 ? start[p] : cursor[p];
+			var atPx = cursor[p] < 0 ? ox[p] : cursorPx[p];
+			var gapPx = ox[i] - atPx;
+			if (pruned[p] > basis[p] * 1e-9 && gapPx > 0.05 && pps > 0) {
+				var gap = Math.min(pruned[p], gapPx / pps);
+				pruned[p] -= gap;
+				at += gap;
+			}
+			start[i] = at;
+			cursor[p] = at + basis[i];
+			cursorPx[p] = ox[i] + ow[i];
+		}
+	}
+
+	function nameOf(i) {
+		var s = names[i];
+		if (s === undefined) {
+			s = titles[i].textContent;
+			var nl = s.indexOf('\n');
+			names[i] = s = nl < 0 ? s : s.slice(0, nl);
+		}
+		return s;
+	}
+
+	// The label rule of the C code (layout_label): 0.6 em per character,
+	// padding on both sides, ".." where the name is cut, nothing when fewer
+	// than three characters fit. Annotation suffixes such as _[k] are dropped.
+	function fit(name, width) {
+		var room = (width - 2 * pad) / cw;
+		if (!(room >= 3)) {
+			return '';
+		}
+		var max = Math.floor(room);
+		var bare = name.replace(/_\[[kjiw]\]$/, '');
+		if (bare.length <= max) {
+			return bare;
+		}
+		var chars = Array.from(bare);
+		if (chars.length <= max) {
+			return bare;
+		}
+		if (max < 5) {
+			return '';
+		}
+		var keep = max - 2;
+		return truncateLeft ? '..' + chars.slice(chars.length - keep).join('')
+		                    : chars.slice(0, keep).join('') + '..';
+	}
+
+	function round1(v) {
+		return String(Math.round(v * 10) / 10);
+	}
+
+	// Label colour of a fill that had no label before: black or white, the
+	// one with more contrast (the C side writes the colour when it labels).
+	// Unlabelled frames are written as a bare text element (no position,
+	// no colour), so those are filled in on first use.
+	function inkFor(fill) {
+		var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill || '');
+		if (!m) {
+			return null;
+		}
+		var l = 0, w = [0.2126, 0.7152, 0.0722];
+		for (var k = 0; k < 3; k++) {
+			var c = parseInt(m[k + 1], 16) / 255;
+			c = c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+			l += w[k] * c;
+		}
+		return 1.05 / (l + 0.05) > (l + 0.05) / 0.05 ? '#ffffff' : '#000000';
+	}
+
+	function setLabel(i, s) {
+		var t = texts[i];
+		if (labels[i] === null) {
+			labels[i] = t.textContent;
+			orig[i] = labels[i];
+		}
+		if (labels[i] === s) {
+			return;
+		}
+		if (s && !t.hasAttribute('y')) {
+			t.setAttribute('x', round1(cx[i] + pad));
+			t.setAttribute('y', round1(oy[i] + labelDy));
+			t.setAttribute('fill', inkFor(fills[i] || commonFill));
+		}
+		t.textContent = s;
+		labels[i] = s;
+	}
+
+	function place(i, x, w) {
+		if (cx[i] !== x) {
+			var sx = round1(x);
+			rects[i].setAttribute('x', sx);
+			texts[i].setAttribute('x', round1(x + pad));
+			cx[i] = x;
+		}
+		if (cwid[i] !== w) {
+			rects[i].setAttribute('width', round1(w));
+			cwid[i] = w;
+		}
+	}
+
+	function show(i, on) {
+		if (hidden[i] === (on ? 0 : 1)) {
+			return;
+		}
+		hidden[i] = on ? 0 : 1;
+		if (on) {
+			els[i].removeAttribute('display');
+			els[i].classList.remove('hide');
+		} else {
+			els[i].setAttribute('display', 'none');
+			els[i].classList.add('hide');
+		}
+	}
+
+	function display(el, on) {
+		if (!el) {
+			return;
+		}
+		if (on) {
+			el.removeAttribute('display');
+		} else {
+			el.setAttribute('display', 'none');
+		}
+	}
+
+	var zoomed = null, term = null, caseSensitive = false, matchedPercent = null;
+
+	// A frame back at its written width gets its written label back.
+	function relabel(i) {
+		if (cwid[i] !== ow[i]) {
+			setLabel(i, fit(nameOf(i), cwid[i]));
+		} else if (labels[i] !== null) {
+			setLabel(i, orig[i]);
+		}
+	}
+
+	function zoom(z, keepHash) {
+		z = z === null || z === undefined ? 0 : Number(z);
+		if (!(z >= 0 && z < n) || Math.floor(z) !== z) {
+			return false;
+		}
+		if (z === 0) {
+			return reset(keepHash);
+		}
+		var onPath = new Uint8Array(n);
+		for (var a = parent[z]; a >= 0; a = parent[a]) {
+			onPath[a] = 1;
+		}
+		var s = basis[z] > 0 ? gw / basis[z] : 0;
+		var stop = end[z];
+		for (var i = 0; i < n; i++) {
+			if (i >= z && i < stop) {
+				place(i, gx + (start[i] - start[z]) * s, basis[i] * s);
+				show(i, true);
+				relabel(i);
+			} else if (onPath[i]) {
+				place(i, gx, gw);
+				show(i, true);
+				relabel(i);
+			} else {
+				show(i, false);
+			}
+		}
+		zoomed = z;
+		display(resetButton, true);
+		if (!keepHash) {
+			writeHash();
+		}
+		return true;
+	}
+
+	function reset(keepHash) {
+		for (var i = 0; i < n; i++) {
+			place(i, ox[i], ow[i]);
+			show(i, true);
+			if (labels[i] !== null) {
+				setLabel(i, orig[i]);
+			}
+		}
+		zoomed = null;
+		display(resetButton, false);
+		if (!keepHash) {
+			writeHash();
+		}
+		return true;
+	}
+
+	function restoreFill(i) {
+		if (fills[i] === null) {
+			rects[i].removeAttribute('fill');
+		} else {
+			rects[i].setAttribute('fill', fills[i]);
+		}
+	}
+
+	function clearSearch(keepHash) {
+		for (var i = 0; i < n; i++) {
+			if (matches[i]) {
+				matches[i] = 0;
+				restoreFill(i);
+				els[i].classList.remove('match');
+			}
+		}
+		term = null;
+		matchedPercent = null;
+		display(matched, false);
+		if (!keepHash) {
+			writeHash();
+		}
+	}
+
+	// Highlights frames whose name matches; the matched share counts the
+	// head samples of a match once, not again for matches nested inside it.
+	function search(re, cs, keepHash) {
+		if (re === null || re === undefined || re === '') {
+			clearSearch(keepHash);
+			return true;
+		}
+		var rx;
+		try {
+			rx = new RegExp(String(re), cs ? '' : 'i');
+		} catch (e) {
+			return false;
+		}
+		caseSensitive = !!cs;
+		if (caseToggle) {
+			caseToggle.textContent = caseSensitive ? 'Cc' : 'ic';
+		}
+		var sum = 0, covered = 0;
+		for (var i = 0; i < n; i++) {
+			var hit = rx.test(nameOf(i)) ? 1 : 0;
+			if (hit && i >= covered) {
+				sum += head[i];
+				covered = end[i];
+			}
+			if (hit !== matches[i]) {
+				matches[i] = hit;
+				if (hit) {
+					rects[i].setAttribute('fill', searchFill);
+				} else {
+					restoreFill(i);
+				}
+				els[i].classList.toggle('match', !!hit);
+			}
+		}
+		term = String(re);
+		matchedPercent = head[0] > 0 ? Math.round(sum / head[0] * 1000) / 10 : 0;
+		if (matched) {
+			matched.textContent = 'Matched: ' + matchedPercent.toFixed(1) + '%';
+			display(matched, true);
+		}
+		if (!keepHash) {
+			writeHash();
+		}
+		return true;
+	}
+
+	function hashState() {
+		var parts = [];
+		if (zoomed !== null) {
+			parts.push('zoom=' + zoomed);
+		}
+		if (term !== null) {
+			parts.push('search=' + encodeURIComponent(term));
+			if (caseSensitive) {
+				parts.push('case=1');
+			}
+		}
+		return parts.length ? '#' + prefix + parts.join('&') : '';
+	}
+
+	function writeHash() {
+		var h = hashState();
+		if (location.hash === h || (h === '' && location.hash === '#')) {
+			return;
+		}
+		try {
+			history.replaceState(null, '', h || location.pathname + location.search);
+		} catch (e) {
+			location.hash = h;
+		}
+	}
+
+	function readHash() {
+		var h = location.hash;
+		if (h.indexOf('#' + prefix) !== 0 || !prefix) {
+			return;
+		}
+		var st = {};
+		h.slice(1 + prefix.length).split('&').forEach(function (kv) {
+			var eq = kv.indexOf('=');
+			if (eq > 0) {
+				st[kv.slice(0, eq)] = kv.slice(eq + 1);
+			}
+		});
+		if (st.search !== undefined) {
+			try {
+				search(decodeURIComponent(st.search), st['case'] === '1', true);
+			} catch (e) {
+				// a malformed hash is ignored
+			}
+		}
+		if (st.zoom !== undefined && /^[0-9]+$/.test(st.zoom)) {
+			zoom(parseInt(st.zoom, 10), true);
+		}
+	}
+
+	function fmt(v) {
+		var r = Math.round(v * 100) / 100;
+		var parts = String(Math.abs(r)).split('.');
+		var s = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+		return (r < 0 ? '-' : '') + s + (parts[1] ? '.' + parts[1] : '');
+	}
+	function signed(v, digits, unit) {
+		var s = v.toFixed(digits);
+		if (Number(s) === 0) {
+			s = (0).toFixed(digits);
+		}
+		return (v > 0 && Number(s) !== 0 ? '+' : '') + s + unit;
+	}
+	function share(v, total) {
+		return total > 0 ? (v / total * 100).toFixed(2) + '%' : '0%';
+	}
+
+	// The hover line: full name, both counts with their shares, the change in
+	// counts, relative to the frame's base and in points of the total.
+	function describe(i) {
+		var b = base[i], h = head[i], B = base[0], H = head[0];
+		if (!differential) {
+			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ')';
+		}
+		var d = h - b;
+		var rel = b > 0 ? signed(d / b * 100, 1, '%') : 'new';
+		var pts = (H > 0 ? h / H * 100 : 0) - (B > 0 ? b / B * 100 : 0);
+		return ' \u2014 base ' + fmt(b) + ' (' + share(b, B) + ') \u2192 head ' + fmt(h) +
+		       ' (' + share(h, H) + '), \u0394 ' + (d > 0 ? '+' : '') + fmt(d) + ' ' +
+		       countname + ' (' + rel + ' of frame, ' + signed(pts, 2, ' pt') + ' of total)';
+	}
+
+	function showDetails(i) {
+		if (!details) {
+			return;
+		}
+		if (i < 0) {
+			details.textContent = '';
+			return;
+		}
+		var tail = describe(i);
+		var name = nameOf(i);
+		// Keep the line clear of the 'Matched' text on the right.
+		var room = Math.floor((gw - 16 * cw) / cw) - tail.length;
+		if (name.length > room) {
+			name = room > 2 ? name.slice(0, room - 2) + '..' : '';
+		}
+		details.textContent = name + tail;
+	}
+
+	function frameOf(target) {
+		var g = target && target.closest ? target.closest('g.frame') : null;
+		return g && index.has(g) ? index.get(g) : -1;
+	}
+
+	function openSearch() {
+		var re = window.prompt('Search frames (regular expression)' +
+		                       (caseSensitive ? ', case-sensitive' : '') + ':', term || '');
+		if (re === null) {
+			return;
+		}
+		if (!search(re, caseSensitive)) {
+			window.alert('Not a valid regular expression: ' + re);
+		}
+	}
+
+	var hovering = false;
+	svg.addEventListener('mouseover', function (e) {
+		hovering = true;
+		showDetails(frameOf(e.target));
+	});
+	svg.addEventListener('mouseleave', function () {
+		hovering = false;
+		showDetails(-1);
+	});
+	svg.addEventListener('click', function (e) {
+		var t = e.target;
+		if (!t || !t.closest) {
+			return;
+		}
+		if (t.closest('.reset-zoom')) {
+			reset();
+		} else if (t.closest('.search-button')) {
+			openSearch();
+		} else if (t.closest('.case-toggle')) {
+			caseSensitive = !caseSensitive;
+			caseToggle.textContent = caseSensitive ? 'Cc' : 'ic';
+			if (term !== null) {
+				search(term, caseSensitive);
+			}
+		} else {
+			var i = frameOf(t);
+			if (i === 0) {
+				reset();
+			} else if (i > 0) {
+				zoom(i);
+			}
+		}
+	});
+	// Keys go to this graph when it is the page, or when the pointer is on it.
+	document.addEventListener('keydown', function (e) {
+		if (document.documentElement !== svg && !hovering) {
+			return;
+		}
+		var key = e.key;
+		if (key === 'F3' || ((e.ctrlKey || e.metaKey) && (key === 'f' || key === 'F'))) {
+			e.preventDefault();
+			openSearch();
+		} else if (key === 'Escape') {
+			clearSearch(true);
+			reset();
+		}
+	});
+	window.addEventListener('hashchange', function () {
+		if (location.hash !== hashState()) {
+			readHash();
+		}
+	});
+
+	display(searchButton, true);
+	display(caseToggle, true);
+	readHash();
+
+	window.difffold = {
+		zoom: function (i) {
+			return zoom(i);
+		},
+		reset: function () {
+			return reset();
+		},
+		search: function (re, cs) {
+			return search(re, cs);
+		},
+		clearSearch: function () {
+			clearSearch();
+		},
+		state: function () {
+			return {zoom: zoomed, search: term, matchedPercent: matchedPercent};
+		}
+	};
+})();
