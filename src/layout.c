@@ -116,7 +116,9 @@ place_children(const struct tree *t, uint32_t id, struct offset *off)
 static enum node_status
 total_status(const struct tree *t, const struct tree_node *n)
 {
-	if (!t->differential) {
+	/* Zero on both sides is empty, not new, as in tree_classify. */
+	if (!t->differential ||
+	        (count_is_zero(n->total[SIDE_BASE]) && count_is_zero(n->total[SIDE_HEAD]))) {
 		return STATUS_SAME;
 	}
 	if (count_is_zero(n->total[SIDE_BASE])) {
