@@ -10,11 +10,11 @@
 #include "utf8.h"
 
 /*
- * Pixels between a box edge and its label. layout_label subtracts the same
- * padding on both sides when it fits the text; the browser script reads it
- * from data-label-pad so labels recomputed on zoom follow the same rule.
+ * Pixels between a box edge and its label: layout_label fits the text to
+ * the width minus this on both sides; the browser script reads it from
+ * data-label-pad so labels recomputed on zoom follow the same rule.
  */
-#define LABEL_PAD 3.0
+#define LABEL_PAD LAYOUT_LABEL_PAD
 /* Baseline of a label below the top of its box, as a share of the font size,
  * added to half the frame height: centres the x-height in the box. */
 #define LABEL_BASELINE 0.35
