@@ -423,12 +423,14 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 }
 
 /*
- * The label text handed to pango: the bare name, or for a long name only
- * the end that can show plus one character, so a 1 MiB name costs no more
- * than a short one. A cut name keeps an ellipsis of its own in case
- * pango finds the rest fits.
+ * The label text handed to pango for a box with room for `fit` characters:
+ * the bare name, or for a long name only the end that can show plus one
+ * character, so a 1 MiB name costs no more than a short one. A cut name
+ * keeps an ellipsis of its own in case pango finds the rest fits. Returns
+ * false, like layout_label, when a cut name would keep fewer than
+ * LABEL_MIN_CHARS characters.
  */
-static void
+static bool
 label_text(struct painter *p, const char *name, size_t len, size_t fit)
 {
 	struct buf *out = &p->text;
@@ -436,12 +438,15 @@ label_text(struct painter *p, const char *name, size_t len, size_t fit)
 	size_t chars = utf8_length(name, len);
 	if (chars <= fit) {
 		add_valid_utf8(out, name, len);
-		return;
+		return true;
+	}
+	if (fit < LABEL_MIN_CHARS + 1) {
+		return false;
 	}
 	bool keep_end = p->l->opt->truncate == TRUNCATE_LEFT;
-	size_t skip = keep_end ? chars - fit : 0;
+	size_t skip = keep_end ? chars - fit - 1 : 0;
 	size_t i = 0;
-	for (size_t n = 0; n < skip + (keep_end ? 0 : fit) && i < len; n++) {
+	for (size_t n = 0; n < (keep_end ? skip : fit + 1) && i < len; n++) {
 		uint32_t cp;
 		size_t k = utf8_decode(name + i, len - i, &cp);
 		i += k ? k : 1;
@@ -453,6 +458,7 @@ label_text(struct painter *p, const char *name, size_t len, size_t fit)
 		add_valid_utf8(out, name, i);
 		buf_adds(out, "\xE2\x80\xA6");
 	}
+	return true;
 }
 
 static void
@@ -468,8 +474,10 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	size_t len;
 	const char *name = tree_node_name(l->tree, n, &len);
 	len = intern_bare_len(l->tree->names, n->name);
-	double fit = floor(room / cw) + 1;
-	label_text(p, name, len, fit > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)fit);
+	double fit = floor(room / cw);
+	if (!label_text(p, name, len, fit > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)fit)) {
+		return;
+	}
 	PangoLayout *t = p->fonts->text;
 	pango_layout_set_font_description(t, p->fonts->regular);
 	pango_layout_set_ellipsize(
@@ -638,6 +646,22 @@ png_write(struct out *o, const struct layout *l, struct diag *err)
 	return ok;
 }
 
+/* The document title viewers show: the graph's title. */
+static void
+set_pdf_title(cairo_surface_t *s, const struct layout *l)
+{
+	struct caption c;
+	struct buf title;
+	caption_init(&c, l);
+	buf_init(&title);
+	add_valid_utf8(&title, c.title, strlen(c.title));
+	if (title.data) {
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
+	}
+	buf_finish(&title);
+	caption_finish(&c);
+}
+
 bool
 png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
@@ -655,6 +679,7 @@ png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
 	cairo_surface_t *s =
 	        cairo_pdf_surface_create_for_stream(write_to_out, o, l->width, l->height);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "difffold");
+	set_pdf_title(s, l);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "");
 	bool ok = paint_surface(s, l, &pl, &f, "cannot draw the PDF page", err);
 	cairo_surface_finish(s);
