@@ -54,6 +54,7 @@ struct fonts {
 	PangoLayout *text;
 	PangoFontDescription *regular, *bold;
 	double char_width; /* measured advance of one character at font_size */
+	double line_height; /* measured height of a line at font_size */
 };
 
 /* What is drawn where, after cairo's limits have had their say. */
@@ -238,8 +239,9 @@ measure_char_width(struct fonts *f)
 	static const char sample[] = "0123456789";
 	pango_layout_set_font_description(f->text, f->regular);
 	pango_layout_set_text(f->text, sample, -1);
-	int w = 0;
-	pango_layout_get_size(f->text, &w, NULL);
+	int w = 0, h = 0;
+	pango_layout_get_size(f->text, &w, &h);
+	f->line_height = (double)h / PANGO_SCALE;
 	return (double)w / PANGO_SCALE / (double)(sizeof(sample) - 1);
 }
 
@@ -412,7 +414,11 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 		fill_rect(p, x + edge, top + edge, sw - 2 * edge, sw - 2 * edge);
 		x += sw + cw / 2;
 		set_source(p->cr, fg);
-		x += show_text(p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, 0);
+		if (x >= right) {
+			break;
+		}
+		x += show_text(
+		        p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, right - x);
 		x += LEGEND_GAP * cw;
 	}
 	if (c->scale && x + cw < right) {
@@ -486,9 +492,19 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	pango_layout_set_text(t, p->text.data, (int)p->text.len);
 	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
 	set_source(p->cr, color_label(box->fill));
+	/* A font taller than the frame would spill into the rows around it. */
+	bool clip = p->fonts->line_height > l->frame_height;
+	if (clip) {
+		cairo_save(p->cr);
+		cairo_rectangle(p->cr, x, y, box->width, l->frame_height);
+		cairo_clip(p->cr);
+	}
 	cairo_move_to(p->cr, x + LABEL_PAD,
 	        y + l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size - baseline);
 	pango_cairo_show_layout(p->cr, t);
+	if (clip) {
+		cairo_restore(p->cr);
+	}
 }
 
 /*
