@@ -7,28 +7,47 @@
 #include "xalloc.h"
 
 /*
- * Build state, dropped by tree_finish. A node is found from its parent and
- * the bytes of its frame with one probe of `slots`, whose hash covers both;
- * interning happens only when a node is created. Nodes carry only self
- * counts while building: totals are summed once in tree_finish, so adding a
- * stack touches its leaf, not every frame's node.
+ * Build state, dropped by tree_finish.
+ *
+ * A node is found by a hash of its whole path (the frame hashes from the
+ * root down), so the slots of all frames of a line are known before any of
+ * them is resolved: the lookups of a line are started together and their
+ * cache misses overlap instead of following one another. A slot candidate is
+ * then confirmed exactly: same parent as the node just resolved, same bytes.
+ * Interning happens only when a node is created.
+ *
+ * Nodes carry only self counts while building: totals are summed once in
+ * tree_finish, so adding a stack writes to its leaf, not to every frame.
  */
 struct node_key {
 	uint32_t parent;
-	uint32_t name;
+	uint32_t len;
+	const char *bytes; /* the interned name */
+};
+
+/* One frame of the line being added. */
+struct frame {
+	const char *f;
+	size_t len;
+	uint64_t k; /* path hash */
+	uint32_t cand; /* node whose slot tag matched, 0 if none */
 };
 
 struct tree_path {
-	uint64_t *slots; /* hash tag << 32 | node id; 0 = empty (id 0 is the root) */
+	uint64_t *slots; /* path hash tag << 32 | node id; 0 = empty (id 0 is the root) */
 	size_t mask;
-	struct node_key *keys; /* per node: compact copy of parent and name for probing */
+	struct node_key *keys; /* per node: what confirming a candidate needs */
 	size_t key_cap;
-	uint32_t *prev; /* nodes of the previous stack, root first */
+	struct frame *frames; /* the line being added */
+	size_t frame_cap;
+	uint32_t *prev; /* nodes of the previous line, root first */
+	uint64_t *prev_k; /* and their path hashes */
 	size_t prev_depth, prev_cap;
 	struct buf scratch; /* frame after --strip-hex */
 };
 
 #define SLOTS_INITIAL 4096
+#define ROOT_PATH_HASH 0x243f6a8885a308d3ull
 
 static uint64_t
 mix(uint64_t h, uint64_t w)
@@ -107,12 +126,22 @@ scan_frame(const char *s, size_t n, size_t *flen)
 #endif
 }
 
+/* Hash of a path: its parent's path hash and its own frame's hash. */
 static uint64_t
-key_hash(uint64_t name_hash, uint32_t parent)
+path_hash(uint64_t parent_k, uint64_t frame_h)
 {
-	uint64_t k =
-	        (name_hash ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull)) * 0xd6e8feb86659fd93ull;
+	uint64_t k = ((parent_k << 29 | parent_k >> 35) ^ frame_h) * 0xd6e8feb86659fd93ull;
 	return k ^ (k >> 32);
+}
+
+static void
+prefetch(const void *p)
+{
+#if defined(__GNUC__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
 }
 
 struct tree *
@@ -134,8 +163,10 @@ tree_create(const struct tree_options *opt)
 	t->nodes[0].parent = TREE_NONE;
 	t->nodes[0].first_child = TREE_NONE;
 	t->nodes[0].next_sibling = TREE_NONE;
+	size_t len;
+	p->keys[0].bytes = intern_name(t->names, t->nodes[0].name, &len);
+	p->keys[0].len = (uint32_t)len;
 	p->keys[0].parent = TREE_NONE;
-	p->keys[0].name = t->nodes[0].name;
 	t->base_scale = 1.0;
 	return t;
 }
@@ -149,7 +180,9 @@ free_build_state(struct tree *t)
 	}
 	free(p->slots);
 	free(p->keys);
+	free(p->frames);
 	free(p->prev);
+	free(p->prev_k);
 	buf_finish(&p->scratch);
 	free(p);
 	t->path = NULL;
@@ -168,22 +201,32 @@ tree_destroy(struct tree *t)
 	free(t);
 }
 
+/* At most 13/16 full: probes stay short, mostly within one cache line. */
+static bool
+slots_full(const struct tree *t)
+{
+	return t->node_count > (t->path->mask + 1) / 16 * 13;
+}
+
 static void
 grow_slots(struct tree *t)
 {
 	struct tree_path *p = t->path;
 	size_t mask = p->mask * 2 + 1;
 	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
+	/* Parents come before their children, so their path hashes are ready. */
+	uint64_t *k = xmalloc(t->node_count * sizeof(uint64_t));
+	k[0] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < t->node_count; id++) {
-		size_t len;
-		const char *name = intern_name(t->names, p->keys[id].name, &len);
-		uint64_t k = key_hash(hash_bytes(name, len), p->keys[id].parent);
-		size_t i = k & mask;
+		const struct node_key *key = &p->keys[id];
+		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len));
+		size_t i = k[id] & mask;
 		while (slots[i]) {
 			i = (i + 1) & mask;
 		}
-		slots[i] = (k >> 32) << 32 | id;
+		slots[i] = (k[id] >> 32) << 32 | id;
 	}
+	free(k);
 	free(p->slots);
 	p->slots = slots;
 	p->mask = mask;
@@ -206,34 +249,36 @@ new_node(struct tree *t, uint32_t parent, const char *f, size_t len)
 	if (n->depth > t->max_depth) {
 		t->max_depth = n->depth;
 	}
+	size_t stored;
+	p->keys[id].bytes = intern_name(t->names, n->name, &stored);
+	p->keys[id].len = (uint32_t)stored;
 	p->keys[id].parent = parent;
-	p->keys[id].name = n->name;
 	t->node_count++;
 	return id;
 }
 
-/* The child of parent named f (len bytes, hashed to h), created if new. */
+static bool
+is_node(const struct tree_path *p, uint32_t id, uint32_t parent, const char *f, size_t len)
+{
+	const struct node_key *key = &p->keys[id];
+	return key->parent == parent && key->len == len && memcmp(key->bytes, f, len) == 0;
+}
+
+/* The child of parent named f whose path hashes to k, created if new. */
 static uint32_t
-child(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t h)
+child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len)
 {
 	struct tree_path *p = t->path;
-	uint64_t k = key_hash(h, parent);
 	uint64_t tag = (k >> 32) << 32;
 	size_t i = k & p->mask;
 	for (uint64_t s; (s = p->slots[i]) != 0; i = (i + 1) & p->mask) {
-		uint32_t id = (uint32_t)s;
-		if ((s & ~(uint64_t)UINT32_MAX) != tag || p->keys[id].parent != parent) {
-			continue;
-		}
-		size_t nlen;
-		const char *name = intern_name(t->names, p->keys[id].name, &nlen);
-		if (nlen == len && memcmp(name, f, len) == 0) {
-			return id;
+		if ((s & ~(uint64_t)UINT32_MAX) == tag && is_node(p, (uint32_t)s, parent, f, len)) {
+			return (uint32_t)s;
 		}
 	}
 	uint32_t id = new_node(t, parent, f, len);
 	p->slots[i] = tag | id;
-	if (t->node_count * 2 > p->mask) {
+	if (slots_full(t)) {
 		grow_slots(t);
 	}
 	return id;
@@ -245,51 +290,105 @@ is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* --strip-hex: the child named after f with hex literals replaced. */
+/*
+ * One frame, resolved on its own: for --reverse and --strip-hex. With
+ * --strip-hex the name is the frame with hex literals replaced by "0x...".
+ */
 static uint32_t
-child_stripped(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t h)
+one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t len)
 {
-	if (!memchr(f, 'x', len)) {
-		return child(t, parent, f, len, h);
-	}
-	struct buf *s = &t->path->scratch;
-	buf_reset(s);
-	for (size_t i = 0; i < len;) {
-		if (f[i] == '0' && i + 2 < len && f[i + 1] == 'x' && is_hex(f[i + 2])) {
-			buf_add(s, "0x...", 5);
-			for (i += 2; i < len && is_hex(f[i]); i++) {
+	if (t->opt.strip_hex && memchr(f, 'x', len)) {
+		struct buf *s = &t->path->scratch;
+		buf_reset(s);
+		for (size_t i = 0; i < len;) {
+			if (f[i] == '0' && i + 2 < len && f[i + 1] == 'x' && is_hex(f[i + 2])) {
+				buf_add(s, "0x...", 5);
+				for (i += 2; i < len && is_hex(f[i]); i++) {
+				}
+			} else {
+				buf_addc(s, f[i++]);
 			}
-		} else {
-			buf_addc(s, f[i++]);
 		}
+		f = s->data;
+		len = s->len;
 	}
-	return child(t, parent, s->data, s->len, hash_bytes(s->data, s->len));
+	*k = path_hash(*k, hash_bytes(f, len));
+	return child(t, *k, parent, f, len);
+}
+
+static void
+remember(struct tree_path *p, size_t depth, uint32_t node, uint64_t k)
+{
+	if (depth >= p->prev_cap) {
+		size_t cap = p->prev_cap;
+		p->prev = xgrow(p->prev, &cap, depth + 1, sizeof(uint32_t));
+		p->prev_k = xrealloc(p->prev_k, cap * sizeof(uint64_t));
+		p->prev_cap = cap;
+	}
+	p->prev[depth] = node;
+	p->prev_k[depth] = k;
 }
 
 /*
- * Frames the stack shares with the previous one, checked against the names
- * of the previous stack's nodes, so no copy of the previous line is kept.
- * Sorted profiles share most of each line with the one before.
+ * Frames the stack shares with the previous line, checked against the names
+ * of the previous line's nodes, so no copy of that line is kept. Sorted
+ * profiles share most of each line with the one before.
  */
 static size_t
-reuse_prefix(struct tree *t, const char *stack, size_t len, size_t *start, uint32_t *node)
+reuse_prefix(struct tree *t, const char *stack, size_t len, size_t *start)
 {
 	struct tree_path *p = t->path;
 	size_t depth = 0;
 	while (depth < p->prev_depth) {
-		uint32_t id = p->prev[depth];
-		size_t nlen;
-		const char *name = intern_name(t->names, p->keys[id].name, &nlen);
-		size_t end = *start + nlen;
+		const struct node_key *key = &p->keys[p->prev[depth]];
+		size_t end = *start + key->len;
 		if (end > len || (end < len && stack[end] != ';') ||
-		        memcmp(stack + *start, name, nlen) != 0) {
+		        memcmp(stack + *start, key->bytes, key->len) != 0) {
 			break;
 		}
-		*node = id;
 		*start = end + 1;
 		depth++;
 	}
 	return depth;
+}
+
+/* Splits the rest of the line into frames, hashes them and starts their lookups. */
+static size_t
+scan_frames(struct tree_path *p, const char *stack, size_t len, size_t start, uint64_t k)
+{
+	size_t n = 0;
+	while (start <= len) {
+		p->frames = xgrow(p->frames, &p->frame_cap, n + 1, sizeof(struct frame));
+		struct frame *fr = &p->frames[n++];
+		fr->f = stack + start;
+		k = path_hash(k, scan_frame(fr->f, len - start, &fr->len));
+		fr->k = k;
+		prefetch(&p->slots[k & p->mask]);
+		start += fr->len + 1;
+	}
+	return n;
+}
+
+/* The node whose slot tag matches each frame, if any; starts loading its key. */
+static void
+find_candidates(struct tree_path *p, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct frame *fr = &p->frames[j];
+		uint64_t tag = (fr->k >> 32) << 32;
+		fr->cand = 0;
+		for (size_t i = fr->k & p->mask;; i = (i + 1) & p->mask) {
+			uint64_t s = p->slots[i];
+			if (s == 0) {
+				break;
+			}
+			if ((s & ~(uint64_t)UINT32_MAX) == tag) {
+				fr->cand = (uint32_t)s;
+				prefetch(&p->keys[fr->cand]);
+				break;
+			}
+		}
+	}
 }
 
 /* Root-to-leaf walk; returns the leaf. */
@@ -298,16 +397,31 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 {
 	struct tree_path *p = t->path;
 	size_t start = 0;
-	uint32_t node = TREE_ROOT;
-	size_t depth = reuse_prefix(t, stack, len, &start, &node);
-	while (start <= len) {
-		size_t flen;
-		uint64_t h = scan_frame(stack + start, len - start, &flen);
-		node = t->opt.strip_hex ? child_stripped(t, node, stack + start, flen, h)
-		                        : child(t, node, stack + start, flen, h);
-		p->prev = xgrow(p->prev, &p->prev_cap, depth + 1, sizeof(uint32_t));
-		p->prev[depth++] = node;
-		start += flen + 1;
+	size_t depth = reuse_prefix(t, stack, len, &start);
+	uint32_t node = depth ? p->prev[depth - 1] : TREE_ROOT;
+	uint64_t k = depth ? p->prev_k[depth - 1] : ROOT_PATH_HASH;
+	if (t->opt.strip_hex) {
+		while (start <= len) {
+			const char *f = stack + start;
+			size_t flen;
+			scan_frame(f, len - start, &flen);
+			node = one_frame(t, &k, node, f, flen);
+			remember(p, depth++, node, k);
+			start += flen + 1;
+		}
+		p->prev_depth = depth;
+		return node;
+	}
+	size_t n = scan_frames(p, stack, len, start, k);
+	find_candidates(p, n);
+	for (size_t j = 0; j < n; j++) {
+		const struct frame *fr = &p->frames[j];
+		if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
+			node = fr->cand;
+		} else {
+			node = child(t, fr->k, node, fr->f, fr->len);
+		}
+		remember(p, depth++, node, fr->k);
 	}
 	p->prev_depth = depth;
 	return node;
@@ -319,15 +433,13 @@ walk_reverse(struct tree *t, const char *stack, size_t len)
 {
 	size_t end = len;
 	uint32_t node = TREE_ROOT;
+	uint64_t k = ROOT_PATH_HASH;
 	for (;;) {
 		size_t start = end;
 		while (start > 0 && stack[start - 1] != ';') {
 			start--;
 		}
-		const char *f = stack + start;
-		uint64_t h = hash_bytes(f, end - start);
-		node = t->opt.strip_hex ? child_stripped(t, node, f, end - start, h)
-		                        : child(t, node, f, end - start, h);
+		node = one_frame(t, &k, node, stack + start, end - start);
 		if (start == 0) {
 			return node;
 		}
