@@ -33,6 +33,9 @@
 
 /* cairo's image surfaces hold at most this many pixels a side. */
 #define MAX_SIDE 32767
+/* And difffold draws at most this many (1 GiB of RGB24), so --width 100000
+ * with a deep graph cannot exhaust memory. */
+#define MAX_PIXELS ((double)(1 << 28))
 /* The family asked of the private fontconfig; the config maps it. */
 #define FONT_FAMILY "difffold-mono"
 #define REQUIRED_FAMILY "DejaVu Sans Mono"
@@ -558,8 +561,9 @@ add_thousands(struct buf *b, unsigned long v)
 
 /*
  * Fits the picture into cairo's image limit. Too wide: the scale drops
- * until the width fits. Too tall: the graph keeps the rows that fit at
- * that scale (depth 0 up to cut - 1) and the note says so.
+ * until the width fits. Too tall (or over MAX_PIXELS in all): the graph
+ * keeps the rows that fit at that scale (depth 0 up to cut - 1) and the
+ * note says so.
  */
 static void
 plan_bitmap(struct plan *pl, const struct layout *l)
@@ -579,8 +583,9 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 		buf_adds(&pl->note, " px");
 	}
 	double fixed = l->height - l->graph_height;
-	if (ceil(l->height * pl->scale) > MAX_SIDE && l->frame_height > 0) {
-		double rows = floor((MAX_SIDE / pl->scale - fixed) / l->frame_height);
+	double max_height = fmin(MAX_SIDE, floor(MAX_PIXELS / ceil(l->width * pl->scale)));
+	if (ceil(l->height * pl->scale) > max_height && l->frame_height > 0) {
+		double rows = floor((max_height / pl->scale - fixed) / l->frame_height);
 		pl->cut = rows < 1 ? 1 : (uint32_t)rows;
 		pl->height = fixed + pl->cut * l->frame_height;
 		if (!l->opt->inverted) {
@@ -593,7 +598,7 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 		        (unsigned long)pl->cut);
 	}
 	pl->device_width = (int)fmin(ceil(l->width * pl->scale), MAX_SIDE);
-	pl->device_height = (int)fmin(ceil(pl->height * pl->scale), MAX_SIDE);
+	pl->device_height = (int)fmin(ceil(pl->height * pl->scale), max_height);
 }
 
 static cairo_status_t
