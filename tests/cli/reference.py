@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Property test: difffold -f folded against an independent model in Python.
+
+Usage: reference.py DIFFFOLD [ROUNDS] [SEED]
+
+Each round writes random base/head profiles in a temporary folder. The frame
+names are tricky: spaces, `0x` literals, annotations, `#`, empty frames,
+control characters, UTF-8. The counts are integers, decimals past nine
+places, and bad ones. Lines end in CRLF or LF and use mixed separators. The
+inputs are given as two files, as several --base/--head files, or as one
+3-column file. The model here parses the documented rules on its own and
+predicts the set of output lines (or the error exit); any difference fails.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal, ROUND_DOWN
+
+NAMES = ["a", "b", "b.x", "c", "0x1f", "f 0xabc", "g+0xG", "a_[k]", "", " sp", "\u00e9",
+         "x\x01y", "#h", "0x", "ab", "<&>", "q\"'"]
+
+
+def rnd_stack(rng):
+    return ";".join(rng.choice(NAMES) for _ in range(rng.randint(1, 5)))
+
+
+def rnd_count(rng):
+    r = rng.random()
+    if r < 0.6:
+        return str(rng.randint(0, 50))
+    if r < 0.85:
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 12)))
+        return "%d.%s" % (rng.randint(0, 5), digits)
+    return rng.choice(["-1", "1e3", "x", "", "nan", "12.", "+3", "0x10", ".5"])
+
+
+def parse_count(s):
+    if not re.fullmatch(r"[0-9]+(\.[0-9]*)?", s):
+        return None
+    if "." in s:
+        whole, frac = s.split(".")
+        return Decimal(whole) + Decimal((frac + "0" * 9)[:9]) / Decimal(10 ** 9)
+    return Decimal(s)
+
+
+def fmt(d):
+    s = format(d.quantize(Decimal("0.000000001"), rounding=ROUND_DOWN), "f")
+    return s.rstrip("0").rstrip(".") if "." in s else s
+
+
+def split_line(ln):
+    """(stack, [counts...]) of one line by the documented rules, or None."""
+    ln = ln[:-1] if ln.endswith("\r") else ln
+    ln = ln.rstrip(" \t")
+    if ln.strip(" \t") == "" or ln.startswith("#"):
+        return "skip"
+    m = re.match(r"^(.*?)[ \t]+([^ \t]*)$", ln)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def make_lines(rng, three):
+    lines = []
+    for _ in range(rng.randint(1, 10)):
+        counts = [rnd_count(rng) for _ in range(2 if three else 1)]
+        sep = rng.choice([" ", "\t", "  ", " \t "])
+        lines.append(rnd_stack(rng) + sep + sep.join(counts) + rng.choice(["\n", "\r\n"]))
+    if rng.random() < 0.2:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(["# comment 1 2\n", "\n", "\r\n"]))
+    return lines
+
+
+def model_side(lines, side, sums, opts):
+    valid = 0
+    for ln in "".join(lines).split("\n"):
+        if ln == "":
+            continue
+        r = split_line(ln)
+        if r == "skip" or r is None:
+            continue
+        stack, c = r[0], parse_count(r[1])
+        if c is None or stack == "":
+            continue
+        valid += 1
+        add(sums, stack, side, c, opts)
+    return valid
+
+
+def add(sums, stack, side, c, opts):
+    frames = stack.split(";")
+    if "--strip-hex" in opts:
+        frames = [re.sub(r"0x[0-9a-fA-F]+", "0x...", f) for f in frames]
+    if "--reverse" in opts:
+        frames.reverse()
+    sums.setdefault(";".join(frames), [Decimal(0), Decimal(0)])[side] += c
+
+
+def model_three(lines, sums, opts):
+    """A single 3-column file; returns (valid lines, is three-column)."""
+    valid, decided, three = 0, False, False
+    for ln in "".join(lines).split("\n"):
+        r = split_line(ln) if ln else "skip"
+        if r == "skip" or r is None:
+            continue
+        head = parse_count(r[1])
+        if head is None:
+            continue
+        m = re.match(r"^(.*?)[ \t]+([^ \t]*)$", r[0])
+        base = parse_count(m.group(2)) if m else None
+        if not decided:
+            decided, three = True, base is not None and m.group(1) != ""
+        if three:
+            if base is None or m.group(1) == "":
+                continue
+            valid += 1
+            add(sums, m.group(1), 0, base, opts)
+            add(sums, m.group(1), 1, head, opts)
+        elif r[0] != "":
+            valid += 1
+            add(sums, r[0], 1, head, opts)
+    return valid, three
+
+
+def write(path, lines):
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write("".join(lines))
+
+
+def one_round(exe, rng, tmp):
+    opts = [o for o in ("--reverse", "--strip-hex") if rng.random() < 0.3]
+    shape = rng.choice(["pair", "split", "three"])
+    sums, args = {}, []
+    if shape == "three":
+        lines = make_lines(rng, True)
+        write(os.path.join(tmp, "d.folded"), lines)
+        valid, three = model_three(lines, sums, opts)
+        ok, args = valid > 0, ["d.folded"]
+    else:
+        ok = True
+        for side, flag in ((0, "--base"), (1, "--head")):
+            parts = 1 if shape == "pair" else rng.randint(1, 3)
+            valid = 0
+            for k in range(parts):
+                lines = make_lines(rng, False)
+                name = "s%d_%d.folded" % (side, k)
+                write(os.path.join(tmp, name), lines)
+                # Each file must hold a valid line of its own.
+                v = model_side(lines, side, sums, opts)
+                ok = ok and v > 0
+                args += [flag, name] if shape == "split" else [name]
+        three = True
+    p = subprocess.run([exe, "-f", "folded"] + opts + args, cwd=tmp, capture_output=True)
+    if not ok:
+        return p.returncode == 1, "expected exit 1, got %d" % p.returncode
+    if shape == "three" and not three:
+        want = sorted("%s %s" % (k, fmt(v[1])) for k, v in sums.items() if v[1])
+    else:
+        want = sorted("%s %s %s" % (k, fmt(v[0]), fmt(v[1]))
+                      for k, v in sums.items() if v[0] or v[1])
+    got = sorted(p.stdout.decode("utf-8").splitlines())
+    if p.returncode != 0 or got != want:
+        return False, "args %s exit %d\nstderr %r\nwant %r\ngot  %r" % (
+            opts + args, p.returncode, p.stderr, want, got)
+    return True, ""
+
+
+def main(argv):
+    exe = os.path.abspath(argv[1])
+    rounds = int(argv[2]) if len(argv) > 2 else 400
+    rng = random.Random(int(argv[3]) if len(argv) > 3 else 2)
+    failed = 0
+    for i in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="difffold-ref-") as tmp:
+            ok, why = one_round(exe, rng, tmp)
+            if not ok:
+                failed += 1
+                if failed <= 3:
+                    print("round %d: %s" % (i, why))
+                    for n in sorted(os.listdir(tmp)):
+                        print("--- %s: %r" % (n, open(os.path.join(tmp, n), "rb").read()))
+    print("%d rounds, %d failed" % (rounds, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
