@@ -80,7 +80,9 @@ replay_dir(const char *path)
 		names[count++] = buf_detach(&p, NULL);
 	}
 	closedir(d);
-	qsort(names, count, sizeof(*names), compare_names);
+	if (count > 0) {
+		qsort(names, count, sizeof(*names), compare_names);
+	}
 	long done = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (done >= 0) {

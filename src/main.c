@@ -118,6 +118,8 @@ write_outputs(const struct tree *t, const struct options *o)
 		struct out out;
 		struct diag err;
 		bool broken_pipe = false;
+		/* Three steps that fail alike; the repeated branch body is deliberate.
+		 * NOLINTNEXTLINE(bugprone-branch-clone) */
 		if (!out_open(&out, spec->path, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			code = EXIT_INPUT;
