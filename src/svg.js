@@ -63,6 +63,9 @@
 	var cx = new Float64Array(n), cwid = new Float64Array(n);
 	var parent = new Int32Array(n), end = new Int32Array(n);
 	var hidden = new Uint8Array(n), matches = new Uint8Array(n);
+	// Whether a frame's text element has a position (it is written without
+	// one while it has no label): only those follow the rect on zoom.
+	var placed = new Uint8Array(n);
 
 	function value(g, name) {
 		return parseFloat(g.getAttribute(name)) || 0;
@@ -88,6 +91,7 @@
 			titles[i] = t;
 			rects[i] = r;
 			texts[i] = r.nextElementSibling;
+			placed[i] = texts[i].hasAttribute('y') ? 1 : 0;
 			fills[i] = r.getAttribute('fill');
 			labels[i] = null; // the label as written, read when first changed
 			ox[i] = cx[i] = parseFloat(r.getAttribute('x'));
@@ -212,7 +216,8 @@
 		if (labels[i] === s) {
 			return;
 		}
-		if (s && !t.hasAttribute('y')) {
+		if (s && !placed[i]) {
+			placed[i] = 1;
 			t.setAttribute('x', round1(cx[i] + pad));
 			t.setAttribute('y', round1(oy[i] + labelDy));
 			t.setAttribute('fill', inkFor(fills[i] || commonFill));
@@ -225,7 +230,9 @@
 		if (cx[i] !== x) {
 			var sx = round1(x);
 			rects[i].setAttribute('x', sx);
-			texts[i].setAttribute('x', round1(x + pad));
+			if (placed[i]) {
+				texts[i].setAttribute('x', round1(x + pad));
+			}
 			cx[i] = x;
 		}
 		if (cwid[i] !== w) {
