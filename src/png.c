@@ -43,7 +43,7 @@
 	"PNG/PDF output needs the font DejaVu Sans Mono: install the Debian package "              \
 	"fonts-dejavu-core"
 /* Same geometry as the SVG backend: label inset and baseline. */
-#define LABEL_PAD 3.0
+#define LABEL_PAD LAYOUT_LABEL_PAD
 #define LABEL_BASELINE 0.35
 /* Fewer characters than this make no useful label. */
 #define LABEL_MIN_CHARS 3
