@@ -123,9 +123,10 @@ find_fonts_conf(void)
 	size_t root_len = strlen(root);
 	bool in_build = root_len > 0 && dir.len > root_len &&
 	                memcmp(dir.data, root, root_len) == 0 && dir.data[root_len] == '/';
-	if (dir.len > 0 && *DIFFFOLD_FONTS_CONF_RELATIVE) {
+	static const char relative[] = DIFFFOLD_FONTS_CONF_RELATIVE;
+	if (dir.len > 0 && relative[0] != '\0') {
 		buf_add(&rel, dir.data, dir.len);
-		buf_adds(&rel, DIFFFOLD_FONTS_CONF_RELATIVE);
+		buf_adds(&rel, relative);
 	}
 	const char *order[] = {
 	        in_build ? DIFFFOLD_FONTS_CONF_SOURCE : NULL,
