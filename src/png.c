@@ -179,6 +179,13 @@ load_config(struct diag *err)
 		free(path);
 		return NULL;
 	}
+	/* fontconfig resolves a relative name against its own folders, not
+	 * the working directory the user meant. */
+	char *absolute = realpath(path, NULL);
+	if (absolute) {
+		free(path);
+		path = absolute;
+	}
 	FcConfig *config = FcConfigCreate();
 	if (!config || !FcConfigParseAndLoad(config, (const FcChar8 *)path, FcTrue) ||
 	        !FcConfigBuildFonts(config)) {

@@ -105,6 +105,14 @@ def main():
         with open(out, "rb") as f:
             check(f.read() == first, "a user fonts.conf leaves the PNG unchanged")
 
+        # DIFFFOLD_FONTS_CONF may be relative to the working directory.
+        shutil.copy(os.path.join(root, "fonts", "difffold-fonts.conf"),
+                    os.path.join(tmp, "mine.conf"))
+        r = run(exe, [base, head, "-o", out], env={"DIFFFOLD_FONTS_CONF": "mine.conf"}, cwd=tmp)
+        with open(out, "rb") as f:
+            check(r.returncode == 0 and f.read() == first,
+                  "a relative DIFFFOLD_FONTS_CONF: %r" % r.stderr)
+
         # No DejaVu Sans Mono: the message names the package, exit code 1,
         # and neither the target nor a temporary file is left behind.
         empty = os.path.join(tmp, "empty.conf")
