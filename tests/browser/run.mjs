@@ -589,6 +589,80 @@ async function suite(context) {
 		await interactive(context, 'generated', gen, []);
 	}
 	await hostileChecks(context);
+	if (main) {
+		await inlineChecks(context, main.svgPath, path.join(tmp, 'hostile.svg'));
+	}
+}
+
+// Two graphs pasted inline into one HTML page (a report, a dashboard):
+// ids must not collide and each script must drive its own graph only.
+async function inlineChecks(context, svgA, svgB) {
+	await t.check('two graphs inline in one HTML page work independently', async () => {
+		assert(fs.existsSync(svgB), 'second graph missing');
+		const strip = (f) => fs.readFileSync(f, 'utf8').replace(/^<\?xml[^>]*\?>\s*/, '');
+		const html = path.join(tmp, 'inline.html');
+		fs.writeFileSync(
+			html,
+			'<!doctype html><html><head><meta charset="utf-8"><title>two graphs</title></head><body style="margin:0">' +
+				`<div>${strip(svgA)}</div><div>${strip(svgB)}</div></body></html>`
+		);
+		const { page, w } = await openDoc(context, pathToFileURL(html).href, { width: 1300, height: 900 });
+		try {
+			const info = await page.evaluate(() => {
+				const ids = Array.from(document.querySelectorAll('[id]'), (e) => e.id);
+				return {
+					graphs: document.querySelectorAll('svg.difffold').length,
+					ids: ids.length,
+					unique: new Set(ids).size,
+					pwned: window.__pwned,
+				};
+			});
+			assert(info.graphs === 2, `${info.graphs} graphs in the page`);
+			assert(info.ids === info.unique, `${info.ids - info.unique} duplicate ids`);
+			assert(info.pwned === undefined, 'a script from the input ran');
+			// Point at frame 1 of each graph; only that graph's details change.
+			for (const g of [0, 1]) {
+				const p = await page.evaluate((k) => {
+					const svg = document.querySelectorAll('svg.difffold')[k];
+					// The last wide frame: deep, with frames beside it to hide.
+					const rs = Array.from(svg.querySelectorAll('g.frame > rect'));
+					let i = rs.length - 1;
+					while (i > 1 && Number(rs[i].getAttribute('width')) < 10) {
+						i--;
+					}
+					const r = rs[i];
+					svg.dataset.testFrame = String(i);
+					r.scrollIntoView({ block: 'center' });
+					const b = r.getBoundingClientRect();
+					return { x: b.left + Math.min(b.width / 2, 20), y: b.top + b.height / 2 };
+				}, g);
+				await page.mouse.move(p.x, p.y);
+				await poll(page, (k) => document.querySelectorAll('svg.difffold')[k].querySelector('.details').textContent !== '', g, `details of graph ${g}`);
+				const texts = await page.evaluate(() => Array.from(document.querySelectorAll('svg.difffold .details'), (d) => d.textContent));
+				const name = await page.evaluate((k) => {
+					const svg = document.querySelectorAll('svg.difffold')[k];
+					return svg.querySelectorAll('g.frame > title')[Number(svg.dataset.testFrame)].textContent.split('\n')[0];
+				}, g);
+				assert(texts[g].includes(name), `graph ${g} details '${texts[g]}' lack '${name}'`);
+				await page.mouse.click(p.x, p.y);
+				const hidden = await page.evaluate(() => Array.from(document.querySelectorAll('svg.difffold'), (s) => s.querySelectorAll('g.frame.hide').length));
+				assert(hidden[g] > 0, `graph ${g} did not zoom (hidden counts ${hidden})`);
+				assert(hidden[1 - g] === 0, `zooming graph ${g} hid frames of graph ${1 - g}`);
+				const reset = await page.evaluate((k) => {
+					const r = document.querySelectorAll('svg.difffold')[k].querySelector('.reset-zoom');
+					r.scrollIntoView({ block: 'center' });
+					const b = r.getBoundingClientRect();
+					return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+				}, g);
+				await page.mouse.click(reset.x, reset.y);
+				const after = await page.evaluate(() => Array.from(document.querySelectorAll('svg.difffold'), (s) => s.querySelectorAll('g.frame.hide').length));
+				assert(after[0] === 0 && after[1] === 0, `after reset, hidden counts ${after}`);
+			}
+			assert(w.unexpected().length === 0 && w.errors.length === 0, `${w.errors.join('; ')} ${JSON.stringify(w.unexpected())}`);
+		} finally {
+			await page.close();
+		}
+	});
 }
 
 // Screenshot of `svgFile` as an <img> in an HTML page, decoded.
