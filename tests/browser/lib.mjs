@@ -322,10 +322,11 @@ export function runner() {
 	const results = [];
 	return {
 		async check(name, fn) {
+			const start = Date.now();
 			try {
 				await fn();
 				results.push({ name, ok: true });
-				console.log(`ok - ${name}`);
+				console.log(`ok - ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
 			} catch (e) {
 				results.push({ name, ok: false });
 				console.log(`not ok - ${name}\n  ${String(e && e.stack ? e.stack : e).replace(/\n/g, '\n  ')}`);
