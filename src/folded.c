@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -234,80 +235,219 @@ folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
 	return parse_lines(&r, data, len, true) >= 0 && finish(&r);
 }
 
-static gzFile
-open_input(const char *path, const char *name, struct diag *err)
+/*
+ * The bytes of one input file. Plain files are read with read(2) straight
+ * into the line buffer; gzip (detected by its magic bytes, so pipes work
+ * too) is inflated from a buffer of compressed bytes. Concatenated gzip
+ * members are read one after another; anything else after a member is
+ * ignored, as zlib's gzread does.
+ */
+struct input {
+	int fd;
+	const char *name;
+	bool gzip, started, raw_eof, member_done;
+	z_stream zs;
+	unsigned char *zbuf;
+	uint64_t raw_bytes; /* bytes read from fd, for progress */
+	const struct folded_progress *progress;
+};
+
+#define ZBUF_SIZE ((size_t)256 << 10)
+
+static bool
+open_input(struct input *in, const char *path, const char *name, struct diag *err)
 {
-	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	memset(in, 0, sizeof(*in));
+	in->name = name;
+	in->fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
 		set_error(err, name, 0, strerror(errno));
-		return NULL;
+		return false;
 	}
 	struct stat sb;
-	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		close(fd);
+	if (fstat(in->fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close(in->fd);
 		set_error(err, name, 0, "is a directory");
-		return NULL;
+		return false;
 	}
-	gzFile gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		set_error(err, name, 0, "cannot open");
-		return NULL;
+	return true;
+}
+
+static void
+close_input(struct input *in)
+{
+	if (in->gzip) {
+		inflateEnd(&in->zs);
 	}
-	gzbuffer(gz, 256 * 1024);
-	return gz;
+	free(in->zbuf);
+	close(in->fd);
+}
+
+/* read(2) that retries on EINTR and reports progress; -1 with err set. */
+static ssize_t
+raw_read(struct input *in, void *dst, size_t cap, struct diag *err)
+{
+	ssize_t n;
+	do {
+		n = read(in->fd, dst, cap);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		char reason[512];
+		snprintf(reason, sizeof(reason), "read error: %s", strerror(errno));
+		set_error(err, in->name, 0, reason);
+		return -1;
+	}
+	in->raw_bytes += (uint64_t)n;
+	if (in->progress && in->progress->fn) {
+		in->progress->fn(in->progress->ctx, (uint64_t)n);
+	}
+	return n;
+}
+
+/* Keeps at least `want` compressed bytes pending unless the file ends first. */
+static bool
+fill(struct input *in, size_t want, struct diag *err)
+{
+	while (in->zs.avail_in < want && !in->raw_eof) {
+		if (in->zs.avail_in && in->zs.next_in != in->zbuf) {
+			memmove(in->zbuf, in->zs.next_in, in->zs.avail_in);
+		}
+		in->zs.next_in = in->zbuf;
+		ssize_t n =
+		        raw_read(in, in->zbuf + in->zs.avail_in, ZBUF_SIZE - in->zs.avail_in, err);
+		if (n < 0) {
+			return false;
+		}
+		in->raw_eof = n == 0;
+		in->zs.avail_in += (uInt)n;
+	}
+	return true;
+}
+
+/* zlib allocates through xalloc, so running out of memory is fatal as elsewhere. */
+static voidpf
+zalloc(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	return xcalloc(items, size);
+}
+
+static void
+zfree(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
 }
 
 static bool
-read_error(gzFile gz, const char *name, struct diag *err)
+start_gzip(struct input *in, const char *head, size_t len, struct diag *err)
 {
-	int code;
-	const char *msg = gzerror(gz, &code);
-	if (code == Z_ERRNO) {
-		msg = strerror(errno);
-	} else if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ")) {
-		/* zlib names a gzdopen'ed stream "<fd:3>"; the file name is ours. */
-		msg = strstr(msg, ": ") + 2;
+	in->gzip = true;
+	in->zbuf = xmalloc(ZBUF_SIZE);
+	memcpy(in->zbuf, head, len);
+	in->zs.next_in = in->zbuf;
+	in->zs.avail_in = (uInt)len;
+	in->zs.zalloc = zalloc;
+	in->zs.zfree = zfree;
+	/* 16 + MAX_WBITS: gzip wrapper only. */
+	if (inflateInit2(&in->zs, 16 + MAX_WBITS) != Z_OK) {
+		in->gzip = false;
+		set_error(err, in->name, 0, "read error: cannot start zlib");
+		return false;
 	}
-	char reason[512];
-	snprintf(reason, sizeof(reason), "read error: %s", msg);
-	set_error(err, name, 0, reason);
-	return false;
+	return true;
 }
 
-/* At end of input: did a gzip stream stop in the middle? zlib says so only
- * through gzerror, and gzread returns the partial data as if all were well. */
-static bool
-truncated(gzFile gz)
+/* Inflates into dst; returns bytes produced (0 at the end) or -1. */
+static ssize_t
+gzip_read(struct input *in, char *dst, size_t cap, struct diag *err)
 {
-	int code = Z_OK;
-	gzerror(gz, &code);
-	return code == Z_BUF_ERROR;
+	in->zs.next_out = (Bytef *)dst;
+	in->zs.avail_out = (uInt)cap;
+	while (in->zs.avail_out == cap) {
+		if (in->member_done) {
+			/* Another member follows only if its magic bytes do. */
+			if (!fill(in, 2, err)) {
+				return -1;
+			}
+			if (in->zs.avail_in < 2 || in->zs.next_in[0] != 0x1f ||
+			        in->zs.next_in[1] != 0x8b) {
+				break;
+			}
+			inflateReset(&in->zs);
+			in->member_done = false;
+		}
+		if (!fill(in, 1, err)) {
+			return -1;
+		}
+		if (in->zs.avail_in == 0) {
+			set_error(err, in->name, 0, "read error: truncated gzip data");
+			return -1;
+		}
+		int rc = inflate(&in->zs, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END) {
+			in->member_done = true;
+		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			char reason[512];
+			snprintf(reason, sizeof(reason), "read error: %s",
+			        in->zs.msg ? in->zs.msg : "invalid gzip data");
+			set_error(err, in->name, 0, reason);
+			return -1;
+		}
+	}
+	return (ssize_t)(cap - in->zs.avail_out);
+}
+
+/* Reads up to cap bytes of content; returns 0 at the end, -1 on error. */
+static ssize_t
+input_read(struct input *in, char *dst, size_t cap, struct diag *err)
+{
+	if (in->gzip) {
+		return gzip_read(in, dst, cap, err);
+	}
+	if (in->started) {
+		return raw_read(in, dst, cap, err);
+	}
+	/* The first bytes decide: two are needed to see gzip's magic. They are
+	 * few enough to move to the compressed buffer if it is gzip. */
+	in->started = true;
+	cap = cap < ZBUF_SIZE ? cap : ZBUF_SIZE;
+	size_t have = 0;
+	while (have < 2) {
+		ssize_t n = raw_read(in, dst + have, cap - have, err);
+		if (n < 0) {
+			return -1;
+		}
+		if (n == 0) {
+			break;
+		}
+		have += (size_t)n;
+	}
+	if (have >= 2 && (unsigned char)dst[0] == 0x1f && (unsigned char)dst[1] == 0x8b) {
+		return start_gzip(in, dst, have, err) ? gzip_read(in, dst, cap, err) : -1;
+	}
+	return (ssize_t)have;
 }
 
 bool
-folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
-        struct folded_stats *st, struct diag *err)
+folded_read_file_progress(struct tree *t, const char *path, enum folded_mode mode, bool strict,
+        const struct folded_progress *progress, struct folded_stats *st, struct diag *err)
 {
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	struct reader r;
 	reader_init(&r, t, name, mode, strict, st, err);
-	gzFile gz = open_input(path, name, err);
-	if (!gz) {
+	struct input in;
+	if (!open_input(&in, path, name, err)) {
 		return false;
 	}
+	in.progress = progress;
 	struct buf b;
 	buf_init(&b);
 	bool ok = true;
 	for (;;) {
 		buf_reserve(&b, READ_SIZE);
-		int n = gzread(gz, b.data + b.len, (unsigned)READ_SIZE);
+		ssize_t n = input_read(&in, b.data + b.len, READ_SIZE, err);
 		if (n < 0) {
-			ok = read_error(gz, name, err);
-			break;
-		}
-		if (n == 0 && truncated(gz)) {
-			set_error(err, name, 0, "read error: truncated gzip data");
 			ok = false;
 			break;
 		}
@@ -324,6 +464,13 @@ folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool s
 		}
 	}
 	buf_finish(&b);
-	gzclose(gz);
+	close_input(&in);
 	return ok && finish(&r);
+}
+
+bool
+folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
+        struct folded_stats *st, struct diag *err)
+{
+	return folded_read_file_progress(t, path, mode, strict, NULL, st, err);
 }

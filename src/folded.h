@@ -42,6 +42,17 @@ struct folded_stats {
  */
 bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
         struct folded_stats *st, struct diag *err);
+/*
+ * Progress of a long read: fn gets the number of bytes just read from the
+ * file (compressed bytes for gzip input, so they add up to its size).
+ */
+struct folded_progress {
+	void (*fn)(void *ctx, uint64_t bytes);
+	void *ctx;
+};
+/* folded_read_file, reporting progress to *progress (which may be NULL). */
+bool folded_read_file_progress(struct tree *t, const char *path, enum folded_mode mode, bool strict,
+        const struct folded_progress *progress, struct folded_stats *st, struct diag *err);
 /* The same over bytes in memory; `name` is used in messages. */
 bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
