@@ -376,17 +376,17 @@ async function interactive(context, label, pair, extra) {
 		const h = parseHash(chrome.hash, prefix);
 		assert(h && h.zoom === String(i), `location.hash '${chrome.hash}' is not #${prefix}zoom=${i}`);
 		// The label follows the frame when the name now fits.
-		const fs_ = await page.evaluate((j) => {
+		const lab = await page.evaluate((j) => {
 			const g = document.querySelectorAll('g.frame')[j];
 			const tx = g.querySelector('text');
 			const r = tx.getBoundingClientRect();
 			return { size: parseFloat(getComputedStyle(tx).fontSize) || 12, left: r.left + scrollX, right: r.right + scrollX, text: tx.textContent };
 		}, i);
-		if (target.name.length * fs_.size * 0.62 + 8 < z.w) {
+		if (target.name.length * lab.size * 0.62 + 8 < z.w) {
 			// Labels drop the perf annotation (_[k], _[j], ...).
 			const bare = target.name.replace(/_\[\w+\]$/, '');
-			assert(fs_.text === target.name || fs_.text === bare, `zoomed frame's label is '${fs_.text}', its name '${target.name}' fits`);
-			assert(fs_.left >= z.x - 0.5 && fs_.right <= z.x + z.w + 0.5, 'zoomed frame label lies outside its rect');
+			assert(lab.text === target.name || lab.text === bare, `zoomed frame's label is '${lab.text}', its name '${target.name}' fits`);
+			assert(lab.left >= z.x - 0.5 && lab.right <= z.x + z.w + 0.5, 'zoomed frame label lies outside its rect');
 		}
 	});
 
@@ -452,7 +452,7 @@ async function interactive(context, label, pair, extra) {
 
 	await check('search ignoring case, then clearSearch', async () => {
 		assert(regex, 'no regex');
-		const upper = regex.toUpperCase().replace('(?:', '(?:');
+		const upper = regex.toUpperCase();
 		const exp = expectedSearch(initial, new RegExp(upper, 'i'));
 		await page.evaluate((re) => window.difffold.search(re, false), upper);
 		let now = await readFrames(page);
