@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <unistd.h>
 
@@ -41,12 +43,12 @@ warn_bad_lines(const char *path, const struct folded_stats *st)
 
 static bool
 read_side(struct tree *t, const char **paths, size_t count, enum folded_mode mode, bool strict,
-        bool *three_column)
+        const struct folded_progress *progress, bool *three_column)
 {
 	for (size_t i = 0; i < count; i++) {
 		struct folded_stats st;
 		struct diag err;
-		if (!folded_read_file(t, paths[i], mode, strict, &st, &err)) {
+		if (!folded_read_file_progress(t, paths[i], mode, strict, progress, &st, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			return false;
 		}
@@ -54,6 +56,65 @@ read_side(struct tree *t, const char **paths, size_t count, enum folded_mode mod
 		*three_column = st.three_column;
 	}
 	return true;
+}
+
+/* A progress line while reading big inputs, on a terminal only. */
+#define PROGRESS_MIN_BYTES ((uint64_t)64 << 20)
+
+struct progress {
+	uint64_t total, done;
+	int shown; /* percentage on screen, -1 for none */
+};
+
+static void
+progress_step(void *ctx, uint64_t bytes)
+{
+	struct progress *p = ctx;
+	p->done += bytes;
+	int pct = p->done >= p->total ? 100 : (int)(p->done * 100 / p->total);
+	if (pct != p->shown) {
+		fprintf(stderr, "\rdifffold: reading %d%%", pct);
+		p->shown = pct;
+	}
+}
+
+static void
+progress_init(struct progress *p, struct folded_progress *fp, const struct options *o)
+{
+	p->total = p->done = 0;
+	p->shown = -1;
+	fp->fn = NULL;
+	fp->ctx = p;
+	const char *const *lists[] = {&o->single, o->base, o->head};
+	size_t counts[] = {o->single ? 1 : 0, o->base_count, o->head_count};
+	for (size_t l = 0; l < 3; l++) {
+		for (size_t i = 0; i < counts[l]; i++) {
+			struct stat sb;
+			if (strcmp(lists[l][i], "-") != 0 && stat(lists[l][i], &sb) == 0) {
+				p->total += (uint64_t)sb.st_size;
+			}
+		}
+	}
+	if (p->total >= PROGRESS_MIN_BYTES && isatty(STDERR_FILENO)) {
+		fp->fn = progress_step;
+	}
+}
+
+static void
+progress_end(const struct progress *p)
+{
+	if (p->shown >= 0) {
+		fputs("\r\033[K", stderr);
+	}
+}
+
+/* DIFFFOLD_TIMING=1 prints the time of each stage to stderr (bench/). */
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static bool
@@ -162,19 +223,27 @@ run(struct options *o)
 		fprintf(stderr, "difffold: standard input ('-') can be read only once\n");
 		return EXIT_USAGE;
 	}
+	double start = now_ms();
+	struct progress pr;
+	struct folded_progress fp;
+	progress_init(&pr, &fp, o);
 	struct tree *t = tree_create(&o->tree);
 	bool three_column = false, ignored;
-	bool ok = o->single ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &three_column)
-	                    : read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict,
-	                              &ignored) &&
-	                              read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict,
-	                                      &ignored);
+	bool ok = o->single
+	                  ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &fp, &three_column)
+	                  : read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict, &fp,
+	                            &ignored) &&
+	                            read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict,
+	                                    &fp, &ignored);
+	progress_end(&pr);
+	double read_done = now_ms();
 	if (!ok) {
 		tree_destroy(t);
 		return EXIT_INPUT;
 	}
 	bool differential = !o->single || three_column;
 	tree_finish(t, differential);
+	double tree_done = now_ms();
 	if (!o->head_label) {
 		o->head_label = o->single ? o->single : o->head[0];
 	}
@@ -182,6 +251,11 @@ run(struct options *o)
 		o->base_label = o->single ? "base" : o->base[0];
 	}
 	int code = write_outputs(t, o);
+	if (getenv("DIFFFOLD_TIMING")) {
+		fprintf(stderr,
+		        "difffold: timing: read %.1f ms, tree_finish %.1f ms, outputs %.1f ms\n",
+		        read_done - start, tree_done - read_done, now_ms() - tree_done);
+	}
 	if (code == EXIT_OK && o->fail_on_regression >= 0 && differential) {
 		code = gate(t, o->fail_on_regression);
 	}
