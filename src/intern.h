@@ -24,6 +24,12 @@ struct intern *intern_create(void);
 void intern_destroy(struct intern *in);
 /* Returns the id of the name, adding it if new. */
 uint32_t intern_add(struct intern *in, const char *name, size_t len);
+/*
+ * intern_add for callers that already have intern_hash(name, len): they can
+ * also intern_prefetch the name's slot some time before adding it.
+ */
+uint32_t intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t hash);
+void intern_prefetch(const struct intern *in, uint64_t hash);
 uint32_t intern_count(const struct intern *in);
 /* The stored bytes of id; valid until intern_destroy. */
 const char *intern_name(const struct intern *in, uint32_t id, size_t *len);

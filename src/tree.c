@@ -30,6 +30,7 @@ struct frame {
 	const char *f;
 	size_t len;
 	uint64_t k; /* path hash */
+	uint64_t name_hash; /* intern_hash of a frame that will be a new node, else 0 */
 	uint32_t cand; /* node whose slot tag matched, 0 if none */
 };
 
@@ -233,7 +234,7 @@ grow_slots(struct tree *t)
 }
 
 static uint32_t
-new_node(struct tree *t, uint32_t parent, const char *f, size_t len)
+new_node(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
 {
 	struct tree_path *p = t->path;
 	uint32_t id = (uint32_t)t->node_count;
@@ -241,7 +242,7 @@ new_node(struct tree *t, uint32_t parent, const char *f, size_t len)
 	p->keys = xgrow(p->keys, &p->key_cap, t->node_count + 1, sizeof(struct node_key));
 	struct tree_node *n = &t->nodes[id];
 	memset(n, 0, sizeof(*n));
-	n->name = intern_add(t->names, f, len);
+	n->name = intern_add_hashed(t->names, f, len, name_hash ? name_hash : intern_hash(f, len));
 	n->parent = parent;
 	n->first_child = TREE_NONE;
 	n->next_sibling = TREE_NONE;
@@ -264,9 +265,12 @@ is_node(const struct tree_path *p, uint32_t id, uint32_t parent, const char *f, 
 	return key->parent == parent && key->len == len && memcmp(key->bytes, f, len) == 0;
 }
 
-/* The child of parent named f whose path hashes to k, created if new. */
+/*
+ * The child of parent named f whose path hashes to k, created if new;
+ * name_hash is intern_hash(f, len) if known, else 0.
+ */
 static uint32_t
-child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len)
+child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
 {
 	struct tree_path *p = t->path;
 	uint64_t tag = (k >> 32) << 32;
@@ -276,7 +280,7 @@ child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len)
 			return (uint32_t)s;
 		}
 	}
-	uint32_t id = new_node(t, parent, f, len);
+	uint32_t id = new_node(t, parent, f, len, name_hash);
 	p->slots[i] = tag | id;
 	if (slots_full(t)) {
 		grow_slots(t);
@@ -313,7 +317,7 @@ one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t le
 		len = s->len;
 	}
 	*k = path_hash(*k, hash_bytes(f, len));
-	return child(t, *k, parent, f, len);
+	return child(t, *k, parent, f, len, 0);
 }
 
 static void
@@ -369,17 +373,24 @@ scan_frames(struct tree_path *p, const char *stack, size_t len, size_t start, ui
 	return n;
 }
 
-/* The node whose slot tag matches each frame, if any; starts loading its key. */
+/*
+ * The node whose slot tag matches each frame, if any: starts loading its
+ * key. A frame without one will be a new node: starts looking up its name.
+ */
 static void
-find_candidates(struct tree_path *p, size_t n)
+find_candidates(struct tree *t, size_t n)
 {
+	struct tree_path *p = t->path;
 	for (size_t j = 0; j < n; j++) {
 		struct frame *fr = &p->frames[j];
 		uint64_t tag = (fr->k >> 32) << 32;
 		fr->cand = 0;
+		fr->name_hash = 0;
 		for (size_t i = fr->k & p->mask;; i = (i + 1) & p->mask) {
 			uint64_t s = p->slots[i];
 			if (s == 0) {
+				fr->name_hash = intern_hash(fr->f, fr->len);
+				intern_prefetch(t->names, fr->name_hash);
 				break;
 			}
 			if ((s & ~(uint64_t)UINT32_MAX) == tag) {
@@ -413,13 +424,13 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 		return node;
 	}
 	size_t n = scan_frames(p, stack, len, start, k);
-	find_candidates(p, n);
+	find_candidates(t, n);
 	for (size_t j = 0; j < n; j++) {
 		const struct frame *fr = &p->frames[j];
 		if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
 			node = fr->cand;
 		} else {
-			node = child(t, fr->k, node, fr->f, fr->len);
+			node = child(t, fr->k, node, fr->f, fr->len, fr->name_hash);
 		}
 		remember(p, depth++, node, fr->k);
 	}
