@@ -10,13 +10,17 @@
 struct entry {
 	const char *bytes;
 	uint32_t len;
-	uint32_t hash; /* low bits of the full hash, to skip most memcmps */
+	uint32_t hash; /* folded hash: slot index and tag; rehashing needs no bytes */
 };
 
 struct intern {
 	struct entry *entries;
 	size_t count, cap;
-	uint32_t *slots; /* id + 1, 0 = empty; open addressing */
+	/*
+	 * Open addressing: hash << 32 | (id + 1), 0 = empty. The hash beside the
+	 * id lets a probe pass other names without loading their entries.
+	 */
+	uint64_t *slots;
 	size_t slot_mask;
 	char **chunks;
 	size_t chunk_count, chunk_cap;
@@ -52,7 +56,7 @@ intern_create(void)
 {
 	struct intern *in = xcalloc(1, sizeof(*in));
 	in->slot_mask = 1023;
-	in->slots = xcalloc(in->slot_mask + 1, sizeof(uint32_t));
+	in->slots = xcalloc(in->slot_mask + 1, sizeof(uint64_t));
 	return in;
 }
 
@@ -90,46 +94,72 @@ store(struct intern *in, const char *name, size_t len)
 	return p;
 }
 
+static uint32_t
+fold(uint64_t h)
+{
+	return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
 static void
 rehash(struct intern *in)
 {
 	size_t mask = in->slot_mask * 2 + 1;
-	uint32_t *slots = xcalloc(mask + 1, sizeof(uint32_t));
+	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
 	for (size_t id = 0; id < in->count; id++) {
-		const struct entry *e = &in->entries[id];
-		size_t i = intern_hash(e->bytes, e->len) & mask;
+		uint32_t hash = in->entries[id].hash;
+		size_t i = hash & mask;
 		while (slots[i]) {
 			i = (i + 1) & mask;
 		}
-		slots[i] = (uint32_t)id + 1;
+		slots[i] = (uint64_t)hash << 32 | (id + 1);
 	}
 	free(in->slots);
 	in->slots = slots;
 	in->slot_mask = mask;
 }
 
-uint32_t
-intern_add(struct intern *in, const char *name, size_t len)
+void
+intern_prefetch(const struct intern *in, uint64_t hash)
 {
-	uint64_t h = intern_hash(name, len);
-	size_t i = h & in->slot_mask;
-	for (uint32_t s; (s = in->slots[i]) != 0; i = (i + 1) & in->slot_mask) {
-		const struct entry *e = &in->entries[s - 1];
-		if (e->hash == (uint32_t)h && e->len == len && memcmp(e->bytes, name, len) == 0) {
-			return s - 1;
+#if defined(__GNUC__)
+	__builtin_prefetch(&in->slots[fold(hash) & in->slot_mask]);
+#else
+	(void)in;
+	(void)hash;
+#endif
+}
+
+uint32_t
+intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t full_hash)
+{
+	uint32_t hash = fold(full_hash);
+	size_t i = hash & in->slot_mask;
+	for (uint64_t s; (s = in->slots[i]) != 0; i = (i + 1) & in->slot_mask) {
+		if ((uint32_t)(s >> 32) != hash) {
+			continue;
+		}
+		const struct entry *e = &in->entries[(uint32_t)s - 1];
+		if (e->len == len && memcmp(e->bytes, name, len) == 0) {
+			return (uint32_t)s - 1;
 		}
 	}
 	uint32_t id = (uint32_t)in->count;
 	in->entries = xgrow(in->entries, &in->cap, in->count + 1, sizeof(struct entry));
 	in->entries[id].bytes = store(in, name, len);
 	in->entries[id].len = (uint32_t)len;
-	in->entries[id].hash = (uint32_t)h;
+	in->entries[id].hash = hash;
 	in->count++;
-	in->slots[i] = id + 1;
+	in->slots[i] = (uint64_t)hash << 32 | (id + 1);
 	if (in->count * 2 > in->slot_mask) {
 		rehash(in);
 	}
 	return id;
+}
+
+uint32_t
+intern_add(struct intern *in, const char *name, size_t len)
+{
+	return intern_add_hashed(in, name, len, intern_hash(name, len));
 }
 
 uint32_t
