@@ -195,14 +195,26 @@ write_bitmaps(const struct layout *l)
 	if (!enabled) {
 		return;
 	}
+	/* Within cairo's image size limit drawing must not fail, whatever the
+	 * names: a failure there is a bug (say, text cairo rejects). */
+	double px = 32767 / l->opt->scale;
+	bool must_draw = l->width <= px && l->height <= px;
 	struct out out;
 	struct diag err;
 	out_init_memory(&out);
-	png_write(&out, l, &err);
+	bool ok = png_write(&out, l, &err);
 	buf_finish(&out.b);
+	if (must_draw && !ok) {
+		fprintf(stderr, "png_write: %s\n", err.msg);
+	}
+	check(ok || !must_draw);
 	out_init_memory(&out);
-	png_write_pdf(&out, l, &err);
+	ok = png_write_pdf(&out, l, &err);
 	buf_finish(&out.b);
+	if (must_draw && !ok) {
+		fprintf(stderr, "png_write_pdf: %s\n", err.msg);
+	}
+	check(ok || !must_draw);
 }
 
 /* Reads base and head, or one profile; false when the input is rejected. */

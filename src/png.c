@@ -289,17 +289,22 @@ fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
 	return true;
 }
 
-/* Appends s to out with every invalid byte replaced by U+FFFD, as pango needs. */
+/*
+ * Appends s to out with every invalid byte replaced by U+FFFD, as pango needs.
+ * Noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF) are replaced too: cairo's
+ * PDF backend rejects them as "not valid UTF-8" and fails the whole page.
+ */
 static void
 add_valid_utf8(struct buf *out, const char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
-		uint32_t cp;
+		uint32_t cp = 0;
 		size_t k = utf8_decode(s + i, len - i, &cp);
-		if (k == 0 || cp == 0) {
+		bool nonchar = (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+		if (k == 0 || cp == 0 || nonchar) {
 			utf8_encode(out, 0xFFFD);
-			i++;
+			i += k ? k : 1;
 			continue;
 		}
 		buf_add(out, s + i, k);
