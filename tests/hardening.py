@@ -23,8 +23,9 @@ and `expected-stderr`, optional input files and an optional `options` file
 Options: stdin = a STREAMS name written to standard input; stdout = a file
 standard output goes to; sigpipe = N (read N bytes of stdout, then close
 it); as-nobody = yes (run as user nobody, for permission errors that root
-would bypass); fsize = bytes (RLIMIT_FSIZE); outputs = the files @OUT@ must
-hold afterwards (default none: a failing run leaves nothing behind).
+would bypass); fsize = bytes (RLIMIT_FSIZE); max-rss-mb = peak resident
+memory allowed; outputs = the files @OUT@ must hold afterwards (default
+none: a failing run leaves nothing behind).
 
 Usage: hardening.py --difffold PATH (--suite hostile|broken) [--bless] [CASE...]
 Exit status 0 pass, 1 fail, 77 skip (for meson).
@@ -329,6 +330,11 @@ def hostile_case(difffold, case_dir, base):
 
 # ---------------------------------------------------------------- broken
 
+def drain(pipe, sink):
+    sink.append(pipe.read())
+    pipe.close()
+
+
 def read_options(case_dir):
     opts = {}
     path = os.path.join(case_dir, "options")
@@ -418,20 +424,29 @@ def broken_run(difffold, case_dir, case, opts, cmd, tmp, bless):
     if stream:
         writer = threading.Thread(target=STREAMS[stream], args=(proc.stdin,), daemon=True)
         writer.start()
-    if stream:
-        # Not communicate(): it would close stdin under the writer thread.
-        stderr = proc.stderr.read()
-        proc.wait(timeout=TIMEOUT)
-    elif "sigpipe" in opts:
-        proc.stdout.read(int(opts["sigpipe"]))
-        proc.stdout.close()
-        stderr = proc.stderr.read()
-        proc.wait(timeout=TIMEOUT)
-    else:
-        stderr = proc.communicate(timeout=TIMEOUT)[1]
-    if writer:
-        writer.join(timeout=TIMEOUT)
-    code = proc.returncode
+    # Drain the pipes in threads and reap the process with wait4 for its
+    # peak RSS (communicate() would also close stdin under the writer).
+    stderr_parts = []
+    readers = [threading.Thread(target=drain, args=(proc.stderr, stderr_parts), daemon=True)]
+    if proc.stdout:
+        if "sigpipe" in opts:
+            proc.stdout.read(int(opts["sigpipe"]))
+            proc.stdout.close()
+        else:
+            readers.append(threading.Thread(target=drain, args=(proc.stdout, []), daemon=True))
+    for t in readers:
+        t.start()
+    watchdog = threading.Timer(TIMEOUT, proc.kill)
+    watchdog.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    watchdog.cancel()
+    code = proc.returncode = os.waitstatus_to_exitcode(status)
+    for t in readers + ([writer] if writer else []):
+        t.join(timeout=TIMEOUT)
+    stderr = b"".join(stderr_parts)
+    rss_mb = usage.ru_maxrss / 1024
+    if "max-rss-mb" in opts and rss_mb > float(opts["max-rss-mb"]):
+        fail(case, f"peak RSS {rss_mb:.0f} MB, limit {opts['max-rss-mb']} MB")
     err_text = stderr.decode("utf-8", "replace")
     # Longest first, so @OUT@ (inside @TMP@) wins.
     for key, value in sorted(subst.items(), key=lambda kv: -len(kv[1])):
