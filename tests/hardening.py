@@ -303,7 +303,7 @@ def hostile_case(difffold, case_dir, base):
     extra = []
     if os.path.exists(label):
         with open(label, "rb") as f:
-            text = f.read().decode("utf-8", "replace").rstrip("\n")
+            text = f.read().rstrip(b"\n")  # bytes: invalid UTF-8 reaches argv as is
         for opt in ("--title", "--subtitle", "--notes", "--base-label", "--head-label",
                     "--image-url", "--countname"):
             extra += [opt, text]
