@@ -16,8 +16,11 @@
  * then confirmed exactly: same parent as the node just resolved, same bytes.
  * Interning happens only when a node is created.
  *
- * Nodes carry only self counts while building: totals are summed once in
- * tree_finish, so adding a stack writes to its leaf, not to every frame.
+ * While building, a node is only its key, its name id and its self counts
+ * (about 40 bytes, not the 88 of a struct tree_node): tree_finish lays out
+ * the nodes array and sums the totals once, so adding a stack writes to its
+ * leaf, not to every frame, and a tree being built stays small enough for
+ * two to be built at once (base and head on two threads, see tree_merge).
  */
 struct node_key {
 	uint32_t parent;
@@ -37,8 +40,12 @@ struct frame {
 struct tree_path {
 	uint64_t *slots; /* path hash tag << 32 | node id; 0 = empty (id 0 is the root) */
 	size_t mask;
-	struct node_key *keys; /* per node: what confirming a candidate needs */
-	size_t key_cap;
+	/* Per node, all with room for `cap` nodes: */
+	struct node_key *keys; /* what confirming a candidate needs */
+	uint32_t *names; /* intern id */
+	struct count *self[2]; /* per side, NULL until the side gets a count */
+	size_t cap;
+	struct count sum[2]; /* side totals so far, for the overflow check */
 	struct frame *frames; /* the line being added */
 	size_t frame_cap;
 	uint32_t *prev; /* nodes of the previous line, root first */
@@ -156,16 +163,13 @@ tree_create(const struct tree_options *opt)
 	p->slots = xcalloc(SLOTS_INITIAL, sizeof(uint64_t));
 	buf_init(&p->scratch);
 	t->path = p;
-	t->nodes = xgrow(NULL, &t->node_cap, 1024, sizeof(struct tree_node));
-	p->keys = xgrow(NULL, &p->key_cap, 1024, sizeof(struct node_key));
+	p->cap = 1024;
+	p->keys = xmalloc(p->cap * sizeof(struct node_key));
+	p->names = xmalloc(p->cap * sizeof(uint32_t));
 	t->node_count = 1;
-	memset(&t->nodes[0], 0, sizeof(t->nodes[0]));
-	t->nodes[0].name = intern_add(t->names, "all", 3);
-	t->nodes[0].parent = TREE_NONE;
-	t->nodes[0].first_child = TREE_NONE;
-	t->nodes[0].next_sibling = TREE_NONE;
+	p->names[0] = intern_add(t->names, "all", 3);
 	size_t len;
-	p->keys[0].bytes = intern_name(t->names, t->nodes[0].name, &len);
+	p->keys[0].bytes = intern_name(t->names, p->names[0], &len);
 	p->keys[0].len = (uint32_t)len;
 	p->keys[0].parent = TREE_NONE;
 	t->base_scale = 1.0;
@@ -181,6 +185,9 @@ free_build_state(struct tree *t)
 	}
 	free(p->slots);
 	free(p->keys);
+	free(p->names);
+	free(p->self[SIDE_BASE]);
+	free(p->self[SIDE_HEAD]);
 	free(p->frames);
 	free(p->prev);
 	free(p->prev_k);
@@ -233,25 +240,40 @@ grow_slots(struct tree *t)
 	p->mask = mask;
 }
 
+/* Room for one more node in every per-node array. */
+static void
+reserve_node(struct tree_path *p, size_t count)
+{
+	if (count < p->cap) {
+		return;
+	}
+	size_t cap = p->cap;
+	p->keys = xgrow(p->keys, &cap, count + 1, sizeof(struct node_key));
+	p->names = xrealloc(p->names, cap * sizeof(uint32_t));
+	for (int side = 0; side < 2; side++) {
+		if (p->self[side]) {
+			/* new_node zeroes each count: untouched room costs no memory. */
+			p->self[side] = xrealloc(p->self[side], cap * sizeof(struct count));
+		}
+	}
+	p->cap = cap;
+}
+
 static uint32_t
 new_node(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
 {
 	struct tree_path *p = t->path;
 	uint32_t id = (uint32_t)t->node_count;
-	t->nodes = xgrow(t->nodes, &t->node_cap, t->node_count + 1, sizeof(struct tree_node));
-	p->keys = xgrow(p->keys, &p->key_cap, t->node_count + 1, sizeof(struct node_key));
-	struct tree_node *n = &t->nodes[id];
-	memset(n, 0, sizeof(*n));
-	n->name = intern_add_hashed(t->names, f, len, name_hash ? name_hash : intern_hash(f, len));
-	n->parent = parent;
-	n->first_child = TREE_NONE;
-	n->next_sibling = TREE_NONE;
-	n->depth = t->nodes[parent].depth + 1;
-	if (n->depth > t->max_depth) {
-		t->max_depth = n->depth;
+	reserve_node(p, t->node_count);
+	p->names[id] =
+	        intern_add_hashed(t->names, f, len, name_hash ? name_hash : intern_hash(f, len));
+	for (int side = 0; side < 2; side++) {
+		if (p->self[side]) {
+			p->self[side][id] = (struct count){0, 0};
+		}
 	}
 	size_t stored;
-	p->keys[id].bytes = intern_name(t->names, n->name, &stored);
+	p->keys[id].bytes = intern_name(t->names, p->names[id], &stored);
 	p->keys[id].len = (uint32_t)stored;
 	p->keys[id].parent = parent;
 	t->node_count++;
@@ -458,21 +480,30 @@ walk_reverse(struct tree *t, const char *stack, size_t len)
 	}
 }
 
+static const char *
+overflow_reason(enum side side)
+{
+	return side == SIDE_BASE ? "sum of base counts exceeds 2^64-1"
+	                         : "sum of head counts exceeds 2^64-1";
+}
+
 bool
 tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason)
 {
+	struct tree_path *p = t->path;
 	struct count total;
-	if (!count_add(t->nodes[TREE_ROOT].total[side], c, &total)) {
-		*reason = side == SIDE_BASE ? "sum of base counts exceeds 2^64-1"
-		                            : "sum of head counts exceeds 2^64-1";
+	if (!count_add(p->sum[side], c, &total)) {
+		*reason = overflow_reason(side);
 		return false;
 	}
 	uint32_t leaf = t->opt.reverse ? walk_reverse(t, stack, len) : walk_forward(t, stack, len);
-	t->nodes[TREE_ROOT].total[side] = total;
-	/* No self count can exceed the root's total, so this cannot overflow. */
-	struct tree_node *n = &t->nodes[leaf];
-	count_add(n->self[side], c, &n->self[side]);
+	p->sum[side] = total;
+	if (!p->self[side]) {
+		p->self[side] = xcalloc(p->cap, sizeof(struct count));
+	}
+	/* No self count can exceed the side's total, so this cannot overflow. */
+	count_add(p->self[side][leaf], c, &p->self[side][leaf]);
 	return true;
 }
 
@@ -484,10 +515,6 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 static void
 sum_totals(struct tree *t)
 {
-	for (size_t i = 0; i < t->node_count; i++) {
-		t->nodes[i].total[SIDE_BASE] = t->nodes[i].self[SIDE_BASE];
-		t->nodes[i].total[SIDE_HEAD] = t->nodes[i].self[SIDE_HEAD];
-	}
 	for (size_t i = t->node_count; i-- > 1;) {
 		struct tree_node *n = &t->nodes[i];
 		struct tree_node *parent = &t->nodes[n->parent];
@@ -586,13 +613,51 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 	return STATUS_SAME;
 }
 
+/* The nodes array from the build state; totals start as the self counts. */
+static void
+lay_out_nodes(struct tree *t)
+{
+	struct tree_path *p = t->path;
+	/* The keys are four times the size of what is left of them. */
+	uint32_t *parents = xmalloc(t->node_count * sizeof(uint32_t));
+	for (size_t id = 0; id < t->node_count; id++) {
+		parents[id] = p->keys[id].parent;
+	}
+	free(p->keys);
+	p->keys = NULL;
+	t->nodes = xmalloc(t->node_count * sizeof(struct tree_node));
+	t->node_cap = t->node_count;
+	for (size_t id = 0; id < t->node_count; id++) {
+		struct tree_node *n = &t->nodes[id];
+		memset(n, 0, sizeof(*n));
+		n->name = p->names[id];
+		n->parent = parents[id];
+		n->first_child = TREE_NONE;
+		n->next_sibling = TREE_NONE;
+		/* A parent's id is smaller than its children's: its depth is known. */
+		n->depth = id ? t->nodes[n->parent].depth + 1 : 0;
+		if (n->depth > t->max_depth) {
+			t->max_depth = n->depth;
+		}
+		for (int side = 0; side < 2; side++) {
+			if (p->self[side]) {
+				n->self[side] = n->total[side] = p->self[side][id];
+			}
+		}
+	}
+	free(parents);
+}
+
 void
 tree_finish(struct tree *t, bool differential)
 {
-	/* Drop the build state first: the sorts below need memory of their own. */
+	/* Only the per-node arrays are needed now: the nodes array takes room. */
+	struct tree_path *p = t->path;
+	free(p->slots);
+	p->slots = NULL;
+	lay_out_nodes(t);
+	/* The sorts below need memory of their own. */
 	free_build_state(t);
-	t->nodes = xrealloc(t->nodes, t->node_count * sizeof(struct tree_node));
-	t->node_cap = t->node_count;
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
