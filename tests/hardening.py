@@ -114,7 +114,15 @@ def gen_wide(tmp):
     return path
 
 
+def gen_readonly_dir(tmp):
+    path = os.path.join(tmp, "read-only")
+    os.mkdir(path)
+    os.chmod(path, 0o555)
+    return path
+
+
 GENERATORS = {
+    "readonly-dir": gen_readonly_dir,
     "deep-stack": gen_deep_stack,
     "truncated-gz": gen_truncated_gz,
     "sparse-2g": gen_sparse_2g,
