@@ -11,6 +11,9 @@
 #include <time.h>
 
 #include <unistd.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "export.h"
 #include "folded.h"
@@ -280,6 +283,11 @@ main(int argc, char **argv)
 	case OPTIONS_OK:
 		break;
 	}
+#ifdef __GLIBC__
+	/* Big arrays (the tree's build state) go back to the system when freed,
+	 * instead of staying in the heap beside what the outputs allocate. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
 	/* A closed pipe shows up as EPIPE from write(2), handled per output. */
 	signal(SIGPIPE, SIG_IGN);
 	/* Past RLIMIT_FSIZE write(2) fails with EFBIG, reported like any write
