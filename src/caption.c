@@ -120,6 +120,20 @@ widths_name(enum widths w)
 	return "head";
 }
 
+/* Base samples in code the head no longer runs (status removed). */
+static double
+removed_samples(const struct tree *t)
+{
+	double sum = 0;
+	for (size_t i = 0; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		if (count_is_zero(n->total[SIDE_HEAD])) {
+			sum += tree_value(t, n, SIDE_BASE, true);
+		}
+	}
+	return sum;
+}
+
 static char *
 rule_line(const struct layout *l)
 {
@@ -144,6 +158,15 @@ rule_line(const struct layout *l)
 	}
 	buf_adds(&b, SEP "widths: ");
 	buf_adds(&b, widths_name(o->widths));
+	/* Removed code has no head width: say so rather than let it vanish. */
+	double removed = o->widths == WIDTHS_HEAD ? removed_samples(t) : 0;
+	if (removed > 0) {
+		buf_adds(&b, " (removed code, ");
+		caption_add_number(&b, removed);
+		buf_adds(&b, " base ");
+		buf_adds(&b, o->countname ? o->countname : "samples");
+		buf_adds(&b, ", not drawn: see --widths union)");
+	}
 	buf_adds(&b, SEP "colour: ");
 	buf_adds(&b, o->color_by == COLOR_BY_TOTAL ? "total change" : "self change");
 	buf_adds(&b, SEP "noise floor: ");
