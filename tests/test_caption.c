@@ -110,6 +110,8 @@ test_differential(void **state)
 	assert_true(strstr(c.totals, "v1.folded") < strstr(c.totals, "v2.folded"));
 	assert_contains(c.rule, "comparison: absolute counts");
 	assert_contains(c.rule, "widths: head");
+	/* main;old (19,000 base) has no head width: the header says so. */
+	assert_contains(c.rule, "(removed code, 19,000 base instructions, not drawn");
 	assert_contains(c.rule, "colour: self change");
 	assert_contains(c.rule, "noise floor: 0.1%");
 	/* "tiny" (1 of 150,000) is under the default 0.1 px. */
@@ -152,6 +154,7 @@ test_options_in_captions(void **state)
 	assert_contains(c.rule, "comparison: normalised (base scaled by \xc3\x97"
 	                        "1.26 to head total)");
 	assert_contains(c.rule, "widths: union");
+	assert_null(strstr(c.rule, "removed code")); /* union draws it */
 	assert_contains(c.rule, "colour: total change");
 	assert_contains(c.pruned, "1 sample in 1 frame narrower than 2 px not drawn");
 	struct rgb want = color_diff(STATUS_NEW, 1, THEME_DARK);
