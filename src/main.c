@@ -3,6 +3,7 @@
  * hand it to each requested backend, and turn failures into messages and
  * exit codes (0 ok, 1 bad input or I/O, 2 usage, 3 regression gate).
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <malloc.h>
 #endif
 
+#include "buf.h"
 #include "export.h"
 #include "folded.h"
 #include "layout.h"
@@ -33,38 +35,93 @@ enum exit_code {
 };
 
 static void
-warn_bad_lines(const char *path, const struct folded_stats *st)
+warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
 {
 	if (st->bad_lines == 0) {
 		return;
 	}
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	fprintf(stderr, "difffold: warning: %s:%llu: %s; %llu malformed line%s skipped\n", name,
+	buf_printf(msg, "difffold: warning: %s:%llu: %s; %llu malformed line%s skipped\n", name,
 	        (unsigned long long)st->first_bad, st->first_bad_reason,
 	        (unsigned long long)st->bad_lines, st->bad_lines == 1 ? "" : "s");
 }
 
+/* Messages go to msg, so that two sides read at once still print in order. */
 static bool
 read_side(struct tree *t, const char **paths, size_t count, enum folded_mode mode, bool strict,
-        const struct folded_progress *progress, bool *three_column)
+        const struct folded_progress *progress, bool *three_column, struct buf *msg)
 {
 	for (size_t i = 0; i < count; i++) {
 		struct folded_stats st;
 		struct diag err;
 		if (!folded_read_file_progress(t, paths[i], mode, strict, progress, &st, &err)) {
-			fprintf(stderr, "difffold: %s\n", err.msg);
+			buf_printf(msg, "difffold: %s\n", err.msg);
 			return false;
 		}
-		warn_bad_lines(paths[i], &st);
+		warn_bad_lines(paths[i], &st, msg);
 		*three_column = st.three_column;
 	}
 	return true;
+}
+
+/* The head side, read into a tree of its own on a second thread. */
+struct head_job {
+	struct tree *t;
+	const struct options *o;
+	const struct folded_progress *progress;
+	struct buf msg;
+	bool ok;
+};
+
+static void *
+read_head(void *arg)
+{
+	struct head_job *job = arg;
+	bool ignored;
+	job->ok = read_side(job->t, job->o->head, job->o->head_count, FOLDED_HEAD, job->o->strict,
+	        job->progress, &ignored, &job->msg);
+	return NULL;
+}
+
+/*
+ * Base into t while the head is read on a second thread, then merged: the
+ * result, messages included, is that of reading one after the other.
+ */
+static bool
+read_both(struct tree *t, const struct options *o, const struct folded_progress *progress,
+        struct buf *msg)
+{
+	struct head_job job = {.t = tree_create(&o->tree), .o = o, .progress = progress};
+	buf_init(&job.msg);
+	pthread_t thread;
+	bool threaded = pthread_create(&thread, NULL, read_head, &job) == 0;
+	bool ignored;
+	bool ok = read_side(
+	        t, o->base, o->base_count, FOLDED_BASE, o->strict, progress, &ignored, msg);
+	if (threaded) {
+		pthread_join(thread, NULL);
+	} else {
+		read_head(&job);
+	}
+	if (ok) {
+		buf_add(msg, job.msg.data, job.msg.len);
+		ok = job.ok;
+	}
+	const char *reason;
+	if (ok && !tree_merge(t, job.t, &reason)) {
+		buf_printf(msg, "difffold: %s\n", reason);
+		ok = false;
+	}
+	buf_finish(&job.msg);
+	tree_destroy(job.t);
+	return ok;
 }
 
 /* A progress line while reading big inputs, on a terminal only. */
 #define PROGRESS_MIN_BYTES ((uint64_t)64 << 20)
 
 struct progress {
+	pthread_mutex_t lock; /* base and head are read at once */
 	uint64_t total, done;
 	int shown; /* percentage on screen, -1 for none */
 };
@@ -73,17 +130,20 @@ static void
 progress_step(void *ctx, uint64_t bytes)
 {
 	struct progress *p = ctx;
+	pthread_mutex_lock(&p->lock);
 	p->done += bytes;
 	int pct = p->done >= p->total ? 100 : (int)(p->done * 100 / p->total);
 	if (pct != p->shown) {
 		fprintf(stderr, "\rdifffold: reading %d%%", pct);
 		p->shown = pct;
 	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void
 progress_init(struct progress *p, struct folded_progress *fp, const struct options *o)
 {
+	pthread_mutex_init(&p->lock, NULL);
 	p->total = p->done = 0;
 	p->shown = -1;
 	fp->fn = NULL;
@@ -104,11 +164,12 @@ progress_init(struct progress *p, struct folded_progress *fp, const struct optio
 }
 
 static void
-progress_end(const struct progress *p)
+progress_end(struct progress *p)
 {
 	if (p->shown >= 0) {
 		fputs("\r\033[K", stderr);
 	}
+	pthread_mutex_destroy(&p->lock);
 }
 
 /* DIFFFOLD_TIMING=1 prints the time of each stage to stderr (bench/). */
@@ -231,14 +292,15 @@ run(struct options *o)
 	struct folded_progress fp;
 	progress_init(&pr, &fp, o);
 	struct tree *t = tree_create(&o->tree);
-	bool three_column = false, ignored;
-	bool ok = o->single
-	                  ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &fp, &three_column)
-	                  : read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict, &fp,
-	                            &ignored) &&
-	                            read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict,
-	                                    &fp, &ignored);
+	bool three_column = false;
+	struct buf msg;
+	buf_init(&msg);
+	bool ok = o->single ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &fp,
+	                              &three_column, &msg)
+	                    : read_both(t, o, &fp, &msg);
 	progress_end(&pr);
+	fputs(msg.len ? msg.data : "", stderr);
+	buf_finish(&msg);
 	double read_done = now_ms();
 	if (!ok) {
 		tree_destroy(t);

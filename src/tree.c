@@ -507,6 +507,101 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	return true;
 }
 
+#define MERGE_BATCH 64
+
+/*
+ * Maps src nodes [lo, hi) to dst nodes, creating what is missing. As for the
+ * frames of a line, the candidates' slots, keys and names are loaded for the
+ * whole batch before any node is confirmed, so the cache misses overlap.
+ */
+static void
+merge_batch(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_t *map, size_t lo,
+        size_t hi)
+{
+	struct tree_path *d = dst->path;
+	const struct tree_path *s = src->path;
+	uint32_t cand[MERGE_BATCH];
+	uint64_t name_hash[MERGE_BATCH];
+	for (size_t id = lo; id < hi; id++) {
+		prefetch(&d->slots[k[id] & d->mask]);
+	}
+	for (size_t id = lo; id < hi; id++) {
+		uint64_t tag = (k[id] >> 32) << 32, slot;
+		cand[id - lo] = 0;
+		for (size_t i = k[id] & d->mask; (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
+			if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
+				cand[id - lo] = (uint32_t)slot;
+				prefetch(&d->keys[cand[id - lo]]);
+				break;
+			}
+		}
+		name_hash[id - lo] = 0;
+		if (!cand[id - lo]) {
+			/* A new node in dst: start looking up its name. */
+			name_hash[id - lo] = intern_hash(s->keys[id].bytes, s->keys[id].len);
+			intern_prefetch(dst->names, name_hash[id - lo]);
+		}
+	}
+	for (size_t id = lo; id < hi; id++) {
+		if (cand[id - lo]) {
+			prefetch(d->keys[cand[id - lo]].bytes);
+		}
+	}
+	for (size_t id = lo; id < hi; id++) {
+		const struct node_key *key = &s->keys[id];
+		uint32_t parent = map[key->parent], c = cand[id - lo];
+		map[id] = c && is_node(d, c, parent, key->bytes, key->len)
+		                  ? c
+		                  : child(dst, k[id], parent, key->bytes, key->len,
+		                            name_hash[id - lo]);
+	}
+}
+
+bool
+tree_merge(struct tree *dst, struct tree *src, const char **reason)
+{
+	struct tree_path *d = dst->path, *s = src->path;
+	struct count sum[2];
+	for (int side = 0; side < 2; side++) {
+		if (!count_add(d->sum[side], s->sum[side], &sum[side])) {
+			*reason = overflow_reason((enum side)side);
+			return false;
+		}
+	}
+	size_t n = src->node_count;
+	uint32_t *map = xmalloc(n * sizeof(uint32_t));
+	uint64_t *k = xmalloc(n * sizeof(uint64_t));
+	map[TREE_ROOT] = TREE_ROOT;
+	k[TREE_ROOT] = ROOT_PATH_HASH;
+	for (size_t id = 1; id < n; id++) {
+		const struct node_key *key = &s->keys[id];
+		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len));
+	}
+	/* Parents first, in src's order of creation: dst gets the ids reading
+	 * src's input after its own would give. */
+	for (size_t lo = 1; lo < n; lo += MERGE_BATCH) {
+		size_t hi = lo + MERGE_BATCH < n ? lo + MERGE_BATCH : n;
+		merge_batch(dst, src, k, map, lo, hi);
+	}
+	for (int side = 0; side < 2; side++) {
+		if (!s->self[side]) {
+			continue;
+		}
+		if (!d->self[side]) {
+			d->self[side] = xcalloc(d->cap, sizeof(struct count));
+		}
+		/* Bounded by the side's total, checked above. */
+		for (size_t id = 0; id < n; id++) {
+			struct count *c = &d->self[side][map[id]];
+			count_add(*c, s->self[side][id], c);
+		}
+		d->sum[side] = sum[side];
+	}
+	free(map);
+	free(k);
+	return true;
+}
+
 /*
  * Totals from self counts. A parent is created before its children, so its
  * id is smaller: one pass from the last id down adds every subtree into its

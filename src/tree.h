@@ -77,6 +77,16 @@ void tree_destroy(struct tree *t);
  */
 bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason);
+/*
+ * Moves everything src holds (stacks and counts of both sides) into dst;
+ * src can then only be destroyed. Both are unfinished and were created with
+ * the same options. Lets base and head be read on two threads into two
+ * trees (tree_add_stack on different trees may run at once): dst then
+ * equals the tree reading them one after the other gives, node ids
+ * included. Returns false, with *reason set, when a side's total would
+ * exceed 2^64-1; dst is unchanged then.
+ */
+bool tree_merge(struct tree *dst, struct tree *src, const char **reason);
 /* Freezes the tree: children order, base scale, statuses. Call once. */
 void tree_finish(struct tree *t, bool differential);
 
