@@ -216,8 +216,10 @@ intern_bare_len(const struct intern *in, uint32_t id)
 #define RANK_WORDS 3
 
 struct rank_key {
-	uint64_t
-	        prefix[RANK_WORDS]; /* zero-padded: a shorter name never sorts after a longer one */
+	/* Zero-padded: a shorter name never sorts after a longer one. */
+	uint64_t prefix[RANK_WORDS];
+	const char *bytes; /* for ties, without a trip through the entries */
+	uint32_t len;
 	uint32_t id;
 };
 
@@ -235,22 +237,22 @@ prefix_of(const struct entry *e, uint64_t *prefix)
 
 /* Byte order of the names, a shorter prefix first. */
 static bool
-key_less(const struct intern *in, const struct rank_key *a, const struct rank_key *b)
+key_less(const struct rank_key *a, const struct rank_key *b)
 {
 	for (size_t w = 0; w < RANK_WORDS; w++) {
 		if (a->prefix[w] != b->prefix[w]) {
 			return a->prefix[w] < b->prefix[w];
 		}
 	}
-	const struct entry *x = &in->entries[a->id], *y = &in->entries[b->id];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = n ? memcmp(x->bytes, y->bytes, n) : 0;
-	return c != 0 ? c < 0 : x->len < y->len;
+	/* The prefixes matched: the names agree on their first `skip` bytes. */
+	size_t n = a->len < b->len ? a->len : b->len, skip = RANK_WORDS * 8;
+	int c = n > skip ? memcmp(a->bytes + skip, b->bytes + skip, n - skip) : 0;
+	return c != 0 ? c < 0 : a->len < b->len;
 }
 
 /* Bottom-up merge sort: no recursion, comparisons inlined. Returns the sorted copy. */
 static struct rank_key *
-sort_keys(const struct intern *in, struct rank_key *v, struct rank_key *tmp, size_t n)
+sort_keys(struct rank_key *v, struct rank_key *tmp, size_t n)
 {
 	for (size_t width = 1; width < n; width *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * width) {
@@ -258,7 +260,7 @@ sort_keys(const struct intern *in, struct rank_key *v, struct rank_key *tmp, siz
 			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi) {
-				tmp[k++] = key_less(in, &v[j], &v[i]) ? v[j++] : v[i++];
+				tmp[k++] = key_less(&v[j], &v[i]) ? v[j++] : v[i++];
 			}
 			while (i < mid) {
 				tmp[k++] = v[i++];
@@ -282,9 +284,11 @@ intern_ranks(struct intern *in)
 	struct rank_key *tmp = xmalloc(n * sizeof(*tmp));
 	for (size_t i = 0; i < in->count; i++) {
 		prefix_of(&in->entries[i], keys[i].prefix);
+		keys[i].bytes = in->entries[i].bytes;
+		keys[i].len = in->entries[i].len;
 		keys[i].id = (uint32_t)i;
 	}
-	const struct rank_key *sorted = sort_keys(in, keys, tmp, in->count);
+	const struct rank_key *sorted = sort_keys(keys, tmp, in->count);
 	free(in->ranks);
 	in->ranks = xmalloc(n * sizeof(uint32_t));
 	for (size_t r = 0; r < in->count; r++) {
