@@ -1,6 +1,7 @@
 #include "buf.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,51 @@ buf_add_u64(struct buf *b, uint64_t v)
 	buf_add(b, tmp + i, sizeof(tmp) - i);
 }
 
+/*
+ * The common case (a few decimals, a value far below 2^53) without
+ * snprintf, which dominated SVG output: round once in binary, then print
+ * the integer and fraction digits. Returns false when out of that range.
+ */
+static bool
+add_fixed(struct buf *b, double v, int digits)
+{
+	static const double scales[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+	if (digits < 0 || digits > 9 || !(fabs(v) * scales[digits] < 9e15)) {
+		return false;
+	}
+	uint64_t scale = (uint64_t)scales[digits];
+	long long q = llround(v * scales[digits]);
+	if (q < 0) {
+		buf_addc(b, '-');
+	}
+	uint64_t u = q < 0 ? (uint64_t)-q : (uint64_t)q;
+	buf_add_u64(b, u / scale);
+	uint64_t frac = u % scale;
+	if (frac == 0) {
+		return true;
+	}
+	char tmp[10];
+	int n = digits;
+	for (int i = digits - 1; i >= 0; i--) {
+		tmp[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	while (tmp[n - 1] == '0') {
+		n--;
+	}
+	buf_addc(b, '.');
+	buf_add(b, tmp, (size_t)n);
+	return true;
+}
+
 void
 buf_add_double(struct buf *b, double v, int digits)
 {
 	if (!isfinite(v)) {
 		buf_adds(b, "0");
+		return;
+	}
+	if (add_fixed(b, v, digits)) {
 		return;
 	}
 	char tmp[64];

@@ -26,7 +26,7 @@ void buf_add_u64(struct buf *b, uint64_t v);
 /* Appends v with `digits` after the point, trailing zeros and point trimmed. */
 void buf_add_double(struct buf *b, double v, int digits);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Hands the data to the caller (who frees it) and resets the buffer. */
 char *buf_detach(struct buf *b, size_t *len);
 
