@@ -109,34 +109,11 @@ place_children(const struct tree *t, uint32_t id, struct offset *off)
 	}
 }
 
-/*
- * Status under --color-by total: the node's inclusive change against the
- * same noise floor tree_classify applies to self change.
- */
+/* Status under --color-by total: the inclusive change, same rule as self. */
 static enum node_status
 total_status(const struct tree *t, const struct tree_node *n)
 {
-	/* Zero on both sides is empty, not new, as in tree_classify. */
-	if (!t->differential ||
-	        (count_is_zero(n->total[SIDE_BASE]) && count_is_zero(n->total[SIDE_HEAD]))) {
-		return STATUS_SAME;
-	}
-	if (count_is_zero(n->total[SIDE_BASE])) {
-		return STATUS_NEW;
-	}
-	if (count_is_zero(n->total[SIDE_HEAD])) {
-		return STATUS_REMOVED;
-	}
-	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
-	double floor = t->opt.min_delta * (base > head ? base : head);
-	double delta = layout_change(t, n, COLOR_BY_TOTAL);
-	if (delta > floor) {
-		return STATUS_SLOWER;
-	}
-	if (delta < -floor) {
-		return STATUS_FASTER;
-	}
-	return STATUS_SAME;
+	return tree_classify_change(t, n, layout_change(t, n, COLOR_BY_TOTAL));
 }
 
 static void

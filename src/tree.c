@@ -682,7 +682,7 @@ link_children(struct tree *t)
 }
 
 enum node_status
-tree_classify(const struct tree *t, const struct tree_node *n)
+tree_classify_change(const struct tree *t, const struct tree_node *n, double delta)
 {
 	/* A stack given with zero counts on both sides is not new, just empty. */
 	if (!t->differential ||
@@ -698,7 +698,6 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 	double base_total = tree_total(t, SIDE_BASE);
 	double head_total = tree_total(t, SIDE_HEAD);
 	double floor = t->opt.min_delta * (base_total > head_total ? base_total : head_total);
-	double delta = tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true);
 	if (delta > floor) {
 		return STATUS_SLOWER;
 	}
@@ -706,6 +705,13 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 		return STATUS_FASTER;
 	}
 	return STATUS_SAME;
+}
+
+enum node_status
+tree_classify(const struct tree *t, const struct tree_node *n)
+{
+	return tree_classify_change(
+	        t, n, tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true));
 }
 
 /* The nodes array from the build state; totals start as the self counts. */
