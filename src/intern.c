@@ -245,7 +245,7 @@ key_less(const struct rank_key *a, const struct rank_key *b)
 		}
 	}
 	/* The prefixes matched: the names agree on their first `skip` bytes. */
-	size_t n = a->len < b->len ? a->len : b->len, skip = RANK_WORDS * 8;
+	size_t n = a->len < b->len ? a->len : b->len, skip = RANK_WORDS * sizeof(uint64_t);
 	int c = n > skip ? memcmp(a->bytes + skip, b->bytes + skip, n - skip) : 0;
 	return c != 0 ? c < 0 : a->len < b->len;
 }
