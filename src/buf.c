@@ -100,13 +100,15 @@ add_fixed(struct buf *b, double v, int digits)
 	if (frac == 0) {
 		return true;
 	}
-	char tmp[10];
+	char tmp[10] = {0};
 	int n = digits;
 	for (int i = digits - 1; i >= 0; i--) {
 		tmp[i] = (char)('0' + frac % 10);
 		frac /= 10;
 	}
-	while (tmp[n - 1] == '0') {
+	/* frac != 0 (so digits >= 1) leaves a non-zero digit; the zeroed tmp and
+	 * n > 1 say so to cppcheck and clang's analyzer. */
+	while (n > 1 && tmp[n - 1] == '0') {
 		n--;
 	}
 	buf_addc(b, '.');
