@@ -27,6 +27,7 @@ struct intern {
 	size_t chunk_count, chunk_cap;
 	size_t chunk_used, chunk_size;
 	uint32_t *ranks;
+	size_t ranks_count; /* names ranked; names are only ever added */
 };
 
 uint64_t
@@ -279,6 +280,9 @@ sort_keys(struct rank_key *v, struct rank_key *tmp, size_t n)
 const uint32_t *
 intern_ranks(struct intern *in)
 {
+	if (in->ranks && in->ranks_count == in->count) {
+		return in->ranks;
+	}
 	size_t n = in->count ? in->count : 1;
 	struct rank_key *keys = xmalloc(n * sizeof(*keys));
 	struct rank_key *tmp = xmalloc(n * sizeof(*tmp));
@@ -294,6 +298,7 @@ intern_ranks(struct intern *in)
 	for (size_t r = 0; r < in->count; r++) {
 		in->ranks[sorted[r].id] = (uint32_t)r;
 	}
+	in->ranks_count = in->count;
 	free(keys);
 	free(tmp);
 	return in->ranks;

@@ -36,7 +36,8 @@ const char *intern_name(const struct intern *in, uint32_t id, size_t *len);
 enum annotation intern_annotation(const struct intern *in, uint32_t id);
 /*
  * A rank per id such that rank order is byte order of the names (shorter
- * prefix first). The array is owned by the table and rebuilt on each call.
+ * prefix first). The array is owned by the table; it is sorted again only
+ * when names were added since the last call.
  */
 const uint32_t *intern_ranks(struct intern *in);
 /* Length of the name without its annotation suffix. */

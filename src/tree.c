@@ -1,5 +1,6 @@
 #include "tree.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -649,9 +650,8 @@ sort_keys(uint64_t *v, size_t n)
  * by parent, then each family sorted by name rank (rank << 32 | id).
  */
 static void
-link_children(struct tree *t)
+link_children(struct tree *t, const uint32_t *rank)
 {
-	const uint32_t *rank = intern_ranks(t->names);
 	size_t n = t->node_count;
 	uint32_t *end = xcalloc(n, sizeof(uint32_t)); /* family p ends at end[p] */
 	for (size_t id = 1; id < n; id++) {
@@ -749,9 +749,25 @@ lay_out_nodes(struct tree *t)
 	free(parents);
 }
 
+static void *
+rank_names(void *names)
+{
+	return (void *)intern_ranks(names);
+}
+
+/* Below this many nodes a second thread costs more than it saves. */
+#define RANK_THREAD_MIN_NODES 65536
+
 void
 tree_finish(struct tree *t, bool differential)
 {
+	/*
+	 * Sorting the names touches only the name table, laying out the nodes
+	 * only the node arrays: for a big tree they run at once, on two cores.
+	 */
+	pthread_t ranker;
+	bool threaded = t->node_count >= RANK_THREAD_MIN_NODES &&
+	                pthread_create(&ranker, NULL, rank_names, t->names) == 0;
 	/* Only the per-node arrays are needed now: the nodes array takes room. */
 	struct tree_path *p = t->path;
 	free(p->slots);
@@ -767,7 +783,15 @@ tree_finish(struct tree *t, bool differential)
 		t->base_scale = count_to_double(root->total[SIDE_HEAD]) /
 		                count_to_double(root->total[SIDE_BASE]);
 	}
-	link_children(t);
+	const uint32_t *rank;
+	if (threaded) {
+		void *ranks;
+		pthread_join(ranker, &ranks);
+		rank = ranks;
+	} else {
+		rank = intern_ranks(t->names);
+	}
+	link_children(t, rank);
 	for (size_t i = 0; i < t->node_count; i++) {
 		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
 	}

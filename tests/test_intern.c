@@ -150,6 +150,8 @@ test_ranks(void **state)
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(rank[ids[i]], i);
 	}
+	/* No name added: the same ranks, not sorted again. */
+	assert_ptr_equal(intern_ranks(in), rank);
 	/* Ranks are rebuilt after more names arrive. */
 	uint32_t mid = intern_add(in, "aa", 2);
 	rank = intern_ranks(in);
