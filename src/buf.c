@@ -39,33 +39,6 @@ buf_reserve(struct buf *b, size_t extra)
 }
 
 void
-buf_add(struct buf *b, const void *data, size_t len)
-{
-	buf_reserve(b, len);
-	if (len) {
-		memcpy(b->data + b->len, data, len);
-	}
-	b->len += len;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_addc(struct buf *b, char c)
-{
-	if (b->len + 2 > b->cap) {
-		buf_reserve(b, 1);
-	}
-	b->data[b->len++] = c;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_adds(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-void
 buf_add_u64(struct buf *b, uint64_t v)
 {
 	char tmp[24];

@@ -132,7 +132,12 @@ attr_color(struct buf *b, const char *name, struct rgb c)
 {
 	char hex[8];
 	color_hex(c, hex);
-	buf_printf(b, " %s=\"%s\"", name, hex);
+	/* Per frame: appends, not printf (a tenth of the instructions). */
+	buf_addc(b, ' ');
+	buf_adds(b, name);
+	buf_adds(b, "=\"");
+	buf_add(b, hex, 7);
+	buf_addc(b, '"');
 }
 
 /* A count as data attributes carry it: exact, or scaled when normalised. */
@@ -423,8 +428,9 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 {
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
-	buf_printf(b, "<g class=\"frame\" data-status=\"%s\" data-base=\"",
-	        tree_status_name((enum node_status)box->status));
+	buf_adds(b, "<g class=\"frame\" data-status=\"");
+	buf_adds(b, tree_status_name((enum node_status)box->status));
+	buf_adds(b, "\" data-base=\"");
 	add_value(b, t, n, SIDE_BASE, false);
 	buf_adds(b, "\" data-head=\"");
 	add_value(b, t, n, SIDE_HEAD, false);
