@@ -761,13 +761,6 @@ rank_names(void *names)
 void
 tree_finish(struct tree *t, bool differential)
 {
-	/*
-	 * Sorting the names touches only the name table, laying out the nodes
-	 * only the node arrays: for a big tree they run at once, on two cores.
-	 */
-	pthread_t ranker;
-	bool threaded = t->node_count >= RANK_THREAD_MIN_NODES &&
-	                pthread_create(&ranker, NULL, rank_names, t->names) == 0;
 	/* Only the per-node arrays are needed now: the nodes array takes room. */
 	struct tree_path *p = t->path;
 	free(p->slots);
@@ -775,6 +768,14 @@ tree_finish(struct tree *t, bool differential)
 	lay_out_nodes(t);
 	/* The sorts below need memory of their own. */
 	free_build_state(t);
+	/*
+	 * Sorting the names reads only the name table, summing and classifying
+	 * only the nodes: for a big tree they run at once, on two cores. (Not
+	 * earlier: beside the build state the sort would raise the peak memory.)
+	 */
+	pthread_t ranker;
+	bool threaded = t->node_count >= RANK_THREAD_MIN_NODES &&
+	                pthread_create(&ranker, NULL, rank_names, t->names) == 0;
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
@@ -782,6 +783,9 @@ tree_finish(struct tree *t, bool differential)
 		t->normalized = true;
 		t->base_scale = count_to_double(root->total[SIDE_HEAD]) /
 		                count_to_double(root->total[SIDE_BASE]);
+	}
+	for (size_t i = 0; i < t->node_count; i++) {
+		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
 	}
 	const uint32_t *rank;
 	if (threaded) {
@@ -792,9 +796,6 @@ tree_finish(struct tree *t, bool differential)
 		rank = intern_ranks(t->names);
 	}
 	link_children(t, rank);
-	for (size_t i = 0; i < t->node_count; i++) {
-		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
-	}
 }
 
 const char *
