@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "hash.h"
+
 /*
  * Full-intensity colours of the five classes. Chosen by their distance in
  * CIELAB as seen with normal vision and simulated protanopia and
@@ -94,7 +96,7 @@ color_diff(enum node_status status, double intensity, enum theme theme)
 static void
 name_fractions(const char *name, size_t len, double v[3])
 {
-	uint64_t h = intern_hash(name, len);
+	uint64_t h = hash_stable(name, len);
 	for (int i = 0; i < 3; i++) {
 		v[i] = (double)((h >> (i * 21)) & 0x1fffff) / (double)0x200000;
 	}

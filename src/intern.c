@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "xalloc.h"
 
 #define CHUNK_SIZE ((size_t)256 * 1024)
@@ -33,24 +34,7 @@ struct intern {
 uint64_t
 intern_hash(const char *s, size_t len)
 {
-	/* Eight bytes a step with a multiply-xorshift mix; good enough spread
-	 * for a power-of-two table and much faster than byte-wise FNV. */
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-	while (len >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		s += 8;
-		len -= 8;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0x94d049bb133111ebull;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h;
+	return hash_bytes(s, len, hash_seed());
 }
 
 struct intern *

@@ -42,6 +42,8 @@ enum annotation intern_annotation(const struct intern *in, uint32_t id);
 const uint32_t *intern_ranks(struct intern *in);
 /* Length of the name without its annotation suffix. */
 size_t intern_bare_len(const struct intern *in, uint32_t id);
+/* The table's hash of a name: keyed per process (see hash.h), so it is
+ * not the same from one run to the next. */
 uint64_t intern_hash(const char *s, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #include "caption.h"
 #include "color.h"
 #include "count.h"
+#include "hash.h"
 #include "svg_assets.h"
 #include "utf8.h"
 
@@ -181,7 +182,7 @@ id_prefix(const struct layout *l, char out[16])
 		const struct tree_node *n = tree_node(t, box->node);
 		size_t len;
 		const char *name = tree_node_name(t, n, &len);
-		h = mix(h, intern_hash(name, len));
+		h = mix(h, hash_stable(name, len));
 		h = mix(h, n->total[SIDE_BASE].units ^ ((uint64_t)n->total[SIDE_BASE].nanos << 32));
 		h = mix(h, n->total[SIDE_HEAD].units ^ ((uint64_t)n->total[SIDE_HEAD].nanos << 32));
 		h = mix(h, ((uint64_t)box->depth << 32) ^ (uint64_t)(box->x * 10));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "hash.h"
 #include "xalloc.h"
 
 /*
@@ -53,54 +54,22 @@ struct tree_path {
 	uint64_t *prev_k; /* and their path hashes */
 	size_t prev_depth, prev_cap;
 	struct buf scratch; /* frame after --strip-hex */
+	uint64_t seed; /* hash_seed(): the same for every tree of the process */
 };
 
 #define SLOTS_INITIAL 4096
 #define ROOT_PATH_HASH 0x243f6a8885a308d3ull
 
-static uint64_t
-mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 31);
-}
-
-static uint64_t
-hash_end(uint64_t h, size_t len)
-{
-	h = (h ^ len) * 0x94d049bb133111ebull;
-	return h ^ (h >> 29);
-}
-
-/* Hash of a frame's bytes: 8-byte words, then the zero-padded rest. */
-static uint64_t
-hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		h = mix(h, w);
-	}
-	if (i < len) {
-		uint64_t w = 0;
-		memcpy(&w, s + i, len - i);
-		h = mix(h, w);
-	}
-	return hash_end(h, len);
-}
-
 /*
  * Finds the end of the frame at s (the first ';' or n) and hashes it in the
- * same pass, a word at a time; the result equals hash_bytes(s, *flen).
+ * same pass, a word at a time; the result equals hash_bytes(s, *flen, seed).
  */
 static uint64_t
-scan_frame(const char *s, size_t n, size_t *flen)
+scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	uint64_t h = seed;
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
@@ -110,12 +79,12 @@ scan_frame(const char *s, size_t n, size_t *flen)
 		if (z) {
 			unsigned b = (unsigned)__builtin_ctzll(z) >> 3;
 			if (b) {
-				h = mix(h, w & (~0ull >> (64 - 8 * b)));
+				h = hash_mix(h, w & (~0ull >> (64 - 8 * b)));
 			}
 			*flen = i + b;
 			return hash_end(h, i + b);
 		}
-		h = mix(h, w);
+		h = hash_mix(h, w);
 	}
 	size_t k = 0;
 	while (i + k < n && s[i + k] != ';') {
@@ -124,14 +93,14 @@ scan_frame(const char *s, size_t n, size_t *flen)
 	if (k) {
 		uint64_t w = 0;
 		memcpy(&w, s + i, k);
-		h = mix(h, w);
+		h = hash_mix(h, w);
 	}
 	*flen = i + k;
 	return hash_end(h, i + k);
 #else
 	const char *semi = memchr(s, ';', n);
 	*flen = semi ? (size_t)(semi - s) : n;
-	return hash_bytes(s, *flen);
+	return hash_bytes(s, *flen, seed);
 #endif
 }
 
@@ -163,6 +132,7 @@ tree_create(const struct tree_options *opt)
 	p->mask = SLOTS_INITIAL - 1;
 	p->slots = xcalloc(SLOTS_INITIAL, sizeof(uint64_t));
 	buf_init(&p->scratch);
+	p->seed = hash_seed();
 	t->path = p;
 	p->cap = 1024;
 	p->keys = xmalloc(p->cap * sizeof(struct node_key));
@@ -228,7 +198,7 @@ grow_slots(struct tree *t)
 	k[0] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < t->node_count; id++) {
 		const struct node_key *key = &p->keys[id];
-		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len));
+		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, p->seed));
 		size_t i = k[id] & mask;
 		while (slots[i]) {
 			i = (i + 1) & mask;
@@ -339,7 +309,7 @@ one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t le
 		f = s->data;
 		len = s->len;
 	}
-	*k = path_hash(*k, hash_bytes(f, len));
+	*k = path_hash(*k, hash_bytes(f, len, t->path->seed));
 	return child(t, *k, parent, f, len, 0);
 }
 
@@ -388,7 +358,7 @@ scan_frames(struct tree_path *p, const char *stack, size_t len, size_t start, ui
 		p->frames = xgrow(p->frames, &p->frame_cap, n + 1, sizeof(struct frame));
 		struct frame *fr = &p->frames[n++];
 		fr->f = stack + start;
-		k = path_hash(k, scan_frame(fr->f, len - start, &fr->len));
+		k = path_hash(k, scan_frame(fr->f, len - start, &fr->len, p->seed));
 		fr->k = k;
 		prefetch(&p->slots[k & p->mask]);
 		start += fr->len + 1;
@@ -438,7 +408,7 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 		while (start <= len) {
 			const char *f = stack + start;
 			size_t flen;
-			scan_frame(f, len - start, &flen);
+			scan_frame(f, len - start, &flen, p->seed);
 			node = one_frame(t, &k, node, f, flen);
 			remember(p, depth++, node, k);
 			start += flen + 1;
@@ -576,7 +546,7 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	k[TREE_ROOT] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < n; id++) {
 		const struct node_key *key = &s->keys[id];
-		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len));
+		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, s->seed));
 	}
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
