@@ -91,6 +91,7 @@ rehash(struct intern *in)
 {
 	size_t mask = in->slot_mask * 2 + 1;
 	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
+	xprefault(slots, (mask + 1) * sizeof(uint64_t));
 	for (size_t id = 0; id < in->count; id++) {
 		uint32_t hash = in->entries[id].hash;
 		size_t i = hash & mask;
@@ -270,6 +271,8 @@ intern_ranks(struct intern *in)
 	size_t n = in->count ? in->count : 1;
 	struct rank_key *keys = xmalloc(n * sizeof(*keys));
 	struct rank_key *tmp = xmalloc(n * sizeof(*tmp));
+	xprefault(keys, n * sizeof(*keys));
+	xprefault(tmp, n * sizeof(*tmp));
 	for (size_t i = 0; i < in->count; i++) {
 		prefix_of(&in->entries[i], keys[i].prefix);
 		keys[i].bytes = in->entries[i].bytes;

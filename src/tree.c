@@ -34,6 +34,7 @@ struct node_key {
 struct frame {
 	const char *f;
 	size_t len;
+	uint64_t h; /* frame hash: intern_hash(f, len) too, the same keyed hash */
 	uint64_t k; /* path hash */
 	uint64_t name_hash; /* intern_hash of a frame that will be a new node, else 0 */
 	uint32_t cand; /* node whose slot tag matched, 0 if none */
@@ -193,8 +194,10 @@ grow_slots(struct tree *t)
 	struct tree_path *p = t->path;
 	size_t mask = p->mask * 2 + 1;
 	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
+	xprefault(slots, (mask + 1) * sizeof(uint64_t));
 	/* Parents come before their children, so their path hashes are ready. */
 	uint64_t *k = xmalloc(t->node_count * sizeof(uint64_t));
+	xprefault(k, t->node_count * sizeof(uint64_t));
 	k[0] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < t->node_count; id++) {
 		const struct node_key *key = &p->keys[id];
@@ -358,7 +361,8 @@ scan_frames(struct tree_path *p, const char *stack, size_t len, size_t start, ui
 		p->frames = xgrow(p->frames, &p->frame_cap, n + 1, sizeof(struct frame));
 		struct frame *fr = &p->frames[n++];
 		fr->f = stack + start;
-		k = path_hash(k, scan_frame(fr->f, len - start, &fr->len, p->seed));
+		fr->h = scan_frame(fr->f, len - start, &fr->len, p->seed);
+		k = path_hash(k, fr->h);
 		fr->k = k;
 		prefetch(&p->slots[k & p->mask]);
 		start += fr->len + 1;
@@ -382,7 +386,7 @@ find_candidates(struct tree *t, size_t n)
 		for (size_t i = fr->k & p->mask;; i = (i + 1) & p->mask) {
 			uint64_t s = p->slots[i];
 			if (s == 0) {
-				fr->name_hash = intern_hash(fr->f, fr->len);
+				fr->name_hash = fr->h;
 				intern_prefetch(t->names, fr->name_hash);
 				break;
 			}
@@ -418,6 +422,13 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 	}
 	size_t n = scan_frames(p, stack, len, start, k);
 	find_candidates(t, n);
+	/* The candidates' keys are on their way: start loading their names,
+	 * which confirming them compares byte by byte. */
+	for (size_t j = 0; j < n; j++) {
+		if (p->frames[j].cand) {
+			prefetch(p->keys[p->frames[j].cand].bytes);
+		}
+	}
 	for (size_t j = 0; j < n; j++) {
 		const struct frame *fr = &p->frames[j];
 		if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
@@ -542,6 +553,8 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	size_t n = src->node_count;
 	uint32_t *map = xmalloc(n * sizeof(uint32_t));
 	uint64_t *k = xmalloc(n * sizeof(uint64_t));
+	xprefault(map, n * sizeof(uint32_t));
+	xprefault(k, n * sizeof(uint64_t));
 	map[TREE_ROOT] = TREE_ROOT;
 	k[TREE_ROOT] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < n; id++) {
@@ -631,6 +644,7 @@ link_children(struct tree *t, const uint32_t *rank)
 		end[p] += end[p - 1];
 	}
 	uint64_t *keys = xmalloc(n * sizeof(uint64_t));
+	xprefault(keys, n * sizeof(uint64_t));
 	for (size_t id = n; id-- > 1;) {
 		const struct tree_node *node = &t->nodes[id];
 		keys[--end[node->parent]] = (uint64_t)rank[node->name] << 32 | id;
@@ -691,12 +705,14 @@ lay_out_nodes(struct tree *t)
 	struct tree_path *p = t->path;
 	/* The keys are four times the size of what is left of them. */
 	uint32_t *parents = xmalloc(t->node_count * sizeof(uint32_t));
+	xprefault(parents, t->node_count * sizeof(uint32_t));
 	for (size_t id = 0; id < t->node_count; id++) {
 		parents[id] = p->keys[id].parent;
 	}
 	free(p->keys);
 	p->keys = NULL;
 	t->nodes = xmalloc(t->node_count * sizeof(struct tree_node));
+	xprefault(t->nodes, t->node_count * sizeof(struct tree_node));
 	t->node_cap = t->node_count;
 	for (size_t id = 0; id < t->node_count; id++) {
 		struct tree_node *n = &t->nodes[id];

@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 static void
 out_of_memory(size_t size)
@@ -77,4 +81,25 @@ char *
 xstrdup(const char *s)
 {
 	return xmemdup(s, strlen(s));
+}
+
+void
+xprefault(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+	/* Below this the page faults cost less than the call. */
+	if (size < ((size_t)1 << 20)) {
+		return;
+	}
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + size) & ~(page - 1);
+	if (hi > lo) {
+		/* A kernel before 5.14 says EINVAL: the pages then fault as usual. */
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	}
+#else
+	(void)p;
+	(void)size;
+#endif
 }

@@ -12,6 +12,12 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 /* Grows an array to hold at least `need` elements; *cap is updated. */
 void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size);
+/*
+ * A hint that all of [p, p + size) is about to be written: a big fresh
+ * block is then faulted in with one system call instead of a page fault
+ * per 4 KiB page. Does nothing for small blocks or where unsupported.
+ */
+void xprefault(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xmemdup(const void *p, size_t len); /* NUL-terminated copy */
 
