@@ -33,7 +33,8 @@ const median = (xs) => {
 	const s = [...xs].sort((a, b) => a - b);
 	return s[Math.floor(s.length / 2)];
 };
-const ms = (v) => `${v.toFixed(1)} ms`;
+// A browser may not report a figure (no paint entry): say so, do not crash.
+const ms = (v) => (v === undefined ? 'n/a' : `${v.toFixed(1)} ms`);
 
 // Runs `action` in the page and resolves once the frame it caused has been
 // painted (two animation frames later).
@@ -63,7 +64,10 @@ try {
 		const w0 = performance.now();
 		await page.goto(pathToFileURL(svg).href, { waitUntil: 'load' });
 		const wall = performance.now() - w0;
-		const nav = await page.evaluate(() => {
+		// Paint entries of a big document are recorded after its load event:
+		// read them once two more frames have been painted.
+		const nav = await page.evaluate(async () => {
+			await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 			const n = performance.getEntriesByType('navigation')[0];
 			const p = Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]));
 			return { dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd, fp: p['first-paint'], fcp: p['first-contentful-paint'] };
