@@ -559,7 +559,9 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	k[TREE_ROOT] = ROOT_PATH_HASH;
 	for (size_t id = 1; id < n; id++) {
 		const struct node_key *key = &s->keys[id];
-		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, s->seed));
+		/* dst's seed: these hashes probe dst's table (every tree of the
+		 * process has the same seed anyway). */
+		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, d->seed));
 	}
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
