@@ -134,6 +134,10 @@ set_options(struct options *o, const uint8_t *h)
 	o->tree.min_delta = deltas[(h[3] >> 4) & 3];
 	o->top = (h[3] & 64) ? 1000 : 1 + (h[3] & 15);
 	o->fail_on_regression = (h[3] & 128) ? 0 : 5;
+	/* One input in eight: a frame limit small enough to be reached. */
+	if ((h[2] & 7) == 7) {
+		o->tree.max_nodes = 1u + (h[2] >> 3);
+	}
 }
 
 static void

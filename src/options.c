@@ -29,6 +29,8 @@ static const char usage_text[] =
         "  --normalize           scale base counts by head total / base total\n"
         "  --min-delta SHARE     noise floor for slower/faster, a share of the total\n"
         "                        (default 0.001, i.e. 0.1%)\n"
+        "  --max-frames N        fail when the merged tree would have more than N frames\n"
+        "                        (default 10000000)\n"
         "\n"
         "Output:\n"
         "  -o, --output FILE     write to FILE instead of standard output (repeatable;\n"
@@ -80,6 +82,7 @@ enum long_only {
 	OPT_STRIP_HEX,
 	OPT_NORMALIZE,
 	OPT_MIN_DELTA,
+	OPT_MAX_FRAMES,
 	OPT_WIDTHS,
 	OPT_MIN_WIDTH,
 	OPT_INVERTED,
@@ -111,6 +114,7 @@ static const struct option long_options[] = {
         {"strip-hex", no_argument, NULL, OPT_STRIP_HEX},
         {"normalize", no_argument, NULL, OPT_NORMALIZE},
         {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
+        {"max-frames", required_argument, NULL, OPT_MAX_FRAMES},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"widths", required_argument, NULL, OPT_WIDTHS},
@@ -173,6 +177,7 @@ options_init(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->tree.min_delta = OPTIONS_DEFAULT_MIN_DELTA;
+	o->tree.max_nodes = OPTIONS_DEFAULT_MAX_FRAMES;
 	o->widths = WIDTHS_HEAD;
 	o->min_width = 0.1;
 	o->width = 1200;
@@ -370,6 +375,16 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 	switch (c) {
 	case OPT_MIN_DELTA:
 		return parse_number(arg, "--min-delta", 0, 1, &o->tree.min_delta, err);
+	case OPT_MAX_FRAMES:
+		/* Node ids are 32-bit: the limit stays below their range. */
+		if (!parse_number(arg, "--max-frames", 1, 4e9, &v, err)) {
+			return false;
+		}
+		if (v != floor(v)) {
+			return usage(err, "--max-frames: not a whole number", arg);
+		}
+		o->tree.max_nodes = (uint32_t)v;
+		return true;
 	case OPT_MIN_WIDTH:
 		return parse_min_width(o, arg, err);
 	case OPT_WIDTH:

@@ -87,6 +87,8 @@ enum options_result {
 };
 
 #define OPTIONS_DEFAULT_MIN_DELTA 0.001
+/* 25 times the merged tree of a 220 MB generated pair: about 1.5 GB at most. */
+#define OPTIONS_DEFAULT_MAX_FRAMES 10000000u
 
 void options_init(struct options *o);
 void options_finish(struct options *o);

@@ -1,6 +1,7 @@
 #include "tree.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,13 +50,14 @@ struct tree_path {
 	struct count *self[2]; /* per side, NULL until the side gets a count */
 	size_t cap;
 	struct count sum[2]; /* side totals so far, for the overflow check */
-	struct frame *frames; /* the line being added */
-	size_t frame_cap;
+	struct frame *frames; /* FRAME_BATCH frames of the line being added */
 	uint32_t *prev; /* nodes of the previous line, root first */
 	uint64_t *prev_k; /* and their path hashes */
 	size_t prev_depth, prev_cap;
 	struct buf scratch; /* frame after --strip-hex */
 	uint64_t seed; /* hash_seed(): the same for every tree of the process */
+	bool full; /* a node was refused: opt.max_nodes reached */
+	char full_msg[80];
 };
 
 #define SLOTS_INITIAL 4096
@@ -276,6 +278,12 @@ child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len, ui
 			return (uint32_t)s;
 		}
 	}
+	if (t->opt.max_nodes && t->node_count - 1 >= t->opt.max_nodes) {
+		/* The caller sees p->full once the walk is over; until then the
+		 * walk goes on harmlessly from the parent. */
+		p->full = true;
+		return parent;
+	}
 	uint32_t id = new_node(t, parent, f, len, name_hash);
 	p->slots[i] = tag | id;
 	if (slots_full(t)) {
@@ -316,9 +324,19 @@ one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t le
 	return child(t, *k, parent, f, len, 0);
 }
 
+/*
+ * How deep the previous line is remembered. Deeper frames of the next line
+ * are looked up by hash instead (same nodes, slower): a line of millions of
+ * frames must not cost 12 bytes each here.
+ */
+#define PREV_MAX_DEPTH 65536
+
 static void
 remember(struct tree_path *p, size_t depth, uint32_t node, uint64_t k)
 {
+	if (depth >= PREV_MAX_DEPTH) {
+		return;
+	}
 	if (depth >= p->prev_cap) {
 		size_t cap = p->prev_cap;
 		p->prev = xgrow(p->prev, &cap, depth + 1, sizeof(uint32_t));
@@ -352,20 +370,32 @@ reuse_prefix(struct tree *t, const char *stack, size_t len, size_t *start)
 	return depth;
 }
 
-/* Splits the rest of the line into frames, hashes them and starts their lookups. */
+/*
+ * Frames looked up together: enough for the cache misses of a whole typical
+ * line to overlap, and a bound on memory for a line of millions of frames.
+ */
+#define FRAME_BATCH 512
+
+/*
+ * Splits up to FRAME_BATCH frames off the rest of the line (from *start,
+ * which it advances), hashes them and starts their lookups; k is the path
+ * hash of the frame before them.
+ */
 static size_t
-scan_frames(struct tree_path *p, const char *stack, size_t len, size_t start, uint64_t k)
+scan_frames(struct tree_path *p, const char *stack, size_t len, size_t *start, uint64_t k)
 {
+	if (!p->frames) {
+		p->frames = xmalloc(FRAME_BATCH * sizeof(struct frame));
+	}
 	size_t n = 0;
-	while (start <= len) {
-		p->frames = xgrow(p->frames, &p->frame_cap, n + 1, sizeof(struct frame));
+	while (*start <= len && n < FRAME_BATCH) {
 		struct frame *fr = &p->frames[n++];
-		fr->f = stack + start;
-		fr->h = scan_frame(fr->f, len - start, &fr->len, p->seed);
+		fr->f = stack + *start;
+		fr->h = scan_frame(fr->f, len - *start, &fr->len, p->seed);
 		k = path_hash(k, fr->h);
 		fr->k = k;
 		prefetch(&p->slots[k & p->mask]);
-		start += fr->len + 1;
+		*start += fr->len + 1;
 	}
 	return n;
 }
@@ -417,28 +447,31 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 			remember(p, depth++, node, k);
 			start += flen + 1;
 		}
-		p->prev_depth = depth;
+		p->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
 		return node;
 	}
-	size_t n = scan_frames(p, stack, len, start, k);
-	find_candidates(t, n);
-	/* The candidates' keys are on their way: start loading their names,
-	 * which confirming them compares byte by byte. */
-	for (size_t j = 0; j < n; j++) {
-		if (p->frames[j].cand) {
-			prefetch(p->keys[p->frames[j].cand].bytes);
+	while (start <= len && !p->full) {
+		size_t n = scan_frames(p, stack, len, &start, k);
+		find_candidates(t, n);
+		/* The candidates' keys are on their way: start loading their
+		 * names, which confirming them compares byte by byte. */
+		for (size_t j = 0; j < n; j++) {
+			if (p->frames[j].cand) {
+				prefetch(p->keys[p->frames[j].cand].bytes);
+			}
 		}
-	}
-	for (size_t j = 0; j < n; j++) {
-		const struct frame *fr = &p->frames[j];
-		if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
-			node = fr->cand;
-		} else {
-			node = child(t, fr->k, node, fr->f, fr->len, fr->name_hash);
+		for (size_t j = 0; j < n; j++) {
+			const struct frame *fr = &p->frames[j];
+			if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
+				node = fr->cand;
+			} else {
+				node = child(t, fr->k, node, fr->f, fr->len, fr->name_hash);
+			}
+			remember(p, depth++, node, fr->k);
 		}
-		remember(p, depth++, node, fr->k);
+		k = p->frames[n - 1].k;
 	}
-	p->prev_depth = depth;
+	p->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
 	return node;
 }
 
@@ -469,6 +502,16 @@ overflow_reason(enum side side)
 	                         : "sum of head counts exceeds 2^64-1";
 }
 
+static const char *
+full_reason(struct tree *t)
+{
+	struct tree_path *p = t->path;
+	snprintf(p->full_msg, sizeof(p->full_msg),
+	        "the merged tree would have more than %lu frames (see --max-frames)",
+	        (unsigned long)t->opt.max_nodes);
+	return p->full_msg;
+}
+
 bool
 tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason)
@@ -480,6 +523,10 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 		return false;
 	}
 	uint32_t leaf = t->opt.reverse ? walk_reverse(t, stack, len) : walk_forward(t, stack, len);
+	if (p->full) {
+		*reason = full_reason(t);
+		return false;
+	}
 	p->sum[side] = total;
 	if (!p->self[side]) {
 		p->self[side] = xcalloc(p->cap, sizeof(struct count));
@@ -568,6 +615,12 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	for (size_t lo = 1; lo < n; lo += MERGE_BATCH) {
 		size_t hi = lo + MERGE_BATCH < n ? lo + MERGE_BATCH : n;
 		merge_batch(dst, src, k, map, lo, hi);
+	}
+	if (d->full) {
+		free(map);
+		free(k);
+		*reason = full_reason(dst);
+		return false;
 	}
 	for (int side = 0; side < 2; side++) {
 		if (!s->self[side]) {

@@ -38,6 +38,13 @@ struct tree_options {
 	bool strip_hex; /* 0x1234abcd -> 0x... before merging */
 	bool normalize; /* scale base by head total / base total */
 	double min_delta; /* noise floor: share of the larger total */
+	/*
+	 * Most frames (nodes besides the root) the tree may hold; 0: no limit
+	 * but the id space. A hostile profile makes a node of every ';' (a
+	 * 16 MiB line of them took gigabytes): past the limit tree_add_stack
+	 * and tree_merge fail instead.
+	 */
+	uint32_t max_nodes;
 };
 
 struct tree_node {
@@ -72,8 +79,10 @@ struct tree *tree_create(const struct tree_options *opt);
 void tree_destroy(struct tree *t);
 /*
  * Adds one stack (frames separated by ';') with count c to a side. Returns
- * false, with *reason set to a static message, when the side's total would
- * exceed 2^64-1; nothing is added then.
+ * false, with *reason set to a message owned by the tree, when the side's
+ * total would exceed 2^64-1 (nothing is added then), or when the stack
+ * would take the tree past opt.max_nodes frames (the tree can then only be
+ * destroyed).
  */
 bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason);
@@ -84,7 +93,8 @@ bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t le
  * trees (tree_add_stack on different trees may run at once): dst then
  * equals the tree reading them one after the other gives, node ids
  * included. Returns false, with *reason set, when a side's total would
- * exceed 2^64-1; dst is unchanged then.
+ * exceed 2^64-1 (dst is unchanged then) or when dst would hold more than
+ * opt.max_nodes frames (dst can then only be destroyed).
  */
 bool tree_merge(struct tree *dst, struct tree *src, const char **reason);
 /* Freezes the tree: children order, base scale, statuses. Call once. */

@@ -80,6 +80,14 @@ def gen_deep_stack(tmp):
     return path
 
 
+def gen_semicolons(tmp):
+    """A 4 MiB line of ';': a frame per byte, the most frames a file can ask for."""
+    path = os.path.join(tmp, "semicolons.folded")
+    with open(path, "w", encoding="ascii") as f:
+        f.write(";" * (4 << 20) + " 1\n")
+    return path
+
+
 def gen_truncated_gz(tmp):
     data = "".join(f"main;work;step{i} {i + 1}\n" for i in range(2000)).encode()
     packed = gzip.compress(data, mtime=0)
@@ -124,6 +132,7 @@ def gen_readonly_dir(tmp):
 GENERATORS = {
     "readonly-dir": gen_readonly_dir,
     "deep-stack": gen_deep_stack,
+    "semicolons": gen_semicolons,
     "truncated-gz": gen_truncated_gz,
     "sparse-2g": gen_sparse_2g,
     "unreadable": gen_unreadable,

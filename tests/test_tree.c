@@ -485,6 +485,94 @@ test_preorder(void **state)
 	tree_destroy(t);
 }
 
+/* Adds a stack that must be refused for the frame limit. */
+static void
+add_refused(struct tree *t, const char *stack)
+{
+	const char *reason = NULL;
+	assert_false(tree_add_stack(t, SIDE_HEAD, stack, strlen(stack), cnt(1), &reason));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "more than 3 frames"));
+}
+
+static void
+test_max_nodes(void **state)
+{
+	(void)state;
+	/* Forward, leaf first (--reverse) and through --strip-hex: the limit
+	 * holds on every walk, and stacks within it still add up. */
+	const struct tree_options variants[] = {
+	        {.min_delta = 0.001, .max_nodes = 3},
+	        {.min_delta = 0.001, .max_nodes = 3, .reverse = true},
+	        {.min_delta = 0.001, .max_nodes = 3, .strip_hex = true},
+	};
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		struct tree *t = tree_create(&variants[v]);
+		add(t, SIDE_HEAD, "a;b;c", 1);
+		add(t, SIDE_BASE, "a;b;c", 2); /* no new frame */
+		add_refused(t, "a;d");
+		tree_destroy(t);
+	}
+	/* Exactly at the limit is fine. */
+	struct tree *t = tree_create(&variants[0]);
+	add(t, SIDE_HEAD, "a;b", 1);
+	add(t, SIDE_HEAD, "c", 1);
+	add_refused(t, "d");
+	tree_destroy(t);
+}
+
+static void
+test_max_nodes_merge(void **state)
+{
+	(void)state;
+	/* Each side within the limit, the two together past it. */
+	const struct tree_options opt = {.min_delta = 0.001, .max_nodes = 3};
+	struct tree *base = tree_create(&opt), *head = tree_create(&opt);
+	add(base, SIDE_BASE, "a;b", 1);
+	add(head, SIDE_HEAD, "a;c;d", 1);
+	const char *reason = NULL;
+	assert_false(tree_merge(base, head, &reason));
+	assert_non_null(strstr(reason, "more than 3 frames"));
+	tree_destroy(base);
+	tree_destroy(head);
+}
+
+/*
+ * Lines longer than one lookup batch and deeper than the remembered
+ * previous line: the same nodes are found again, by hash, and a line that
+ * ends in the middle of a batch or right at its end works alike.
+ */
+static void
+test_long_lines(void **state)
+{
+	(void)state;
+	const size_t depths[] = {511, 512, 513, 1025, 70000};
+	for (size_t d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+		struct buf line;
+		buf_init(&line);
+		for (size_t i = 0; i < depths[d]; i++) {
+			buf_printf(&line, "%sf%zu", i ? ";" : "", i);
+		}
+		struct tree *t = tree_create(&defaults);
+		const char *reason;
+		assert_true(tree_add_stack(t, SIDE_BASE, line.data, line.len, cnt(2), &reason));
+		size_t nodes = t->node_count;
+		assert_int_equal(nodes, depths[d] + 1);
+		/* Another line between, so the prefix cache does not match. */
+		add(t, SIDE_BASE, "other", 1);
+		assert_true(tree_add_stack(t, SIDE_HEAD, line.data, line.len, cnt(5), &reason));
+		assert_int_equal(t->node_count, nodes + 1);
+		tree_finish(t, true);
+		uint32_t leaf = find(t, line.data, line.len);
+		assert_int_not_equal(leaf, TREE_NONE);
+		assert_int_equal(tree_node(t, leaf)->self[SIDE_BASE].units, 2);
+		assert_int_equal(tree_node(t, leaf)->self[SIDE_HEAD].units, 5);
+		assert_int_equal(tree_node(t, leaf)->depth, depths[d]);
+		tree_destroy(t);
+		buf_finish(&line);
+	}
+}
+
 int
 main(void)
 {
@@ -503,6 +591,9 @@ main(void)
 	        cmocka_unit_test(test_annotations),
 	        cmocka_unit_test(test_arbitrary_bytes),
 	        cmocka_unit_test(test_preorder),
+	        cmocka_unit_test(test_max_nodes),
+	        cmocka_unit_test(test_max_nodes_merge),
+	        cmocka_unit_test(test_long_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
