@@ -64,13 +64,10 @@ hash_stable(const void *p, size_t len)
 	 * in existing graphs and tests derive from it. */
 	const char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-	while (len >= 8) {
+	for (; len >= 8; s += 8, len -= 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		s += 8;
-		len -= 8;
+		h = hash_mix(h, w);
 	}
 	uint64_t w = 0;
 	memcpy(&w, s, len);

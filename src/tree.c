@@ -37,7 +37,6 @@ struct frame {
 	size_t len;
 	uint64_t h; /* frame hash: intern_hash(f, len) too, the same keyed hash */
 	uint64_t k; /* path hash */
-	uint64_t name_hash; /* intern_hash of a frame that will be a new node, else 0 */
 	uint32_t cand; /* node whose slot tag matched, 0 if none */
 };
 
@@ -320,8 +319,10 @@ one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t le
 		f = s->data;
 		len = s->len;
 	}
-	*k = path_hash(*k, hash_bytes(f, len, t->path->seed));
-	return child(t, *k, parent, f, len, 0);
+	/* The frame hash is also the name's intern hash: computed once. */
+	uint64_t h = hash_bytes(f, len, t->path->seed);
+	*k = path_hash(*k, h);
+	return child(t, *k, parent, f, len, h);
 }
 
 /*
@@ -330,6 +331,13 @@ one_frame(struct tree *t, uint64_t *k, uint32_t parent, const char *f, size_t le
  * frames must not cost 12 bytes each here.
  */
 #define PREV_MAX_DEPTH 65536
+
+/* The line ends at depth: the next line may reuse that much of it. */
+static void
+end_line(struct tree_path *p, size_t depth)
+{
+	p->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
+}
 
 static void
 remember(struct tree_path *p, size_t depth, uint32_t node, uint64_t k)
@@ -412,12 +420,10 @@ find_candidates(struct tree *t, size_t n)
 		struct frame *fr = &p->frames[j];
 		uint64_t tag = (fr->k >> 32) << 32;
 		fr->cand = 0;
-		fr->name_hash = 0;
 		for (size_t i = fr->k & p->mask;; i = (i + 1) & p->mask) {
 			uint64_t s = p->slots[i];
 			if (s == 0) {
-				fr->name_hash = fr->h;
-				intern_prefetch(t->names, fr->name_hash);
+				intern_prefetch(t->names, fr->h);
 				break;
 			}
 			if ((s & ~(uint64_t)UINT32_MAX) == tag) {
@@ -447,7 +453,7 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 			remember(p, depth++, node, k);
 			start += flen + 1;
 		}
-		p->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
+		end_line(p, depth);
 		return node;
 	}
 	while (start <= len && !p->full) {
@@ -465,13 +471,13 @@ walk_forward(struct tree *t, const char *stack, size_t len)
 			if (fr->cand && is_node(p, fr->cand, node, fr->f, fr->len)) {
 				node = fr->cand;
 			} else {
-				node = child(t, fr->k, node, fr->f, fr->len, fr->name_hash);
+				node = child(t, fr->k, node, fr->f, fr->len, fr->h);
 			}
 			remember(p, depth++, node, fr->k);
 		}
 		k = p->frames[n - 1].k;
 	}
-	p->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
+	end_line(p, depth);
 	return node;
 }
 
