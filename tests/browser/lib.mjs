@@ -119,12 +119,25 @@ export function watch(page) {
 
 // Reads the frames in document order: name (first title line), counts,
 // status, and the rect's geometry both as attributes and as rendered.
+// `outside` says the rendered rect lies beyond the graph area of its svg
+// (data-graph-x/-width), where a zoom moves the frames it does not show.
 export function readFrames(page) {
 	return page.evaluate(() => {
 		const out = [];
 		const gs = document.querySelectorAll('g.frame');
+		const areas = new Map();
+		const areaOf = (svg) => {
+			if (!areas.has(svg)) {
+				const m = svg.getScreenCTM();
+				const gx = Number(svg.getAttribute('data-graph-x'));
+				const gw = Number(svg.getAttribute('data-graph-width'));
+				areas.set(svg, { left: m.e + m.a * gx, right: m.e + m.a * (gx + gw) });
+			}
+			return areas.get(svg);
+		};
 		for (let i = 0; i < gs.length; i++) {
 			const g = gs[i];
+			const area = areaOf(g.closest('svg'));
 			const title = g.querySelector('title');
 			const rect = g.querySelector('rect');
 			const text = g.querySelector('text');
@@ -151,6 +164,7 @@ export function readFrames(page) {
 				y: r ? r.top + window.scrollY : NaN,
 				w: r ? r.width : NaN,
 				h: r ? r.height : NaN,
+				outside: r ? r.right <= area.left + 0.5 || r.left >= area.right - 0.5 : true,
 				display: cs ? cs.display : '',
 				gDisplay: getComputedStyle(g).display,
 				fill: cs ? cs.fill : '',

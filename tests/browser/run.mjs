@@ -94,6 +94,7 @@ function readChrome(page) {
 			width: Number(svg.getAttribute('width')),
 			height: Number(svg.getAttribute('height')),
 			viewBox: svg.getAttribute('viewBox'),
+			background: (svg.querySelector('rect.background') || svg).getAttribute('fill'),
 			ids: Array.from(document.querySelectorAll('[id]'), (e) => e.id),
 			details: one('details'),
 			reset: one('reset-zoom'),
@@ -177,6 +178,13 @@ function expectedSearch(frames, re) {
 
 function classes(f) {
 	return (f.cls || '').split(/\s+/);
+}
+
+// A frame a zoom does not show: class hide and not displayed, or moved
+// beyond the graph area (which the script clips; the pixel check of the
+// zoom test sees that nothing is drawn there).
+function offGraph(f) {
+	return (classes(f).includes('hide') && f.gDisplay === 'none') || f.outside || f.w === 0;
 }
 
 function sameSet(got, want, what) {
@@ -368,8 +376,31 @@ async function interactive(context, label, pair, extra) {
 			if (f.index === i || anc.has(f.index) || desc.has(f.index)) {
 				continue;
 			}
-			assert(classes(f).includes('hide'), `frame ${f.index} (${f.name}) outside the zoomed subtree lacks class hide`);
-			assert(f.gDisplay === 'none' || f.w === 0, `frame ${f.index} (${f.name}) still displayed`);
+			assert(offGraph(f), `frame ${f.index} (${f.name}) outside the zoomed subtree is still on the graph (x=${f.x} w=${f.w}, class '${f.cls}')`);
+		}
+		// What is drawn: the zoomed frames in their fills at their new
+		// places, and nothing beside the graph area, where the frames that
+		// left it went.
+		const vp = page.viewportSize();
+		const png = decodePNG(await page.screenshot({ clip: { x: 0, y: 0, width: vp.width, height: vp.height } }));
+		const scroll = await page.evaluate(() => [scrollX, scrollY]);
+		png.at = ((at) => (x, y) => at(x - scroll[0], y - scroll[1]))(png.at.bind(png));
+		const bg = parseColor(chrome.background) || [255, 255, 255];
+		for (const j of [i, ...anc, ...desc]) {
+			const f = now[j];
+			if (f.w < 8 || f.h < 4 || f.y < 0) {
+				continue;
+			}
+			const want = parseColor(f.fill);
+			const got = png.at(f.x + f.w - 2.5, f.y + f.h / 2);
+			assert(colorDistance(got, want) <= 6, `zoomed frame ${j} (${f.name}) pixel rgb(${got}) at its right end, fill rgb(${want})`);
+		}
+		const rows = [...new Set(now.filter((f) => !offGraph(f)).map((f) => Math.round(f.y + f.h / 2)))];
+		for (const y of rows) {
+			for (const x of [root0.x - 4, root0.x + rootW + 4]) {
+				const got = png.at(x, y);
+				assert(colorDistance(got, bg) <= 6, `pixel rgb(${got}) at ${x.toFixed(0)},${y} beside the graph, background rgb(${bg})`);
+			}
 		}
 		chrome = await readChrome(page);
 		assert(chrome.reset.shown, "'Reset zoom' not shown while zoomed");
@@ -413,6 +444,10 @@ async function interactive(context, label, pair, extra) {
 		await poll(page, () => window.difffold.state().zoom === null, null, 'unzoom on a root click');
 		const hidden = await page.evaluate(() => document.querySelectorAll('g.frame.hide').length);
 		assert(hidden === 0, `${hidden} frames still hidden`);
+		for (const f of await readFrames(page)) {
+			const o = initial[f.index];
+			assert(near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w} after unzoom, was x=${o.x} w=${o.w}`);
+		}
 	});
 
 	// A regex whose matches nest (a frame and one of its descendants), so
@@ -530,7 +565,7 @@ async function interactive(context, label, pair, extra) {
 				const now = buildTree(await readFrames(p2.page));
 				assert(near(now[target.index].w, rootW, 1), `restored zoom: frame width ${now[target.index].w}, not ${rootW}`);
 				const sib = initial[target.parent].children.find((c) => c !== target.index);
-				assert(classes(now[sib]).includes('hide'), 'restored zoom: sibling not hidden');
+				assert(offGraph(now[sib]), 'restored zoom: sibling still on the graph');
 				// The hand-made URL leaves case sensitivity to the page's
 				// default, which its toggle shows.
 				const c2 = await readChrome(p2.page);
@@ -570,6 +605,21 @@ async function interactive(context, label, pair, extra) {
 	await page.close();
 
 	return { svgPath, initial, chrome: chrome0 };
+}
+
+// Rendered frame boxes of every graph in the page (page-relative, so
+// scrolling between readings does not matter), and whether two readings agree.
+function boxes() {
+	return Array.from(document.querySelectorAll('svg.difffold'), (svg) =>
+		Array.from(svg.querySelectorAll('g.frame'), (g) => {
+			const r = g.querySelector('rect').getBoundingClientRect();
+			const shown = getComputedStyle(g).display !== 'none';
+			return { x: r.left + scrollX, y: r.top + scrollY, w: shown ? r.width : 0 };
+		})
+	);
+}
+function sameBoxes(a, b) {
+	return a.length === b.length && a.every((f, i) => near(f.x, b[i].x, 0.5) && near(f.y, b[i].y, 0.5) && near(f.w, b[i].w, 0.5));
 }
 
 async function suite(context) {
@@ -644,10 +694,13 @@ async function inlineChecks(context, svgA, svgB) {
 					return svg.querySelectorAll('g.frame > title')[Number(svg.dataset.testFrame)].textContent.split('\n')[0];
 				}, g);
 				assert(texts[g].includes(name), `graph ${g} details '${texts[g]}' lack '${name}'`);
+				const before = await page.evaluate(boxes);
 				await page.mouse.click(p.x, p.y);
-				const hidden = await page.evaluate(() => Array.from(document.querySelectorAll('svg.difffold'), (s) => s.querySelectorAll('g.frame.hide').length));
-				assert(hidden[g] > 0, `graph ${g} did not zoom (hidden counts ${hidden})`);
-				assert(hidden[1 - g] === 0, `zooming graph ${g} hid frames of graph ${1 - g}`);
+				const zoomed = await page.evaluate(boxes);
+				const k = Number(await page.evaluate((j) => document.querySelectorAll('svg.difffold')[j].dataset.testFrame, g));
+				const root = zoomed[g][0];
+				assert(near(zoomed[g][k].w, root.w, 1), `graph ${g} did not zoom: frame ${k} is ${zoomed[g][k].w} wide, the root ${root.w}`);
+				assert(sameBoxes(zoomed[1 - g], before[1 - g]), `zooming graph ${g} moved frames of graph ${1 - g}`);
 				const reset = await page.evaluate((k) => {
 					const r = document.querySelectorAll('svg.difffold')[k].querySelector('.reset-zoom');
 					r.scrollIntoView({ block: 'center' });
@@ -655,8 +708,8 @@ async function inlineChecks(context, svgA, svgB) {
 					return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
 				}, g);
 				await page.mouse.click(reset.x, reset.y);
-				const after = await page.evaluate(() => Array.from(document.querySelectorAll('svg.difffold'), (s) => s.querySelectorAll('g.frame.hide').length));
-				assert(after[0] === 0 && after[1] === 0, `after reset, hidden counts ${after}`);
+				const after = await page.evaluate(boxes);
+				assert(sameBoxes(after[0], before[0]) && sameBoxes(after[1], before[1]), `after reset, graph ${g} frames are not back in place`);
 			}
 			assert(w.unexpected().length === 0 && w.errors.length === 0, `${w.errors.join('; ')} ${JSON.stringify(w.unexpected())}`);
 		} finally {
