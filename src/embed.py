@@ -9,23 +9,85 @@ file that contains "]]>" (or "</script"/"</style", which would end the
 element when the SVG is pasted into HTML) is refused here, at build time,
 instead of producing a broken image.
 
-JavaScript files (*.js) lose their indentation and whole-line // comments:
-the script is copied into every SVG, and the readable source is src/.
+JavaScript files (*.js) lose comments and the spaces no token needs, CSS
+files (*.css) their comments and indentation: the assets are copied into
+every SVG, and the readable source is src/. Lines stay lines, so automatic
+semicolon insertion sees what the source says, and the squeezed script is
+tokenized again and must give the same tokens.
 """
 import os
+import re
 import sys
 
 FORBIDDEN = [b"]]>", b"</script", b"</style"]
 
 
+# One JavaScript token: a string, a number or name, or one punctuator.
+# Regular expression literals are told from division by what precedes them.
+JS_TOKEN = re.compile(rb"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[A-Za-z0-9_$.]+|[=!]==|[-+*/%<>=!&|^]=|&&|\|\||\+\+|--|=>|\S""")
+REGEX_AFTER = set(b"(,=:[!&|?{};+-*%<>~^") | {b"return", b"typeof", b"case"}
+WORD = re.compile(rb"[A-Za-z0-9_$]")
+
+
+def js_line_tokens(line):
+    """Tokens of one line of our own JavaScript, comments dropped."""
+    tokens, i, prev = [], 0, None
+    while i < len(line):
+        if line[i:i + 1].isspace():
+            i += 1
+            continue
+        if line.startswith(b"//", i):
+            break
+        if line[i:i + 1] == b"/" and (prev is None or prev in REGEX_AFTER or
+                                      (len(prev) == 1 and prev[0] in REGEX_AFTER)):
+            j, klass = i + 1, False
+            while j < len(line) and (line[j:j + 1] != b"/" or klass):
+                if line[j:j + 1] == b"\\":
+                    j += 1
+                elif line[j:j + 1] == b"[":
+                    klass = True
+                elif line[j:j + 1] == b"]":
+                    klass = False
+                j += 1
+            j += 1
+            while j < len(line) and WORD.match(line[j:j + 1]):
+                j += 1
+            tok = line[i:j]
+        else:
+            tok = JS_TOKEN.match(line, i).group(0)
+            j = i + len(tok)
+        tokens.append(tok)
+        prev, i = tok, j
+    return tokens
+
+
+def join_tokens(tokens):
+    """Tokens with a space only where two would otherwise fuse."""
+    out = b""
+    for tok in tokens:
+        if out and ((WORD.match(out[-1:]) and WORD.match(tok[:1])) or
+                    (out[-1:] in (b"+", b"-") and tok[:1] == out[-1:])):
+            out += b" "
+        out += tok
+    return out
+
+
 def squeeze_js(data):
-    """Drops indentation and comment lines; the code itself is untouched."""
-    out = []
-    for line in data.split(b"\n"):
-        line = line.strip()
-        if line and not line.startswith(b"//"):
-            out.append(line)
-    return b"\n".join(out) + b"\n"
+    """Drops comments and needless spaces; checks no token changed."""
+    lines = [js_line_tokens(line) for line in data.split(b"\n")]
+    lines = [t for t in lines if t]
+    out = b"\n".join(join_tokens(t) for t in lines) + b"\n"
+    again = [js_line_tokens(line) for line in out.split(b"\n")]
+    if [t for t in again if t] != lines:
+        raise SystemExit("embed.py: squeezing the script changed its tokens")
+    return out
+
+
+def squeeze_css(data):
+    """Drops comments and indentation."""
+    data = re.sub(rb"/\*.*?\*/", b"", data, flags=re.S)
+    lines = [line.strip() for line in data.split(b"\n")]
+    return b"\n".join(line for line in lines if line) + b"\n"
 
 
 def main(argv):
@@ -45,6 +107,8 @@ def main(argv):
                 return 1
         if path.endswith(".js"):
             data = squeeze_js(data)
+        elif path.endswith(".css"):
+            data = squeeze_css(data)
         assets.append((name, data))
     guard = "DIFFFOLD_" + os.path.basename(out_h).upper().replace(".", "_")
     with open(out_h, "w") as h:

@@ -422,9 +422,35 @@ row_shift(const struct layout *l)
 	return round(l->graph_y) - l->graph_y;
 }
 
+/*
+ * A whole number of tenths as a decimal: 187 -> "18.7", 20 -> "2", 3 -> ".3".
+ * SVG numbers may start with the point, and most frames of a big graph are
+ * under a pixel wide.
+ */
+static void
+add_tenths(struct buf *b, double tenths)
+{
+	if (!(fabs(tenths) < 1e15)) {
+		buf_add_double(b, tenths / 10, 1);
+		return;
+	}
+	if (tenths < 0) {
+		buf_addc(b, '-');
+		tenths = -tenths;
+	}
+	uint64_t t = (uint64_t)tenths;
+	if (t >= 10 || t == 0) {
+		buf_add_u64(b, t / 10);
+	}
+	if (t % 10 != 0) {
+		buf_addc(b, '.');
+		buf_addc(b, (char)('0' + t % 10));
+	}
+}
+
 /* One frame, in image coordinates like everything else. */
 static void
-write_frame(struct buf *b, const struct layout *l, const struct layout_box *box, struct rgb common,
+write_frame(struct buf *b, const struct layout *l, const struct layout_box *box, struct rgb inherited,
         struct buf *label)
 {
 	const struct tree *t = l->tree;
@@ -452,16 +478,16 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		x1 = x0 + 1;
 	}
 	buf_adds(b, "</title><rect x=\"");
-	buf_add_double(b, x0 / 10, 1);
+	add_tenths(b, x0);
 	buf_adds(b, "\"");
 	double y = box->y + row_shift(l);
 	attr_num(b, "y", y);
 	buf_adds(b, " width=\"");
-	buf_add_double(b, (x1 - x0) / 10, 1);
+	add_tenths(b, x1 - x0);
 	buf_adds(b, "\"");
 	/* One pixel of background between rows keeps stacked frames apart. */
 	attr_num(b, "height", l->frame_height > 2 ? l->frame_height - 1 : l->frame_height);
-	if (!same_rgb(box->fill, common)) {
+	if (!same_rgb(box->fill, inherited)) {
 		attr_color(b, "fill", box->fill);
 	}
 	buf_reset(label);
@@ -469,17 +495,36 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	if (label->len == 0) {
 		/* Most frames of a big graph are too narrow for a label; an empty
 		 * <text/> keeps them small, and the script positions it on zoom. */
-		buf_adds(b, "/><text/></g>\n");
+		buf_adds(b, "/><text/></g>");
 		return;
 	}
 	buf_adds(b, "/><text");
 	attr_num(b, "x", x0 / 10 + LABEL_PAD);
 	attr_num(b, "y", y + label_dy(l));
-	/* Always: the group's fill is the frames' common fill, not the ink. */
+	/* Always: the group's fill is the frames' fill, not the ink. */
 	attr_color(b, "fill", color_label(box->fill));
 	buf_addc(b, '>');
 	svg_escape(b, label->data, label->len);
-	buf_adds(b, "</text></g>\n");
+	buf_adds(b, "</text></g>");
+}
+
+/*
+ * How many of the frames after frame i have the fill c, looking RUN_AHEAD
+ * frames ahead. A run stays open over a frame of another fill (which then
+ * carries its own) when its fill comes back that soon; measured on the
+ * generated 100 MB pair, four frames ahead comes within 2 % of the fewest
+ * bytes a dynamic programme over all fills finds.
+ */
+enum { RUN_AHEAD = 4 };
+
+static size_t
+fill_ahead(const struct layout *l, size_t i, struct rgb c)
+{
+	size_t count = 0;
+	for (size_t j = i + 1; j < l->count && j <= i + RUN_AHEAD; j++) {
+		count += same_rgb(l->boxes[j].fill, c);
+	}
+	return count;
 }
 
 static void
@@ -491,11 +536,37 @@ write_frames(struct out *o, const struct layout *l, const char *prefix)
 	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
 	attr_color(&o->b, "fill", common);
 	buf_printf(&o->b, " data-search-fill=\"%s\">\n", SEARCH_FILL);
+	/* Runs of frames (a subtree, mostly) that share another fill get a
+	 * group carrying it: 22 bytes for the group against 15 a rect. No
+	 * newline between frames: the one in each title already puts every
+	 * frame on a line of its own. */
+	struct rgb inherited = common;
+	bool in_run = false;
 	for (size_t i = 0; i < l->count; i++) {
-		write_frame(&o->b, l, &l->boxes[i], common, &label);
+		struct rgb fill = l->boxes[i].fill;
+		if (!same_rgb(fill, inherited) && !(in_run && fill_ahead(l, i, inherited) >= 1)) {
+			if (in_run) {
+				buf_adds(&o->b, "</g>");
+				in_run = false;
+				inherited = common;
+			}
+			size_t again = fill_ahead(l, i, fill);
+			bool next = i + 1 < l->count && same_rgb(l->boxes[i + 1].fill, fill);
+			if (!same_rgb(fill, common) && (next || again >= 2)) {
+				buf_adds(&o->b, "<g");
+				attr_color(&o->b, "fill", fill);
+				buf_adds(&o->b, ">");
+				in_run = true;
+				inherited = fill;
+			}
+		}
+		write_frame(&o->b, l, &l->boxes[i], inherited, &label);
 		out_maybe_flush(o);
 	}
-	buf_adds(&o->b, "</g>\n");
+	if (in_run) {
+		buf_adds(&o->b, "</g>");
+	}
+	buf_adds(&o->b, "\n</g>\n");
 	buf_finish(&label);
 }
 

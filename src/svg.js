@@ -39,8 +39,6 @@
 	var labelDy = num('data-label-dy');
 	var group = svg.querySelector('g[id="' + prefix + 'frames"]');
 	var searchFill = (group && group.getAttribute('data-search-fill')) || '#e600e6';
-	// Rects without a fill attribute inherit the group's common fill.
-	var commonFill = (group && group.getAttribute('fill')) || '#000000';
 
 	var details = one('details');
 	var matched = one('matched');
@@ -220,7 +218,9 @@
 			placed[i] = 1;
 			t.setAttribute('x', round1(cx[i] + pad));
 			t.setAttribute('y', round1(oy[i] + labelDy));
-			t.setAttribute('fill', inkFor(fills[i] || commonFill));
+			// A rect without a fill takes its group's: the frames' group,
+			// or a run of frames that share a fill.
+			t.setAttribute('fill', inkFor(fills[i] || els[i].parentNode.getAttribute('fill')));
 		}
 		t.textContent = s;
 		labels[i] = s;
