@@ -42,7 +42,8 @@ struct frame {
 
 struct tree_path {
 	uint64_t *slots; /* path hash tag << 32 | node id; 0 = empty (id 0 is the root) */
-	size_t mask;
+	size_t mask; /* 2^bits slots */
+	unsigned shift; /* 64 - bits: a path hash's slot is its top bits (see home) */
 	/* Per node, all with room for `cap` nodes: */
 	struct node_key *keys; /* what confirming a candidate needs */
 	uint32_t *names; /* intern id */
@@ -59,8 +60,20 @@ struct tree_path {
 	char full_msg[80];
 };
 
-#define SLOTS_INITIAL 4096
+#define SLOTS_INITIAL_BITS 12
 #define ROOT_PATH_HASH 0x243f6a8885a308d3ull
+
+/*
+ * The first slot to probe for path hash k: its top bits, which are the top
+ * bits of the tag a slot keeps. So the table grows, and another tree's nodes
+ * are looked up in it, from the tags alone, without hashing any name again,
+ * and growing writes the new table nearly in order.
+ */
+static size_t
+home(const struct tree_path *p, uint64_t k)
+{
+	return (size_t)(k >> p->shift);
+}
 
 /*
  * Finds the end of the frame at s (the first ';' or n) and hashes it in the
@@ -131,8 +144,9 @@ tree_create(const struct tree_options *opt)
 	t->opt = *opt;
 	t->names = intern_create();
 	struct tree_path *p = xcalloc(1, sizeof(*p));
-	p->mask = SLOTS_INITIAL - 1;
-	p->slots = xcalloc(SLOTS_INITIAL, sizeof(uint64_t));
+	p->mask = ((size_t)1 << SLOTS_INITIAL_BITS) - 1;
+	p->shift = 64 - SLOTS_INITIAL_BITS;
+	p->slots = xcalloc(p->mask + 1, sizeof(uint64_t));
 	buf_init(&p->scratch);
 	p->seed = hash_seed();
 	t->path = p;
@@ -182,37 +196,38 @@ tree_destroy(struct tree *t)
 	free(t);
 }
 
-/* At most 13/16 full: probes stay short, mostly within one cache line. */
+/*
+ * At most 13/16 full: probes stay short, mostly within one cache line. The
+ * table stops at 2^32 slots, where the tag holds every bit of the home; node
+ * ids are 32 bits, so it never fills up.
+ */
 static bool
 slots_full(const struct tree *t)
 {
-	return t->node_count > (t->path->mask + 1) / 16 * 13;
+	return t->node_count > (t->path->mask + 1) / 16 * 13 && t->path->shift > 32;
 }
 
 static void
 grow_slots(struct tree *t)
 {
 	struct tree_path *p = t->path;
-	size_t mask = p->mask * 2 + 1;
-	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
-	xprefault(slots, (mask + 1) * sizeof(uint64_t));
-	/* Parents come before their children, so their path hashes are ready. */
-	uint64_t *k = xmalloc(t->node_count * sizeof(uint64_t));
-	xprefault(k, t->node_count * sizeof(uint64_t));
-	k[0] = ROOT_PATH_HASH;
-	for (size_t id = 1; id < t->node_count; id++) {
-		const struct node_key *key = &p->keys[id];
-		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, p->seed));
-		size_t i = k[id] & mask;
-		while (slots[i]) {
-			i = (i + 1) & mask;
+	struct tree_path grown = {.mask = p->mask * 2 + 1, .shift = p->shift - 1};
+	uint64_t *slots = xcalloc(grown.mask + 1, sizeof(uint64_t));
+	xprefault(slots, (grown.mask + 1) * sizeof(uint64_t));
+	for (size_t j = 0; j <= p->mask; j++) {
+		uint64_t s = p->slots[j];
+		if (s) {
+			size_t i = home(&grown, s);
+			while (slots[i]) {
+				i = (i + 1) & grown.mask;
+			}
+			slots[i] = s;
 		}
-		slots[i] = (k[id] >> 32) << 32 | id;
 	}
-	free(k);
 	free(p->slots);
 	p->slots = slots;
-	p->mask = mask;
+	p->mask = grown.mask;
+	p->shift = grown.shift;
 }
 
 /* Room for one more node in every per-node array. */
@@ -234,14 +249,24 @@ reserve_node(struct tree_path *p, size_t count)
 	p->cap = cap;
 }
 
+/* The name of a node to create: its bytes, and its intern hash and id when known. */
+struct name {
+	const char *f;
+	size_t len;
+	uint64_t hash; /* intern_hash(f, len), or 0 if not known */
+	uint32_t id; /* intern id, or TREE_NONE if not known */
+};
+
 static uint32_t
-new_node(struct tree *t, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
+new_node(struct tree *t, uint32_t parent, const struct name *nm)
 {
 	struct tree_path *p = t->path;
 	uint32_t id = (uint32_t)t->node_count;
 	reserve_node(p, t->node_count);
-	p->names[id] =
-	        intern_add_hashed(t->names, f, len, name_hash ? name_hash : intern_hash(f, len));
+	p->names[id] = nm->id != TREE_NONE
+	                       ? nm->id
+	                       : intern_add_hashed(t->names, nm->f, nm->len,
+	                                 nm->hash ? nm->hash : intern_hash(nm->f, nm->len));
 	for (int side = 0; side < 2; side++) {
 		if (p->self[side]) {
 			p->self[side][id] = (struct count){0, 0};
@@ -262,18 +287,16 @@ is_node(const struct tree_path *p, uint32_t id, uint32_t parent, const char *f, 
 	return key->parent == parent && key->len == len && memcmp(key->bytes, f, len) == 0;
 }
 
-/*
- * The child of parent named f whose path hashes to k, created if new;
- * name_hash is intern_hash(f, len) if known, else 0.
- */
+/* The child of parent named nm whose path hashes to k, created if new. */
 static uint32_t
-child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
+child_named(struct tree *t, uint64_t k, uint32_t parent, const struct name *nm)
 {
 	struct tree_path *p = t->path;
 	uint64_t tag = (k >> 32) << 32;
-	size_t i = k & p->mask;
+	size_t i = home(p, k);
 	for (uint64_t s; (s = p->slots[i]) != 0; i = (i + 1) & p->mask) {
-		if ((s & ~(uint64_t)UINT32_MAX) == tag && is_node(p, (uint32_t)s, parent, f, len)) {
+		if ((s & ~(uint64_t)UINT32_MAX) == tag &&
+		        is_node(p, (uint32_t)s, parent, nm->f, nm->len)) {
 			return (uint32_t)s;
 		}
 	}
@@ -283,12 +306,23 @@ child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len, ui
 		p->full = true;
 		return parent;
 	}
-	uint32_t id = new_node(t, parent, f, len, name_hash);
+	uint32_t id = new_node(t, parent, nm);
 	p->slots[i] = tag | id;
 	if (slots_full(t)) {
 		grow_slots(t);
 	}
 	return id;
+}
+
+/*
+ * The child of parent named f whose path hashes to k, created if new;
+ * name_hash is intern_hash(f, len) if known, else 0.
+ */
+static uint32_t
+child(struct tree *t, uint64_t k, uint32_t parent, const char *f, size_t len, uint64_t name_hash)
+{
+	struct name nm = {f, len, name_hash, TREE_NONE};
+	return child_named(t, k, parent, &nm);
 }
 
 static bool
@@ -402,7 +436,7 @@ scan_frames(struct tree_path *p, const char *stack, size_t len, size_t *start, u
 		fr->h = scan_frame(fr->f, len - *start, &fr->len, p->seed);
 		k = path_hash(k, fr->h);
 		fr->k = k;
-		prefetch(&p->slots[k & p->mask]);
+		prefetch(&p->slots[home(p, k)]);
 		*start += fr->len + 1;
 	}
 	return n;
@@ -420,7 +454,7 @@ find_candidates(struct tree *t, size_t n)
 		struct frame *fr = &p->frames[j];
 		uint64_t tag = (fr->k >> 32) << 32;
 		fr->cand = 0;
-		for (size_t i = fr->k & p->mask;; i = (i + 1) & p->mask) {
+		for (size_t i = home(p, fr->k);; i = (i + 1) & p->mask) {
 			uint64_t s = p->slots[i];
 			if (s == 0) {
 				intern_prefetch(t->names, fr->h);
@@ -549,46 +583,72 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
  * frames of a line, the candidates' slots, keys and names are loaded for the
  * whole batch before any node is confirmed, so the cache misses overlap.
  */
+/*
+ * Whether dst node c is the child of parent named as src node id, whose
+ * name is dst name `named` if the merge has met that name before.
+ */
+static bool
+is_merged_node(const struct tree_path *d, uint32_t c, uint32_t parent, uint32_t named,
+        const struct node_key *key)
+{
+	if (d->keys[c].parent != parent) {
+		return false;
+	}
+	if (named != TREE_NONE) {
+		return d->names[c] == named;
+	}
+	return d->keys[c].len == key->len && memcmp(d->keys[c].bytes, key->bytes, key->len) == 0;
+}
+
 static void
-merge_batch(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_t *map, size_t lo,
-        size_t hi)
+merge_batch(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_t *map,
+        uint32_t *name_map, size_t lo, size_t hi)
 {
 	struct tree_path *d = dst->path;
 	const struct tree_path *s = src->path;
 	uint32_t cand[MERGE_BATCH];
 	uint64_t name_hash[MERGE_BATCH];
 	for (size_t id = lo; id < hi; id++) {
-		prefetch(&d->slots[k[id] & d->mask]);
+		prefetch(&d->slots[home(d, k[id])]);
 	}
 	for (size_t id = lo; id < hi; id++) {
 		uint64_t tag = (k[id] >> 32) << 32, slot;
+		bool named = name_map[s->names[id]] != TREE_NONE;
 		cand[id - lo] = 0;
-		for (size_t i = k[id] & d->mask; (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
+		for (size_t i = home(d, k[id]); (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
 			if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
 				cand[id - lo] = (uint32_t)slot;
 				prefetch(&d->keys[cand[id - lo]]);
+				prefetch(&d->names[cand[id - lo]]);
 				break;
 			}
 		}
 		name_hash[id - lo] = 0;
-		if (!cand[id - lo]) {
-			/* A new node in dst: start looking up its name. */
+		if (!cand[id - lo] && !named) {
+			/* A new node in dst with a name not met yet: start looking
+			 * it up. */
 			name_hash[id - lo] = intern_hash(s->keys[id].bytes, s->keys[id].len);
 			intern_prefetch(dst->names, name_hash[id - lo]);
 		}
 	}
 	for (size_t id = lo; id < hi; id++) {
-		if (cand[id - lo]) {
+		if (cand[id - lo] && name_map[s->names[id]] == TREE_NONE) {
 			prefetch(d->keys[cand[id - lo]].bytes);
 		}
 	}
 	for (size_t id = lo; id < hi; id++) {
 		const struct node_key *key = &s->keys[id];
 		uint32_t parent = map[key->parent], c = cand[id - lo];
-		map[id] = c && is_node(d, c, parent, key->bytes, key->len)
-		                  ? c
-		                  : child(dst, k[id], parent, key->bytes, key->len,
-		                            name_hash[id - lo]);
+		uint32_t *named = &name_map[s->names[id]];
+		if (c && is_merged_node(d, c, parent, *named, key)) {
+			map[id] = c;
+		} else {
+			struct name nm = {key->bytes, key->len, name_hash[id - lo], *named};
+			map[id] = child_named(dst, k[id], parent, &nm);
+		}
+		/* src and dst name ids of a name, met once: the rest of the merge
+		 * compares and creates that name by id. */
+		*named = d->names[map[id]];
 	}
 }
 
@@ -604,24 +664,28 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 		}
 	}
 	size_t n = src->node_count;
+	uint32_t *name_map = xmalloc(intern_count(src->names) * sizeof(uint32_t));
+	memset(name_map, 0xff, intern_count(src->names) * sizeof(uint32_t)); /* TREE_NONE */
 	uint32_t *map = xmalloc(n * sizeof(uint32_t));
 	uint64_t *k = xmalloc(n * sizeof(uint64_t));
 	xprefault(map, n * sizeof(uint32_t));
 	xprefault(k, n * sizeof(uint64_t));
 	map[TREE_ROOT] = TREE_ROOT;
+	/* A node's slot tag is all dst's table needs of its path hash (every
+	 * tree of the process hashes with the same seed). */
 	k[TREE_ROOT] = ROOT_PATH_HASH;
-	for (size_t id = 1; id < n; id++) {
-		const struct node_key *key = &s->keys[id];
-		/* dst's seed: these hashes probe dst's table (every tree of the
-		 * process has the same seed anyway). */
-		k[id] = path_hash(k[key->parent], hash_bytes(key->bytes, key->len, d->seed));
+	for (size_t j = 0; j <= s->mask; j++) {
+		if (s->slots[j]) {
+			k[(uint32_t)s->slots[j]] = (s->slots[j] >> 32) << 32;
+		}
 	}
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
 	for (size_t lo = 1; lo < n; lo += MERGE_BATCH) {
 		size_t hi = lo + MERGE_BATCH < n ? lo + MERGE_BATCH : n;
-		merge_batch(dst, src, k, map, lo, hi);
+		merge_batch(dst, src, k, map, name_map, lo, hi);
 	}
+	free(name_map);
 	if (d->full) {
 		free(map);
 		free(k);
@@ -764,11 +828,19 @@ static void
 lay_out_nodes(struct tree *t)
 {
 	struct tree_path *p = t->path;
-	/* The keys are four times the size of what is left of them. */
+	/* The keys are four times the size of what is left of them. Depths
+	 * are worked out here too, in an array that stays in cache: a parent's
+	 * depth read back from the nodes array would be a cache miss a node. */
 	uint32_t *parents = xmalloc(t->node_count * sizeof(uint32_t));
+	uint32_t *depths = xmalloc(t->node_count * sizeof(uint32_t));
 	xprefault(parents, t->node_count * sizeof(uint32_t));
+	xprefault(depths, t->node_count * sizeof(uint32_t));
+	depths[0] = 0;
 	for (size_t id = 0; id < t->node_count; id++) {
 		parents[id] = p->keys[id].parent;
+		if (id) {
+			depths[id] = depths[parents[id]] + 1;
+		}
 	}
 	free(p->keys);
 	p->keys = NULL;
@@ -782,8 +854,7 @@ lay_out_nodes(struct tree *t)
 		n->parent = parents[id];
 		n->first_child = TREE_NONE;
 		n->next_sibling = TREE_NONE;
-		/* A parent's id is smaller than its children's: its depth is known. */
-		n->depth = id ? t->nodes[n->parent].depth + 1 : 0;
+		n->depth = depths[id];
 		if (n->depth > t->max_depth) {
 			t->max_depth = n->depth;
 		}
@@ -793,6 +864,7 @@ lay_out_nodes(struct tree *t)
 			}
 		}
 	}
+	free(depths);
 	free(parents);
 }
 
