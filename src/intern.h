@@ -30,6 +30,9 @@ uint32_t intern_add(struct intern *in, const char *name, size_t len);
  */
 uint32_t intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t hash);
 void intern_prefetch(const struct intern *in, uint64_t hash);
+/* Adds every name of src; returns, indexed by src's ids, the ids in `in`
+ * (free it). */
+uint32_t *intern_merge(struct intern *in, const struct intern *src);
 uint32_t intern_count(const struct intern *in);
 /* The stored bytes of id; valid until intern_destroy. */
 const char *intern_name(const struct intern *in, uint32_t id, size_t *len);

@@ -576,79 +576,69 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	return true;
 }
 
-#define MERGE_BATCH 64
+/*
+ * How far ahead the merge loads: src node id + MERGE_AHEAD has its slot
+ * loading while id + MERGE_AHEAD / 2 has its candidate's key and name
+ * loading and id is confirmed. A few dozen loads in flight is what a core
+ * keeps; more are dropped.
+ */
+#define MERGE_AHEAD 16
 
-/*
- * Maps src nodes [lo, hi) to dst nodes, creating what is missing. As for the
- * frames of a line, the candidates' slots, keys and names are loaded for the
- * whole batch before any node is confirmed, so the cache misses overlap.
- */
-/*
- * Whether dst node c is the child of parent named as src node id, whose
- * name is dst name `named` if the merge has met that name before.
- */
-static bool
-is_merged_node(const struct tree_path *d, uint32_t c, uint32_t parent, uint32_t named,
-        const struct node_key *key)
+/* The dst node whose slot tag matches src node id's, if any (a hint). */
+static uint32_t
+merge_candidate(const struct tree_path *d, uint64_t k)
 {
-	if (d->keys[c].parent != parent) {
-		return false;
+	uint64_t tag = (k >> 32) << 32, slot;
+	for (size_t i = home(d, k); (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
+		if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
+			return (uint32_t)slot;
+		}
 	}
-	if (named != TREE_NONE) {
-		return d->names[c] == named;
-	}
-	return d->keys[c].len == key->len && memcmp(d->keys[c].bytes, key->bytes, key->len) == 0;
+	return 0;
 }
 
+/*
+ * Maps every src node to a dst node, creating what is missing, in src's
+ * order (parents first). The loads of later nodes overlap the work on
+ * earlier ones; a candidate found ahead is only a hint, confirmed (or
+ * looked up again) when its node's turn comes, so nodes created meanwhile
+ * cannot mislead it.
+ */
 static void
-merge_batch(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_t *map,
-        uint32_t *name_map, size_t lo, size_t hi)
+merge_nodes(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_t *map,
+        uint32_t *name_map)
 {
 	struct tree_path *d = dst->path;
 	const struct tree_path *s = src->path;
-	uint32_t cand[MERGE_BATCH];
-	uint64_t name_hash[MERGE_BATCH];
-	for (size_t id = lo; id < hi; id++) {
-		prefetch(&d->slots[home(d, k[id])]);
-	}
-	for (size_t id = lo; id < hi; id++) {
-		uint64_t tag = (k[id] >> 32) << 32, slot;
-		bool named = name_map[s->names[id]] != TREE_NONE;
-		cand[id - lo] = 0;
-		for (size_t i = home(d, k[id]); (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
-			if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
-				cand[id - lo] = (uint32_t)slot;
-				prefetch(&d->keys[cand[id - lo]]);
-				prefetch(&d->names[cand[id - lo]]);
-				break;
+	size_t n = src->node_count, half = MERGE_AHEAD / 2;
+	uint32_t cand[MERGE_AHEAD];
+	for (size_t j = 1; j < n + MERGE_AHEAD; j++) {
+		if (j < n) {
+			prefetch(&d->slots[home(d, k[j])]);
+			prefetch(&name_map[s->names[j]]);
+		}
+		size_t h = j - half;
+		if (h >= 1 && h < n) {
+			uint32_t c = merge_candidate(d, k[h]);
+			cand[h % MERGE_AHEAD] = c;
+			if (c) {
+				prefetch(&d->keys[c]);
+				prefetch(&d->names[c]);
 			}
 		}
-		name_hash[id - lo] = 0;
-		if (!cand[id - lo] && !named) {
-			/* A new node in dst with a name not met yet: start looking
-			 * it up. */
-			name_hash[id - lo] = intern_hash(s->keys[id].bytes, s->keys[id].len);
-			intern_prefetch(dst->names, name_hash[id - lo]);
+		size_t id = j - MERGE_AHEAD;
+		if (id < 1 || id >= n) {
+			continue;
 		}
-	}
-	for (size_t id = lo; id < hi; id++) {
-		if (cand[id - lo] && name_map[s->names[id]] == TREE_NONE) {
-			prefetch(d->keys[cand[id - lo]].bytes);
-		}
-	}
-	for (size_t id = lo; id < hi; id++) {
 		const struct node_key *key = &s->keys[id];
-		uint32_t parent = map[key->parent], c = cand[id - lo];
-		uint32_t *named = &name_map[s->names[id]];
-		if (c && is_merged_node(d, c, parent, *named, key)) {
+		uint32_t parent = map[key->parent], c = cand[id % MERGE_AHEAD];
+		uint32_t named = name_map[s->names[id]];
+		if (c && d->keys[c].parent == parent && d->names[c] == named) {
 			map[id] = c;
 		} else {
-			struct name nm = {key->bytes, key->len, name_hash[id - lo], *named};
+			struct name nm = {key->bytes, key->len, 0, named};
 			map[id] = child_named(dst, k[id], parent, &nm);
 		}
-		/* src and dst name ids of a name, met once: the rest of the merge
-		 * compares and creates that name by id. */
-		*named = d->names[map[id]];
 	}
 }
 
@@ -664,8 +654,8 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 		}
 	}
 	size_t n = src->node_count;
-	uint32_t *name_map = xmalloc(intern_count(src->names) * sizeof(uint32_t));
-	memset(name_map, 0xff, intern_count(src->names) * sizeof(uint32_t)); /* TREE_NONE */
+	/* Names first, so nodes are compared and created by name id. */
+	uint32_t *name_map = intern_merge(dst->names, src->names);
 	uint32_t *map = xmalloc(n * sizeof(uint32_t));
 	uint64_t *k = xmalloc(n * sizeof(uint64_t));
 	xprefault(map, n * sizeof(uint32_t));
@@ -681,10 +671,7 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	}
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
-	for (size_t lo = 1; lo < n; lo += MERGE_BATCH) {
-		size_t hi = lo + MERGE_BATCH < n ? lo + MERGE_BATCH : n;
-		merge_batch(dst, src, k, map, name_map, lo, hi);
-	}
+	merge_nodes(dst, src, k, map, name_map);
 	free(name_map);
 	if (d->full) {
 		free(map);
@@ -701,6 +688,9 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 		}
 		/* Bounded by the side's total, checked above. */
 		for (size_t id = 0; id < n; id++) {
+			if (id + MERGE_AHEAD < n) {
+				prefetch(&d->self[side][map[id + MERGE_AHEAD]]);
+			}
 			struct count *c = &d->self[side][map[id]];
 			count_add(*c, s->self[side][id], c);
 		}
