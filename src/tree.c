@@ -611,7 +611,7 @@ merge_nodes(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_
 	struct tree_path *d = dst->path;
 	const struct tree_path *s = src->path;
 	size_t n = src->node_count, half = MERGE_AHEAD / 2;
-	uint32_t cand[MERGE_AHEAD];
+	uint32_t cand[MERGE_AHEAD] = {0};
 	for (size_t j = 1; j < n + MERGE_AHEAD; j++) {
 		if (j < n) {
 			prefetch(&d->slots[home(d, k[j])]);
