@@ -176,7 +176,8 @@ intern_merge(struct intern *in, const struct intern *src)
 		}
 		if (j >= half && j - half < n) {
 			uint32_t hash = src->entries[j - half].hash;
-			for (size_t i = hash & in->slot_mask; in->slots[i]; i = (i + 1) & in->slot_mask) {
+			for (size_t i = hash & in->slot_mask; in->slots[i];
+			        i = (i + 1) & in->slot_mask) {
 				if ((uint32_t)(in->slots[i] >> 32) == hash) {
 					prefetch(&in->entries[(uint32_t)in->slots[i] - 1]);
 					break;

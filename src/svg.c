@@ -450,8 +450,8 @@ add_tenths(struct buf *b, double tenths)
 
 /* One frame, in image coordinates like everything else. */
 static void
-write_frame(struct buf *b, const struct layout *l, const struct layout_box *box, struct rgb inherited,
-        struct buf *label)
+write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
+        struct rgb inherited, struct buf *label)
 {
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
