@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "prefetch.h"
 #include "xalloc.h"
 
 #define CHUNK_SIZE ((size_t)256 * 1024)
@@ -108,12 +109,7 @@ rehash(struct intern *in)
 void
 intern_prefetch(const struct intern *in, uint64_t hash)
 {
-#if defined(__GNUC__)
-	__builtin_prefetch(&in->slots[fold(hash) & in->slot_mask]);
-#else
-	(void)in;
-	(void)hash;
-#endif
+	prefetch(&in->slots[fold(hash) & in->slot_mask]);
 }
 
 /* intern_add_hashed, with the hash as the slots keep it. */
@@ -154,16 +150,6 @@ intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t full
  * name j + MERGE_AHEAD, the entry its hash points at for j + MERGE_AHEAD / 2.
  */
 #define MERGE_AHEAD 16
-
-static void
-prefetch(const void *p)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
-}
 
 uint32_t *
 intern_merge(struct intern *in, const struct intern *src)

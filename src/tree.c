@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "hash.h"
+#include "prefetch.h"
 #include "xalloc.h"
 
 /*
@@ -125,16 +126,6 @@ path_hash(uint64_t parent_k, uint64_t frame_h)
 {
 	uint64_t k = ((parent_k << 29 | parent_k >> 35) ^ frame_h) * 0xd6e8feb86659fd93ull;
 	return k ^ (k >> 32);
-}
-
-static void
-prefetch(const void *p)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
 }
 
 struct tree *
