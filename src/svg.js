@@ -279,8 +279,9 @@
 	var MAX_SCALE = 1000; // past it, floats in the composed matrix drift
 	var EXACT_SCALE = 4; // below it, 0.1 px of written rounding stays under 0.4 px
 	var NS = 'http://www.w3.org/2000/svg';
-	var screen = new Uint8Array(n); // frame drawn in screen coordinates
-	var undo = new Array(n); // the transform such a frame carries
+	// The transform a frame drawn in screen coordinates carries; null when
+	// the frame is as written.
+	var undo = new Array(n).fill(null);
 	var clipRect = null, clipId = null;
 
 	function clipTo(x, w) {
@@ -312,8 +313,7 @@
 
 	// Back to the geometry and label the file was written with.
 	function asWritten(i) {
-		if (screen[i]) {
-			screen[i] = 0;
+		if (undo[i] !== null) {
 			undo[i] = null;
 			els[i].removeAttribute('transform');
 			place(i, ox[i], ow[i]);
@@ -329,7 +329,6 @@
 			els[i].setAttribute('transform', t);
 			undo[i] = t;
 		}
-		screen[i] = 1;
 		place(i, x, w);
 		setLabel(i, label);
 		show(i, true);
