@@ -91,8 +91,7 @@ static void
 rehash(struct intern *in)
 {
 	size_t mask = in->slot_mask * 2 + 1;
-	uint64_t *slots = xcalloc(mask + 1, sizeof(uint64_t));
-	xprefault(slots, (mask + 1) * sizeof(uint64_t));
+	uint64_t *slots = xcalloc_written(mask + 1, sizeof(uint64_t));
 	for (size_t id = 0; id < in->count; id++) {
 		uint32_t hash = in->entries[id].hash;
 		size_t i = hash & mask;

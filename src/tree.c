@@ -203,8 +203,7 @@ grow_slots(struct tree *t)
 {
 	struct tree_path *p = t->path;
 	struct tree_path grown = {.mask = p->mask * 2 + 1, .shift = p->shift - 1};
-	uint64_t *slots = xcalloc(grown.mask + 1, sizeof(uint64_t));
-	xprefault(slots, (grown.mask + 1) * sizeof(uint64_t));
+	uint64_t *slots = xcalloc_written(grown.mask + 1, sizeof(uint64_t));
 	for (size_t j = 0; j <= p->mask; j++) {
 		uint64_t s = p->slots[j];
 		if (s) {
@@ -247,6 +246,19 @@ struct name {
 	uint64_t hash; /* intern_hash(f, len), or 0 if not known */
 	uint32_t id; /* intern id, or TREE_NONE if not known */
 };
+
+/*
+ * A side's self counts, zero for every node so far, which may be read
+ * first, so are faulted in now (see xcalloc_written). The room past them
+ * is written first, by new_node, and costs no memory until then.
+ */
+static struct count *
+new_self(const struct tree *t)
+{
+	struct count *self = xcalloc(t->path->cap, sizeof(struct count));
+	xprefault_zeroed(self, t->node_count * sizeof(struct count));
+	return self;
+}
 
 static uint32_t
 new_node(struct tree *t, uint32_t parent, const struct name *nm)
@@ -560,7 +572,7 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	}
 	p->sum[side] = total;
 	if (!p->self[side]) {
-		p->self[side] = xcalloc(p->cap, sizeof(struct count));
+		p->self[side] = new_self(t);
 	}
 	/* No self count can exceed the side's total, so this cannot overflow. */
 	count_add(p->self[side][leaf], c, &p->self[side][leaf]);
@@ -675,7 +687,7 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 			continue;
 		}
 		if (!d->self[side]) {
-			d->self[side] = xcalloc(d->cap, sizeof(struct count));
+			d->self[side] = new_self(dst);
 		}
 		/* Bounded by the side's total, checked above. */
 		for (size_t id = 0; id < n; id++) {
@@ -742,7 +754,7 @@ static void
 link_children(struct tree *t, const uint32_t *rank)
 {
 	size_t n = t->node_count;
-	uint32_t *end = xcalloc(n, sizeof(uint32_t)); /* family p ends at end[p] */
+	uint32_t *end = xcalloc_written(n, sizeof(uint32_t)); /* family p ends at end[p] */
 	for (size_t id = 1; id < n; id++) {
 		end[t->nodes[id].parent]++;
 	}

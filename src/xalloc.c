@@ -66,6 +66,32 @@ xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
 	return xrealloc(ptr, n * elem_size);
 }
 
+void
+xprefault_zeroed(void *p, size_t size)
+{
+	if (size >= ((size_t)1 << 20)) {
+		xprefault(p, size);
+		return;
+	}
+	/* Where xprefault does nothing: a zero written into every page (4 KiB
+	 * apart, the smallest page there is) faults it in for writing. */
+	volatile char *c = p;
+	for (size_t i = 0; i < size; i += 4096) {
+		c[i] = 0;
+	}
+	if (size) {
+		c[size - 1] = 0;
+	}
+}
+
+void *
+xcalloc_written(size_t count, size_t size)
+{
+	void *p = xcalloc(count, size);
+	xprefault_zeroed(p, count * size); /* calloc checked the product */
+	return p;
+}
+
 char *
 xmemdup(const void *p, size_t len)
 {

@@ -18,6 +18,16 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size);
  * per 4 KiB page. Does nothing for small blocks or where unsupported.
  */
 void xprefault(void *p, size_t size);
+/*
+ * xcalloc whose pages are faulted in for writing. A page of fresh memory
+ * that is read first maps the shared zero page, and replacing it at the
+ * first write flushes the TLB of every core the process has run on: with
+ * a second thread, an interrupt to the other core for every page, which
+ * is slow in a VM.
+ */
+void *xcalloc_written(size_t count, size_t size);
+/* The same for part of a block: p..p+size must hold zeroes (from calloc). */
+void xprefault_zeroed(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xmemdup(const void *p, size_t len); /* NUL-terminated copy */
 
