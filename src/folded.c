@@ -13,7 +13,7 @@
 #include "count.h"
 #include "xalloc.h"
 
-#define READ_SIZE ((size_t)1 << 20)
+#define READ_SIZE ((size_t)128 << 10)
 
 struct reader {
 	struct tree *t;
