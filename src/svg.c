@@ -26,6 +26,20 @@
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
+/*
+ * Printable ASCII but & < > " ': copied as it is. A bit test, not a
+ * switch: names are mostly such bytes, and every frame has two.
+ */
+static bool
+is_plain(unsigned char c)
+{
+	const uint64_t special = 1ull << ('"' - 0x20) | 1ull << ('&' - 0x20) |
+	                         1ull << ('\'' - 0x20) | 1ull << ('<' - 0x20) |
+	                         1ull << ('>' - 0x20);
+	unsigned d = (unsigned)c - 0x20u;
+	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
+}
+
 /* The character reference or replacement for an ASCII byte, NULL if plain. */
 static const char *
 ascii_escape(unsigned char c)
@@ -86,8 +100,7 @@ svg_escape(struct buf *b, const char *s, size_t len)
 	while (i < len) {
 		/* Copy the longest run of plain ASCII at once: names are mostly that. */
 		size_t run = i;
-		while (run < len && (unsigned char)s[run] < 0x80 &&
-		        !ascii_escape((unsigned char)s[run])) {
+		while (run < len && is_plain((unsigned char)s[run])) {
 			run++;
 		}
 		buf_add(b, s + i, run - i);
@@ -111,11 +124,18 @@ escs(struct buf *b, const char *s)
 	svg_escape(b, s, strlen(s));
 }
 
+static void add_tenths(struct buf *b, double tenths);
+
 /* Coordinates: one decimal, trailing ".0" trimmed, C locale. */
 static void
 num(struct buf *b, double v)
 {
-	buf_add_double(b, round(v * 10) / 10, 1);
+	double tenths = round(v * 10);
+	if (fabs(tenths) >= 10) {
+		add_tenths(b, tenths); /* the same digits, in a third of the instructions */
+	} else {
+		buf_add_double(b, tenths / 10, 1); /* "0.3", where add_tenths writes ".3" */
+	}
 }
 
 static void
