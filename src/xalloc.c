@@ -69,17 +69,18 @@ xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
 void
 xprefault_zeroed(void *p, size_t size)
 {
-	if (size >= ((size_t)1 << 20)) {
-		xprefault(p, size);
-		return;
-	}
-	/* Where xprefault does nothing: a zero written into every page (4 KiB
-	 * apart, the smallest page there is) faults it in for writing. */
 	volatile char *c = p;
-	for (size_t i = 0; i < size; i += 4096) {
-		c[i] = 0;
+	if (size >= ((size_t)1 << 20)) {
+		xprefault(p, size); /* the whole pages inside */
+	} else {
+		/* Where xprefault does nothing: a zero written into every page
+		 * (4 KiB apart, the smallest page there is) faults it in. */
+		for (size_t i = 0; i < size; i += 4096) {
+			c[i] = 0;
+		}
 	}
 	if (size) {
+		c[0] = 0; /* the partial pages at both ends */
 		c[size - 1] = 0;
 	}
 }
