@@ -40,7 +40,7 @@ is_plain(unsigned char c)
 	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
 }
 
-/* The character reference or replacement for an ASCII byte, NULL if plain. */
+/* The character reference or replacement for an ASCII byte that is not plain. */
 static const char *
 ascii_escape(unsigned char c)
 {
@@ -63,11 +63,10 @@ ascii_escape(unsigned char c)
 	case '\r':
 		return "&#13;";
 	default:
-		break;
+		/* XML 1.0 has no way to write the other C0 controls or DEL, not
+		 * even as references (DEL is legal but invisible): U+FFFD. */
+		return replacement;
 	}
-	/* XML 1.0 has no way to write the other C0 controls or DEL, not even as
-	 * references (DEL is legal but invisible): they become U+FFFD. */
-	return c < 0x20 || c == 0x7F ? replacement : NULL;
 }
 
 /* Appends one non-ASCII code point of s, or its replacement; returns its length. */
@@ -124,18 +123,37 @@ escs(struct buf *b, const char *s)
 	svg_escape(b, s, strlen(s));
 }
 
-static void add_tenths(struct buf *b, double tenths);
+/*
+ * A whole number of tenths as a decimal: 187 -> "18.7", 20 -> "2", 3 ->
+ * "0.3", or ".3" without lead_zero: SVG numbers may start with the point,
+ * and most frames of a big graph are under a pixel wide.
+ */
+static void
+add_tenths(struct buf *b, double tenths, bool lead_zero)
+{
+	if (!(fabs(tenths) < 1e15)) {
+		buf_add_double(b, tenths / 10, 1);
+		return;
+	}
+	if (tenths < 0) {
+		buf_addc(b, '-');
+		tenths = -tenths;
+	}
+	uint64_t t = (uint64_t)tenths;
+	if (t >= 10 || t == 0 || lead_zero) {
+		buf_add_u64(b, t / 10);
+	}
+	if (t % 10 != 0) {
+		buf_addc(b, '.');
+		buf_addc(b, (char)('0' + t % 10));
+	}
+}
 
 /* Coordinates: one decimal, trailing ".0" trimmed, C locale. */
 static void
 num(struct buf *b, double v)
 {
-	double tenths = round(v * 10);
-	if (fabs(tenths) >= 10) {
-		add_tenths(b, tenths); /* the same digits, in a third of the instructions */
-	} else {
-		buf_add_double(b, tenths / 10, 1); /* "0.3", where add_tenths writes ".3" */
-	}
+	add_tenths(b, round(v * 10), true);
 }
 
 static void
@@ -442,32 +460,6 @@ row_shift(const struct layout *l)
 	return round(l->graph_y) - l->graph_y;
 }
 
-/*
- * A whole number of tenths as a decimal: 187 -> "18.7", 20 -> "2", 3 -> ".3".
- * SVG numbers may start with the point, and most frames of a big graph are
- * under a pixel wide.
- */
-static void
-add_tenths(struct buf *b, double tenths)
-{
-	if (!(fabs(tenths) < 1e15)) {
-		buf_add_double(b, tenths / 10, 1);
-		return;
-	}
-	if (tenths < 0) {
-		buf_addc(b, '-');
-		tenths = -tenths;
-	}
-	uint64_t t = (uint64_t)tenths;
-	if (t >= 10 || t == 0) {
-		buf_add_u64(b, t / 10);
-	}
-	if (t % 10 != 0) {
-		buf_addc(b, '.');
-		buf_addc(b, (char)('0' + t % 10));
-	}
-}
-
 /* One frame, in image coordinates like everything else. */
 static void
 write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
@@ -498,12 +490,12 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		x1 = x0 + 1;
 	}
 	buf_adds(b, "</title><rect x=\"");
-	add_tenths(b, x0);
+	add_tenths(b, x0, false);
 	buf_adds(b, "\"");
 	double y = box->y + row_shift(l);
 	attr_num(b, "y", y);
 	buf_adds(b, " width=\"");
-	add_tenths(b, x1 - x0);
+	add_tenths(b, x1 - x0, false);
 	buf_adds(b, "\"");
 	/* One pixel of background between rows keeps stacked frames apart. */
 	attr_num(b, "height", l->frame_height > 2 ? l->frame_height - 1 : l->frame_height);

@@ -66,11 +66,14 @@ xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
 	return xrealloc(ptr, n * elem_size);
 }
 
+/* Below this many bytes the page faults cost less than madvise. */
+#define PREFAULT_MIN ((size_t)1 << 20)
+
 void
 xprefault_zeroed(void *p, size_t size)
 {
 	volatile char *c = p;
-	if (size >= ((size_t)1 << 20)) {
+	if (size >= PREFAULT_MIN) {
 		xprefault(p, size); /* the whole pages inside */
 	} else {
 		/* Where xprefault does nothing: a zero written into every page
@@ -114,8 +117,7 @@ void
 xprefault(void *p, size_t size)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-	/* Below this the page faults cost less than the call. */
-	if (size < ((size_t)1 << 20)) {
+	if (size < PREFAULT_MIN) {
 		return;
 	}
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
