@@ -79,8 +79,9 @@ home(const struct tree_path *p, uint64_t k)
 /*
  * Finds the end of the frame at s (the first ';' or n) and hashes it in the
  * same pass, a word at a time; the result equals hash_bytes(s, *flen, seed).
+ * Inlined: it runs once a frame, and gcc's own choice kept the call.
  */
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
