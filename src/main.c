@@ -91,12 +91,26 @@ read_head(void *arg)
  */
 #define THREADS_MIN_BYTES ((uint64_t)64 << 20)
 
+/*
+ * Whether to read on two threads: by size, or as DIFFFOLD_READ_THREADS=1 or
+ * 2 says, for measuring either way at any size (bench/, README).
+ */
+static bool
+read_threaded(uint64_t total_bytes)
+{
+	const char *env = getenv("DIFFFOLD_READ_THREADS");
+	if (env && (strcmp(env, "1") == 0 || strcmp(env, "2") == 0)) {
+		return env[0] == '2';
+	}
+	return total_bytes >= THREADS_MIN_BYTES;
+}
+
 static bool
 read_both(struct tree *t, const struct options *o, const struct folded_progress *progress,
         uint64_t total_bytes, struct buf *msg)
 {
 	bool ignored;
-	if (total_bytes < THREADS_MIN_BYTES) {
+	if (!read_threaded(total_bytes)) {
 		return read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict, progress,
 		               &ignored, msg) &&
 		       read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict, progress,

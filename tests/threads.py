@@ -2,7 +2,8 @@
 """Inputs big enough for difffold to read base and head on two threads
 (64 MiB together, padded with a comment) give the same output and the same
 messages, in the same order, as the same stacks without the padding, which
-are read one file after the other.
+are read one file after the other. DIFFFOLD_READ_THREADS (1 or 2) forces
+either way at any size, with the same result.
 
     tests/threads.py DIFFFOLD
 """
@@ -27,8 +28,12 @@ main;d 1
 """
 
 
-def run(difffold, *args):
-    p = subprocess.run([difffold, "-f", "folded", *args], capture_output=True)
+def run(difffold, *args, threads=None):
+    env = dict(os.environ)
+    env.pop("DIFFFOLD_READ_THREADS", None)
+    if threads:
+        env["DIFFFOLD_READ_THREADS"] = threads
+    p = subprocess.run([difffold, "-f", "folded", *args], capture_output=True, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -67,6 +72,14 @@ def main():
             sys.exit("unexpected result: %d %r %r" % (code, out, err))
         if err.index(b"big-base") > err.index(b"head.folded"):
             sys.exit("base messages must come first: %r" % err)
+
+        # Forced either way: two threads for the small pair, one for the big.
+        for args, threads, want in (((small_base, head), "2", (code0, out0, err0)),
+                                    ((big_base, head), "1", (code, out, err)),
+                                    (("--strict", small_base, head), "2",
+                                     run(difffold, "--strict", small_base, head))):
+            check("DIFFFOLD_READ_THREADS=%s %s" % (threads, " ".join(args)),
+                  run(difffold, *args, threads=threads), want)
 
         # Head missing: base's warning, then the error; exit 1.
         code, out, err = run(difffold, big_base, missing)
