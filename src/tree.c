@@ -447,8 +447,24 @@ scan_frames(struct tree_path *p, const char *stack, size_t len, size_t *start, u
 }
 
 /*
- * The node whose slot tag matches each frame, if any: starts loading its
- * key. A frame without one will be a new node: starts looking up its name.
+ * The first node on path hash k's probe whose slot tag matches, 0 if none:
+ * only a candidate, which its parent and name must confirm.
+ */
+static uint32_t
+tag_candidate(const struct tree_path *p, uint64_t k)
+{
+	uint64_t tag = (k >> 32) << 32, slot;
+	for (size_t i = home(p, k); (slot = p->slots[i]) != 0; i = (i + 1) & p->mask) {
+		if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
+			return (uint32_t)slot;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The candidate of each frame: starts loading its key. A frame without one
+ * will be a new node: starts looking up its name.
  */
 static void
 find_candidates(struct tree *t, size_t n)
@@ -456,19 +472,11 @@ find_candidates(struct tree *t, size_t n)
 	struct tree_path *p = t->path;
 	for (size_t j = 0; j < n; j++) {
 		struct frame *fr = &p->frames[j];
-		uint64_t tag = (fr->k >> 32) << 32;
-		fr->cand = 0;
-		for (size_t i = home(p, fr->k);; i = (i + 1) & p->mask) {
-			uint64_t s = p->slots[i];
-			if (s == 0) {
-				intern_prefetch(t->names, fr->h);
-				break;
-			}
-			if ((s & ~(uint64_t)UINT32_MAX) == tag) {
-				fr->cand = (uint32_t)s;
-				prefetch(&p->keys[fr->cand]);
-				break;
-			}
+		fr->cand = tag_candidate(p, fr->k);
+		if (fr->cand) {
+			prefetch(&p->keys[fr->cand]);
+		} else {
+			intern_prefetch(t->names, fr->h);
 		}
 	}
 }
@@ -588,19 +596,6 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
  */
 #define MERGE_AHEAD 16
 
-/* The dst node whose slot tag matches src node id's, if any (a hint). */
-static uint32_t
-merge_candidate(const struct tree_path *d, uint64_t k)
-{
-	uint64_t tag = (k >> 32) << 32, slot;
-	for (size_t i = home(d, k); (slot = d->slots[i]) != 0; i = (i + 1) & d->mask) {
-		if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
-			return (uint32_t)slot;
-		}
-	}
-	return 0;
-}
-
 /*
  * Maps every src node to a dst node, creating what is missing, in src's
  * order (parents first). The loads of later nodes overlap the work on
@@ -623,7 +618,7 @@ merge_nodes(struct tree *dst, const struct tree *src, const uint64_t *k, uint32_
 		}
 		size_t h = j - half;
 		if (h >= 1 && h < n) {
-			uint32_t c = merge_candidate(d, k[h]);
+			uint32_t c = tag_candidate(d, k[h]);
 			cand[h % MERGE_AHEAD] = c;
 			if (c) {
 				prefetch(&d->keys[c]);
