@@ -1,0 +1,268 @@
+/*
+ * callgrind: the format's rules one at a time on hand-written files, the
+ * expansion of the call graph into stacks, and the exactness of self costs.
+ * Real files made by valgrind are checked in tests/callgrind/.
+ */
+#include "callgrind.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+static const struct callgrind_options defaults = {NULL, false, CALLGRIND_DEFAULT_FLOOR};
+
+/* The folded export of a file read with opt; fails the test on error. */
+static char *
+read_as(const char *data, const struct callgrind_options *opt, struct callgrind_info *info)
+{
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info ignored;
+	struct diag err;
+	if (!callgrind_read_mem(
+	            t, SIDE_HEAD, "mem", data, strlen(data), opt, info ? info : &ignored, &err)) {
+		fail_msg("read failed: %s", err.msg);
+	}
+	tree_finish(t, false);
+	char *s = dump_tree(t);
+	tree_destroy(t);
+	return s;
+}
+
+static void
+check(const char *data, const char *want)
+{
+	char *got = read_as(data, &defaults, NULL);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The read fails with a message containing `want`. */
+static void
+check_error(const char *data, const struct callgrind_options *opt, const char *want)
+{
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info info;
+	struct diag err;
+	assert_false(callgrind_read_mem(
+	        t, SIDE_HEAD, "f.out", data, strlen(data), opt ? opt : &defaults, &info, &err));
+	if (!strstr(err.msg, want)) {
+		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
+	}
+	tree_destroy(t);
+}
+
+#define HEADER "# callgrind format\nversion: 1\npositions: line\nevents: Ir\n"
+
+static void
+test_self_and_calls(void **state)
+{
+	(void)state;
+	/* main: self 3 + call to work (inclusive 10); work: self 10. */
+	check(HEADER "fl=a.c\nfn=main\n1 3\ncfn=work\ncalls=1 5\n2 10\n"
+	             "fn=work\n5 10\ntotals: 13\n",
+	        "main 3\nmain;work 10\n");
+}
+
+static void
+test_name_compression(void **state)
+{
+	(void)state;
+	/* (id) name defines, (id) alone refers; fn and cfn share the space. */
+	check(HEADER "fl=(1) a.c\nfn=(1) main\n1 2\ncfn=(2) leaf\ncalls=2 9\n1 8\n"
+	             "fn=(2)\n9 8\n",
+	        "main 2\nmain;leaf 8\n");
+	check_error(HEADER "fl=(1) a.c\nfn=(7)\n1 2\n", NULL, "used before it was defined");
+	check_error(HEADER "fl=(x) a.c\n", NULL, "bad name compression");
+}
+
+static void
+test_positions(void **state)
+{
+	(void)state;
+	/* Relative, absolute, hex and "*" positions; two of them per line. */
+	check("events: Ir Dr\npositions: instr line\nfl=a.c\nfn=f\n0x10 3 4 1\n+2 * 5\n-1 +1 6 2\n"
+	      "* -2 1\n",
+	        "f 16\n");
+	/* Fewer counts than events: the rest are zero. */
+	struct callgrind_options dr = {"Dr", false, CALLGRIND_DEFAULT_FLOOR};
+	char *s = read_as("events: Ir Dr\nfl=a.c\nfn=f\n1 3\n2 4 7\n", &dr, NULL);
+	assert_string_equal(s, "f 7\n");
+	free(s);
+	check_error("events: Ir\nfl=a.c\nfn=f\nx 3\n", NULL, "not a callgrind line");
+	check_error("events: Ir\npositions: line\nfl=a.c\nfn=f\n1 3x\n", NULL, "bad cost");
+	check_error("events: Ir\npositions: line column\n", NULL, "positions:");
+}
+
+static void
+test_events(void **state)
+{
+	(void)state;
+	static const char file[] = "events: Ir I1mr ILmr\nfl=a.c\nfn=f\n1 100 2 1\nfn=g\n1 10\n";
+	struct callgrind_info info;
+	char *s = read_as(file, &defaults, &info);
+	assert_string_equal(s, "f 100\ng 10\n");
+	assert_string_equal(info.event, "Ir");
+	assert_string_equal(info.countname, "instructions");
+	free(s);
+	/* The cycle estimate: Ir + 10 L1 misses + 100 LL misses. */
+	struct callgrind_options cest = {"CEst", false, CALLGRIND_DEFAULT_FLOOR};
+	s = read_as(file, &cest, &info);
+	assert_string_equal(s, "f 220\ng 10\n");
+	assert_string_equal(info.countname, "estimated cycles");
+	free(s);
+	struct callgrind_options bad = {"Bc", false, CALLGRIND_DEFAULT_FLOOR};
+	check_error(file, &bad, "no event Bc in this file (it has: Ir I1mr ILmr)");
+}
+
+static void
+test_totals(void **state)
+{
+	(void)state;
+	/* Several parts: costs and totals add up. */
+	check(HEADER "summary: 5\nfl=a.c\nfn=f\n1 5\ntotals: 5\npart: 2\nfn=f\n1 2\ntotals: 2\n",
+	        "f 7\n");
+	check_error(HEADER "fl=a.c\nfn=f\n1 5\ntotals: 6\n", NULL,
+	        "the cost lines add up to 5 but the file's totals: say 6");
+	/* A cut file: the summary of the header says more than was read. */
+	check_error(HEADER "summary: 9\nfl=a.c\nfn=f\n1 5\n", NULL, "summary: says 9");
+	check_error(HEADER "fl=a.c\nfn=f\ncfn=g\ncalls=1 2\n", NULL, "inside a call");
+	check_error("fl=a.c\nfn=f\n1 2\n", NULL, "before the events: line");
+	check_error(HEADER "1 2\n", NULL, "before any fn=");
+}
+
+/* b is called from a (cost 30) and from c (cost 10): b's own 8 splits 3:1. */
+static void
+test_split_among_callers(void **state)
+{
+	(void)state;
+	check(HEADER "fl=x.c\nfn=main\n1 1\ncfn=a\ncalls=1 1\n1 30\ncfn=c\ncalls=1 1\n1 10\n"
+	             "fn=a\n1 2\ncfn=b\ncalls=1 1\n1 28\n"
+	             "fn=c\n1 2\ncfn=b\ncalls=1 1\n1 8\n"
+	             "fn=b\n1 8\ncfn=d\ncalls=2 1\n1 28\n"
+	             "fn=d\n1 28\n",
+	        "main 1\nmain;a 2\nmain;a;b 6\nmain;a;b;d 22\nmain;c 2\nmain;c;b 2\nmain;c;b;d "
+	        "6\n");
+}
+
+/* Cycles are not entered again; direct recursion stays in the function. */
+static void
+test_recursion_and_cycles(void **state)
+{
+	(void)state;
+	check(HEADER "fl=x.c\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 9\n"
+	             "fn=f\n1 9\ncfn=f\ncalls=3 1\n1 6\n",
+	        "main 1\nmain;f 9\n");
+	/* ping -> pong -> ping: the inner call's cost is in ping's and pong's already. */
+	check(HEADER "fl=x.c\nfn=main\n1 1\ncfn=ping\ncalls=1 1\n1 10\n"
+	             "fn=ping\n1 6\ncfn=pong\ncalls=1 1\n1 7\n"
+	             "fn=pong\n1 4\ncfn=ping\ncalls=1 1\n1 3\n",
+	        "main 1\nmain;ping 6\nmain;ping;pong 4\n");
+}
+
+/* With --separate-callers, a'b is a called from b: the stack is exact. */
+static void
+test_contexts(void **state)
+{
+	(void)state;
+	struct callgrind_info info;
+	char *s = read_as(HEADER "fl=x.c\nfn=main\n1 1\ncfn=a'main\ncalls=1 1\n1 5\n"
+	                         "cfn=b'main\ncalls=1 1\n1 4\n"
+	                         "fn=a'main\n1 2\ncfn=c'a'main\ncalls=1 1\n1 3\n"
+	                         "fn=b'main\n1 1\ncfn=c'b'main\ncalls=1 1\n1 3\n"
+	                         "fn=c'a'main\n1 3\nfn=c'b'main\n1 3\n",
+	        &defaults, &info);
+	assert_string_equal(s, "main 1\nmain;a 2\nmain;a;c 3\nmain;b 1\nmain;b;c 3\n");
+	assert_false(info.reconstructed);
+	free(s);
+	/* Recursion levels ('2) are not contexts. */
+	s = read_as(HEADER "fl=x.c\nfn=f\n1 1\ncfn=f'2\ncalls=1 1\n1 2\nfn=f'2\n1 2\n", &defaults,
+	        &info);
+	assert_string_equal(s, "f 1\nf;f 2\n");
+	assert_true(info.reconstructed);
+	free(s);
+}
+
+/* Static functions of one name in two files: file:name; ids tell them apart. */
+static void
+test_names(void **state)
+{
+	(void)state;
+	check(HEADER "fl=(1) a.c\nfn=(1) main\n1 1\ncfi=(2) b.c\ncfn=(2) init\ncalls=1 1\n1 2\n"
+	             "cfi=(3) c.c\ncfn=(3) init\ncalls=1 1\n1 3\n"
+	             "fl=(2)\nfn=(2)\n1 2\nfl=(3)\nfn=(3)\n1 3\n",
+	        "main 1\nmain;b.c:init 2\nmain;c.c:init 3\n");
+	struct callgrind_options objects = {NULL, true, CALLGRIND_DEFAULT_FLOOR};
+	char *s =
+	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
+	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
+	free(s);
+	/* A call from inlined code (fi=) names the inlining file: still one function. */
+	check(HEADER "fl=a.c\nfn=main\n1 1\nfi=h.h\ncfn=g\ncalls=1 1\n1 2\nfl=b.c\nfn=g\n1 2\n",
+	        "main 1\nmain;g 2\n");
+}
+
+/* A branch under the floor stays unexpanded; totals stay exact. */
+static void
+test_floor(void **state)
+{
+	(void)state;
+	struct callgrind_options coarse = {NULL, false, 0.1};
+	struct callgrind_info info;
+	char *s = read_as(HEADER "fl=x.c\nfn=main\n1 95\ncfn=tiny\ncalls=1 1\n1 5\nfn=tiny\n1 5\n",
+	        &coarse, &info);
+	assert_string_equal(s, "[unexpanded];tiny 5\nmain 95\n");
+	assert_int_equal(info.unexpanded, 5);
+	free(s);
+}
+
+static void
+test_file_gzip(void **state)
+{
+	(void)state;
+	static const char data[] = HEADER "fl=a.c\nfn=f\n1 5\r\ntotals: 5";
+	char path[] = "/tmp/difffold-cg-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	gzFile gz = gzdopen(fd, "wb");
+	gzwrite(gz, data, sizeof data - 1);
+	gzclose(gz);
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info info;
+	struct diag err;
+	assert_true(callgrind_read_file(t, SIDE_BASE, path, &defaults, &info, &err));
+	tree_finish(t, true);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_BASE].units, 5);
+	tree_destroy(t);
+	unlink(path);
+	assert_false(callgrind_read_file(NULL, SIDE_BASE, path, &defaults, &info, &err));
+	assert_non_null(strstr(err.msg, "No such file"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_self_and_calls),
+	        cmocka_unit_test(test_name_compression),
+	        cmocka_unit_test(test_positions),
+	        cmocka_unit_test(test_events),
+	        cmocka_unit_test(test_totals),
+	        cmocka_unit_test(test_split_among_callers),
+	        cmocka_unit_test(test_recursion_and_cycles),
+	        cmocka_unit_test(test_contexts),
+	        cmocka_unit_test(test_names),
+	        cmocka_unit_test(test_floor),
+	        cmocka_unit_test(test_file_gzip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
