@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "folded.h"
+#include "diag.h"
 #include "tree.h"
 
 enum format {
