@@ -294,7 +294,7 @@ gate(const struct tree *t, double pct)
 	struct buf why;
 	buf_init(&why);
 	bool failed = report_gate(t, pct, &why);
-	for (const char *line = why.data; line && *line;) {
+	for (const char *line = why.data; *line;) {
 		const char *end = strchr(line, '\n');
 		int len = end ? (int)(end - line) : (int)strlen(line);
 		fprintf(stderr, "difffold: %.*s\n", len, line);
@@ -323,7 +323,7 @@ run(struct options *o)
 	                              &three_column, &msg)
 	                    : read_both(t, o, &fp, pr.total, &msg);
 	progress_end(&pr);
-	fputs(msg.len ? msg.data : "", stderr);
+	fputs(msg.data, stderr);
 	buf_finish(&msg);
 	double read_done = now_ms();
 	if (!ok) {

@@ -338,7 +338,7 @@ show_text(struct painter *p, const char *s, PangoFontDescription *font, double x
 	pango_layout_set_font_description(t, font);
 	pango_layout_set_ellipsize(t, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
 	pango_layout_set_width(t, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
-	pango_layout_set_text(t, p->text.data ? p->text.data : "", (int)p->text.len);
+	pango_layout_set_text(t, p->text.data, (int)p->text.len);
 	int w = 0;
 	pango_layout_get_size(t, &w, NULL);
 	double width = (double)w / PANGO_SCALE;
@@ -689,9 +689,7 @@ set_pdf_title(cairo_surface_t *s, const struct layout *l)
 	caption_init(&c, l);
 	buf_init(&title);
 	add_valid_utf8(&title, c.title, strlen(c.title));
-	if (title.data) {
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
-	}
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
 	buf_finish(&title);
 	caption_finish(&c);
 }
