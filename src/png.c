@@ -42,12 +42,6 @@
 #define MISSING_FONT                                                                               \
 	"PNG/PDF output needs the font DejaVu Sans Mono: install the Debian package "              \
 	"fonts-dejavu-core"
-/* Same geometry as the SVG backend: label inset and baseline. */
-#define LABEL_PAD LAYOUT_LABEL_PAD
-#define LABEL_BASELINE 0.35
-/* Fewer characters than this make no useful label. */
-#define LABEL_MIN_CHARS 3
-#define LEGEND_GAP 2.0 /* characters between legend entries */
 
 /* The pango side of drawing, built on a private fontconfig configuration. */
 struct fonts {
@@ -435,7 +429,7 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 		}
 		x += show_text(
 		        p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, right - x);
-		x += LEGEND_GAP * cw;
+		x += LAYOUT_LEGEND_GAP * cw;
 	}
 	if (c->scale && x + cw < right) {
 		set_source(p->cr, fg);
@@ -450,7 +444,7 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
  * character, so a 1 MiB name costs no more than a short one. A cut name
  * keeps an ellipsis of its own in case pango finds the rest fits. Returns
  * false, like layout_label, when a cut name would keep fewer than
- * LABEL_MIN_CHARS characters.
+ * LAYOUT_LABEL_MIN_CHARS characters.
  */
 static bool
 label_text(struct painter *p, const char *name, size_t len, size_t fit)
@@ -462,7 +456,7 @@ label_text(struct painter *p, const char *name, size_t len, size_t fit)
 		add_valid_utf8(out, name, len);
 		return true;
 	}
-	if (fit < LABEL_MIN_CHARS + 1) {
+	if (fit < LAYOUT_LABEL_MIN_CHARS + 1) {
 		return false;
 	}
 	bool keep_end = p->l->opt->truncate == TRUNCATE_LEFT;
@@ -487,9 +481,9 @@ static void
 draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 {
 	const struct layout *l = p->l;
-	double room = box->width - 2 * LABEL_PAD;
+	double room = box->width - 2 * LAYOUT_LABEL_PAD;
 	double cw = p->fonts->char_width;
-	if (!(cw > 0) || room < LABEL_MIN_CHARS * cw) {
+	if (!(cw > 0) || room < LAYOUT_LABEL_MIN_CHARS * cw) {
 		return;
 	}
 	const struct tree_node *n = tree_node(l->tree, box->node);
@@ -515,8 +509,8 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 		cairo_rectangle(p->cr, x, y, box->width, l->frame_height);
 		cairo_clip(p->cr);
 	}
-	cairo_move_to(p->cr, x + LABEL_PAD,
-	        y + l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size - baseline);
+	cairo_move_to(p->cr, x + LAYOUT_LABEL_PAD,
+	        y + l->frame_height / 2 + LAYOUT_LABEL_BASELINE * l->opt->font_size - baseline);
 	pango_cairo_show_layout(p->cr, t);
 	if (clip) {
 		cairo_restore(p->cr);
