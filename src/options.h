@@ -2,6 +2,13 @@
  * options: every setting a user can give on the command line, with its
  * default, and the parser that fills them from argv. Modules read the parts
  * they need; only main.c and the tests call options_parse.
+ *
+ * Every default is settled by options_init, or at the end of options_parse
+ * when it follows from other settings (the labels from the file names), so
+ * consumers read plain fields through a const pointer and never fill in a
+ * default of their own. The one exception is the title, whose default
+ * depends on the input (a 3-column profile is differential): NULL or empty
+ * means that default, decided by caption.c.
  */
 #ifndef DIFFFOLD_OPTIONS_H
 #define DIFFFOLD_OPTIONS_H
@@ -67,11 +74,13 @@ struct options {
 	double frame_height;
 	double font_size;
 	const char *font_family;
-	const char *title, *subtitle, *countname, *notes;
-	const char *base_label, *head_label; /* NULL: the file names */
+	const char *title, *subtitle; /* NULL or empty: the default, none */
+	const char *countname, *notes; /* "samples"; NULL or empty: none */
+	/* The first file of each side; one profile is the head against "base". */
+	const char *base_label, *head_label;
 	enum truncate truncate;
 	enum color_by color_by;
-	const char *palette; /* single-profile palette */
+	const char *palette; /* single-profile palette, one of color_palettes */
 	enum theme theme;
 	double scale; /* PNG pixel density */
 	/* report and gate */
