@@ -579,7 +579,7 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 	buf_init(&pl->note);
 	pl->pixel_snap = true;
 	pl->cut = UINT32_MAX;
-	pl->scale = l->opt->scale > 0 ? l->opt->scale : 1;
+	pl->scale = l->opt->scale;
 	pl->height = l->height;
 	if (ceil(l->width * pl->scale) > MAX_SIDE) {
 		pl->scale = floor(MAX_SIDE / l->width * 1000) / 1000;

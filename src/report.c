@@ -552,14 +552,13 @@ add_url(struct buf *b, const char *url)
 static const char *
 label(const struct options *opt, enum side side)
 {
-	const char *l = opt ? (side == SIDE_BASE ? opt->base_label : opt->head_label) : NULL;
-	return l ? l : side == SIDE_BASE ? "base" : "head";
+	return side == SIDE_BASE ? opt->base_label : opt->head_label;
 }
 
 static const char *
 countname(const struct options *opt)
 {
-	return opt && opt->countname ? opt->countname : "samples";
+	return opt->countname;
 }
 
 static void

@@ -267,7 +267,7 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	buf_adds(b, "\" data-label-dy=\"");
 	buf_add_double(b, label_dy(l), 3);
 	buf_adds(b, "\" data-countname=\"");
-	escs(b, o->countname ? o->countname : "samples");
+	escs(b, o->countname);
 	buf_adds(b, "\" font-family=\"");
 	escs(b, o->font_family);
 	buf_adds(b, "\"");
