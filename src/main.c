@@ -64,8 +64,9 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 		report_write_md(out, t, o);
 		return true;
 	case FORMAT_TEXT:
-		report_write_text(
-		        out, t, o, !out->path && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+		report_write_text(out, t, o,
+		        !out->path && isatty(STDOUT_FILENO) &&
+		                !options_no_color(getenv("NO_COLOR")));
 		return true;
 	}
 	return false;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "color.h"
 #include "xalloc.h"
@@ -184,6 +185,12 @@ options_finish(struct options *o)
 	memset(o, 0, sizeof(*o));
 }
 
+bool
+options_no_color(const char *value)
+{
+	return value && *value;
+}
+
 const char *
 options_format_name(enum format f)
 {
@@ -225,7 +232,8 @@ options_format_from_path(const char *path, enum format *f)
 	size_t len = strlen(path);
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		size_t n = strlen(exts[i].ext);
-		if (len > n && strcmp(path + len - n, exts[i].ext) == 0) {
+		/* Case-blind: out.SVG and out.Png are what out.svg and out.png are. */
+		if (len > n && strcasecmp(path + len - n, exts[i].ext) == 0) {
 			*f = exts[i].format;
 			return true;
 		}

@@ -106,6 +106,9 @@ void options_finish(struct options *o);
 enum options_result options_parse(struct options *o, int argc, char **argv, struct diag *err);
 /* The format an output file name implies; false when the extension is unknown. */
 bool options_format_from_path(const char *path, enum format *f);
+/* Whether NO_COLOR's value (NULL when unset) turns colour off: only when it is
+ * set and not empty, as https://no-color.org says. */
+bool options_no_color(const char *value);
 const char *options_format_name(enum format f);
 
 #endif

@@ -234,7 +234,19 @@ test_format_from_path(void **state)
 	assert_false(options_format_from_path("x.svgz", &f));
 	assert_false(options_format_from_path(".svg", &f)); /* no name before it */
 	assert_false(options_format_from_path("x", &f));
-	assert_false(options_format_from_path("x.SVG", &f));
+	/* The extension is matched whatever its case (issue 21). */
+	assert_true(options_format_from_path("x.SVG", &f));
+	assert_int_equal(f, FORMAT_SVG);
+	assert_true(options_format_from_path("x.Png", &f));
+	assert_int_equal(f, FORMAT_PNG);
+	assert_true(options_format_from_path("dir/OUT.JSON", &f));
+	assert_int_equal(f, FORMAT_JSON);
+	assert_true(options_format_from_path("r.MarkDown", &f));
+	assert_int_equal(f, FORMAT_MD);
+	assert_true(options_format_from_path("x.Folded", &f));
+	assert_int_equal(f, FORMAT_FOLDED);
+	assert_false(options_format_from_path("x.SVGZ", &f));
+	assert_false(options_format_from_path(".SVG", &f));
 	assert_string_equal(options_format_name(FORMAT_FOLDED), "folded");
 	assert_string_equal(options_format_name(FORMAT_TEXT), "text");
 }
@@ -292,6 +304,17 @@ test_palettes(void **state)
 	}
 	assert_int_equal(n, 15);
 	USAGE("--palette: unknown value 'HOT'", "--palette", "HOT", "a");
+}
+
+/* NO_COLOR turns colour off only when set and not empty (issue 21). */
+static void
+test_no_color(void **state)
+{
+	(void)state;
+	assert_false(options_no_color(NULL));
+	assert_false(options_no_color(""));
+	assert_true(options_no_color("1"));
+	assert_true(options_no_color("0"));
 }
 
 static void
@@ -362,6 +385,7 @@ main(void)
 	        cmocka_unit_test(test_format_from_path),
 	        cmocka_unit_test(test_settled_defaults),
 	        cmocka_unit_test(test_palettes),
+	        cmocka_unit_test(test_no_color),
 	        cmocka_unit_test(test_help_version),
 	        cmocka_unit_test(test_usage_errors),
 	};
