@@ -8,10 +8,13 @@
 
 #include "xalloc.h"
 
+const char buf_empty[1] = "";
+
 void
 buf_init(struct buf *b)
 {
-	b->data = NULL;
+	/* The cast is safe: with cap == 0 nothing writes through data. */
+	b->data = (char *)buf_empty;
 	b->len = 0;
 	b->cap = 0;
 }
@@ -19,23 +22,38 @@ buf_init(struct buf *b)
 void
 buf_finish(struct buf *b)
 {
-	free(b->data);
+	if (b->cap) {
+		free(b->data);
+	}
 	buf_init(b);
 }
 
 void
 buf_reset(struct buf *b)
 {
-	b->len = 0;
-	if (b->data) {
-		b->data[0] = '\0';
+	buf_setlen(b, 0);
+}
+
+void
+buf_setlen_slow(struct buf *b, size_t len)
+{
+	if (len != 0 || b->cap != 0) {
+		fprintf(stderr, "difffold: buf_setlen(%zu) past the %zu bytes reserved\n", len,
+		        b->cap);
+		abort();
 	}
+	b->len = 0; /* an empty buf stays at buf_empty */
 }
 
 void
 buf_reserve(struct buf *b, size_t extra)
 {
-	b->data = xgrow(b->data, &b->cap, b->len + extra + 1, 1);
+	/* A zeroed struct (data NULL) grows like one from buf_init. */
+	char *old = b->cap ? b->data : NULL;
+	b->data = xgrow(old, &b->cap, b->len + extra + 1, 1);
+	if (!old) {
+		b->data[b->len] = '\0';
+	}
 }
 
 void
@@ -151,9 +169,8 @@ buf_printf(struct buf *b, const char *fmt, ...)
 char *
 buf_detach(struct buf *b, size_t *len)
 {
-	if (!b->data) {
-		buf_reserve(b, 0);
-		b->data[0] = '\0';
+	if (!b->cap) {
+		buf_reserve(b, 0); /* the caller frees: never hand out buf_empty */
 	}
 	char *d = b->data;
 	if (len) {

@@ -1,6 +1,12 @@
 /*
  * buf: a growable byte buffer, always NUL-terminated, for everything built
  * piecewise (lines, labels, whole outputs). Embedded: buf_init/buf_finish.
+ *
+ * Invariants (those of git's strbuf): data is never NULL and data[len] is
+ * always '\0', so data can be passed as a C string at any time. Until the
+ * first growth (cap == 0) data points at the shared, read-only buf_empty;
+ * nothing ever writes there, which is why every write below happens only
+ * after a check that cap is large enough, and cap == 0 fails every check.
  */
 #ifndef DIFFFOLD_BUF_H
 #define DIFFFOLD_BUF_H
@@ -11,16 +17,37 @@
 #include <string.h>
 
 struct buf {
-	char *data; /* NUL-terminated; NULL until the first append */
+	char *data; /* NUL-terminated; never NULL (buf_empty until the first growth) */
 	size_t len;
-	size_t cap;
+	size_t cap; /* bytes allocated at data; 0 while data is buf_empty */
 };
 
+/* The "" every empty buf points at; read-only, shared by all threads. */
+extern const char buf_empty[1];
+
 void buf_init(struct buf *b);
-void buf_finish(struct buf *b);
+void buf_finish(struct buf *b); /* frees, and leaves an empty buf */
 void buf_reset(struct buf *b); /* len = 0, memory kept */
 /* Room for `extra` more bytes and the NUL. */
 void buf_reserve(struct buf *b, size_t extra);
+void buf_setlen_slow(struct buf *b, size_t len);
+
+/*
+ * Sets the length to len, which must lie within the memory already
+ * reserved (len < cap, or 0), and restores the NUL after it: for cutting
+ * back, or for taking in bytes written into reserved room. Out of range is
+ * a bug and aborts.
+ */
+static inline void
+buf_setlen(struct buf *b, size_t len)
+{
+	if (len >= b->cap) {
+		buf_setlen_slow(b, len); /* an empty buf, or a bug */
+		return;
+	}
+	b->len = len;
+	b->data[len] = '\0';
+}
 
 /*
  * The appends are inline: writers make millions of short ones, and with a

@@ -76,24 +76,24 @@ totals_line(const struct layout *l)
 {
 	const struct tree *t = l->tree;
 	const struct options *o = l->opt;
-	const char *unit = o->countname ? o->countname : "samples";
+	const char *unit = o->countname;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	double base = count_to_double(root->total[SIDE_BASE]);
 	double head = count_to_double(root->total[SIDE_HEAD]);
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
-		buf_adds(&b, o->head_label ? o->head_label : "profile");
+		buf_adds(&b, o->head_label);
 		buf_addc(&b, ' ');
 		add_count(&b, head, unit);
 		return detach(&b);
 	}
 	buf_adds(&b, "base: ");
-	buf_adds(&b, o->base_label ? o->base_label : "base");
+	buf_adds(&b, o->base_label);
 	buf_addc(&b, ' ');
 	add_count(&b, base, unit);
 	buf_adds(&b, SEP "head: ");
-	buf_adds(&b, o->head_label ? o->head_label : "head");
+	buf_adds(&b, o->head_label);
 	buf_addc(&b, ' ');
 	add_count(&b, head, unit);
 	buf_adds(&b, " (");
@@ -143,9 +143,9 @@ rule_line(const struct layout *l)
 	buf_init(&b);
 	if (!t->differential) {
 		buf_adds(&b, "width: share of all ");
-		buf_adds(&b, o->countname ? o->countname : "samples");
+		buf_adds(&b, o->countname);
 		buf_adds(&b, SEP "colour: ");
-		buf_adds(&b, o->palette ? o->palette : "hot");
+		buf_adds(&b, o->palette);
 		buf_adds(&b, " palette, by name");
 		return detach(&b);
 	}
@@ -164,7 +164,7 @@ rule_line(const struct layout *l)
 		buf_adds(&b, " (removed code, ");
 		caption_add_number(&b, removed);
 		buf_adds(&b, " base ");
-		buf_adds(&b, o->countname ? o->countname : "samples");
+		buf_adds(&b, o->countname);
 		buf_adds(&b, ", not drawn: see --widths union)");
 	}
 	buf_adds(&b, SEP "colour: ");
@@ -183,7 +183,7 @@ pruned_line(const struct layout *l)
 	const struct options *o = l->opt;
 	struct buf b;
 	buf_init(&b);
-	add_count(&b, l->pruned_samples, o->countname ? o->countname : "samples");
+	add_count(&b, l->pruned_samples, o->countname);
 	buf_adds(&b, " in ");
 	caption_add_number(&b, (double)l->pruned_frames);
 	buf_adds(&b, l->pruned_frames == 1 ? " frame" : " frames");
@@ -207,7 +207,7 @@ scale_line(const struct layout *l)
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
 	double total = base > head ? base : head;
 	buf_adds(&b, "full colour = change of ");
-	add_count(&b, l->max_change, l->opt->countname ? l->opt->countname : "samples");
+	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");
 		add_percent(&b, l->max_change / total * 100.0, false);

@@ -139,6 +139,7 @@ enum family {
 	FAM_HOT,
 	FAM_MEM,
 	FAM_IO,
+	FAM_LANGUAGE, /* a language palette: the family follows the name */
 };
 
 static struct rgb
@@ -166,6 +167,8 @@ family_color(enum family f, const double v[3])
 		return (struct rgb){0, span(190, 50, v[0]), span(0, 120, v[1])};
 	case FAM_IO:
 		return (struct rgb){span(80, 60, v[0]), span(80, 60, v[0]), span(190, 55, v[1])};
+	case FAM_LANGUAGE:
+		break; /* resolved to a hue family before */
 	}
 	return separator_grey;
 }
@@ -216,21 +219,47 @@ language_family(const char *p, const char *s, size_t len, enum annotation a)
 	return FAM_RED;
 }
 
-static const struct {
-	const char *name;
-	enum family family;
-} flat_palettes[] = {
-        {"hot", FAM_HOT},
-        {"mem", FAM_MEM},
-        {"io", FAM_IO},
-        {"red", FAM_RED},
-        {"green", FAM_GREEN},
-        {"blue", FAM_BLUE},
-        {"aqua", FAM_AQUA},
-        {"yellow", FAM_YELLOW},
-        {"purple", FAM_PURPLE},
-        {"orange", FAM_ORANGE},
+/* The one list of palette names: --palette accepts exactly these. */
+const char *const color_palettes[] = {
+        "hot",
+        "mem",
+        "io",
+        "java",
+        "js",
+        "perl",
+        "rust",
+        "python",
+        "red",
+        "green",
+        "blue",
+        "aqua",
+        "yellow",
+        "purple",
+        "orange",
+        NULL,
 };
+
+/* The family of each palette of color_palettes, in the same order. */
+static const enum family palette_families[] = {
+        FAM_HOT,
+        FAM_MEM,
+        FAM_IO,
+        FAM_LANGUAGE,
+        FAM_LANGUAGE,
+        FAM_LANGUAGE,
+        FAM_LANGUAGE,
+        FAM_LANGUAGE,
+        FAM_RED,
+        FAM_GREEN,
+        FAM_BLUE,
+        FAM_AQUA,
+        FAM_YELLOW,
+        FAM_PURPLE,
+        FAM_ORANGE,
+};
+_Static_assert(sizeof(palette_families) / sizeof(palette_families[0]) + 1 ==
+                       sizeof(color_palettes) / sizeof(color_palettes[0]),
+        "a family for every palette name");
 
 struct rgb
 color_single(const char *palette, const char *name, size_t len, enum annotation a)
@@ -240,16 +269,11 @@ color_single(const char *palette, const char *name, size_t len, enum annotation 
 	}
 	double v[3];
 	name_fractions(name, len, v);
-	const char *p = palette ? palette : "hot";
-	for (size_t i = 0; i < sizeof(flat_palettes) / sizeof(flat_palettes[0]); i++) {
-		if (strcmp(p, flat_palettes[i].name) == 0) {
-			return family_color(flat_palettes[i].family, v);
-		}
-	}
-	static const char *const languages[] = {"java", "js", "perl", "rust", "python"};
-	for (size_t i = 0; i < sizeof(languages) / sizeof(languages[0]); i++) {
-		if (strcmp(p, languages[i]) == 0) {
-			return family_color(language_family(p, name, len, a), v);
+	for (size_t i = 0; color_palettes[i]; i++) {
+		if (strcmp(palette, color_palettes[i]) == 0) {
+			enum family f = palette_families[i];
+			return family_color(
+			        f == FAM_LANGUAGE ? language_family(palette, name, len, a) : f, v);
 		}
 	}
 	return family_color(FAM_HOT, v);

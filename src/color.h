@@ -21,9 +21,13 @@ struct rgb {
 
 /* Fill of a differential frame; intensity in [0, 1] (clamped). */
 struct rgb color_diff(enum node_status status, double intensity, enum theme theme);
+/* The single-profile palette names, NULL-terminated; the first is the default. */
+extern const char *const color_palettes[];
+
 /*
- * Fill of a single-profile frame from palette (a name --palette accepts),
- * a hash of the name, and its annotation. `-` and `--` are grey.
+ * Fill of a single-profile frame from palette (one of color_palettes; any
+ * other name is "hot"), a hash of the name, and its annotation. `-` and
+ * `--` are grey.
  */
 struct rgb color_single(const char *palette, const char *name, size_t len, enum annotation a);
 /* Label colour that stays legible on fill (contrast ratio >= 4.5 where possible). */

@@ -65,7 +65,7 @@ export_folded(struct out *o, const struct tree *t)
 		const struct tree_node *n = tree_node(t, id);
 		size_t len;
 		const char *name = tree_node_name(t, n, &len);
-		path.len = offsets[n->depth - 1];
+		buf_setlen(&path, offsets[n->depth - 1]);
 		if (n->depth > 1) {
 			buf_addc(&path, ';');
 		}

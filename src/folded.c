@@ -451,14 +451,14 @@ folded_read_file_progress(struct tree *t, const char *path, enum folded_mode mod
 			ok = false;
 			break;
 		}
-		b.len += (size_t)n;
+		buf_setlen(&b, b.len + (size_t)n);
 		long long used = parse_lines(&r, b.data, b.len, n == 0);
 		if (used < 0) {
 			ok = false;
 			break;
 		}
 		memmove(b.data, b.data + used, b.len - (size_t)used);
-		b.len -= (size_t)used;
+		buf_setlen(&b, b.len - (size_t)used);
 		if (n == 0) {
 			break;
 		}

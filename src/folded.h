@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "tree.h"
 
 /* Lines longer than this are an error, not an allocation. */
@@ -21,10 +22,6 @@ enum folded_mode {
 	FOLDED_BASE,
 	FOLDED_HEAD,
 	FOLDED_AUTO, /* 2 columns: head only; 3 columns: base and head */
-};
-
-struct diag {
-	char msg[1024]; /* "path:line: reason", without the program name */
 };
 
 struct folded_stats {

@@ -236,7 +236,7 @@ place_header(struct layout *l)
 	if (l->tree->differential) {
 		l->legend_height = LEGEND_BAND * fs;
 		l->legend_swatch = fs;
-		l->legend_text_y = y + l->legend_height / 2 + 0.35 * fs;
+		l->legend_text_y = y + l->legend_height / 2 + LAYOUT_LABEL_BASELINE * fs;
 	}
 	y += l->legend_height;
 	l->details_y = y + TEXT_LINE * fs * 0.75;
@@ -319,7 +319,7 @@ layout_label(
 	const char *name = tree_node_name(t, n, &len);
 	len = intern_bare_len(t->names, n->name);
 	double room = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
-	if (!(room >= 3)) {
+	if (!(room >= LAYOUT_LABEL_MIN_CHARS)) {
 		return;
 	}
 	size_t fit = room > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;

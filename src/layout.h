@@ -62,8 +62,20 @@ struct layout {
 	uint32_t max_depth; /* deepest drawn box */
 };
 
-/* Pixels between a box edge and its label, on each side (see layout_label). */
+/*
+ * Text metrics both backends draw with, defined once here. Pixels between
+ * a box edge and its label, on each side: layout_label fits the text to the
+ * width minus this on both sides, and the SVG's script reads it from
+ * data-label-pad so labels recomputed on zoom follow the same rule.
+ */
 #define LAYOUT_LABEL_PAD 3.0
+/* Baseline of a line of text below the middle of its box or legend row, as a
+ * share of the font size: centres the x-height vertically. */
+#define LAYOUT_LABEL_BASELINE 0.35
+/* Fewer characters than this make no useful label. */
+#define LAYOUT_LABEL_MIN_CHARS 3
+/* Gap between a legend swatch and its label, and between entries, in characters. */
+#define LAYOUT_LEGEND_GAP 2.0
 
 /* Builds the layout; the tree and options must outlive it. Caller destroys. */
 struct layout *layout_create(const struct tree *t, const struct options *o);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "color.h"
 #include "xalloc.h"
 
 #ifndef DIFFFOLD_VERSION
@@ -153,25 +155,6 @@ static const char *const format_names[] = {
         [FORMAT_TEXT] = "text",
 };
 
-static const char *const palettes[] = {
-        "hot",
-        "mem",
-        "io",
-        "java",
-        "js",
-        "perl",
-        "rust",
-        "python",
-        "red",
-        "green",
-        "blue",
-        "aqua",
-        "yellow",
-        "purple",
-        "orange",
-        NULL,
-};
-
 void
 options_init(struct options *o)
 {
@@ -185,7 +168,9 @@ options_init(struct options *o)
 	o->font_size = 12;
 	o->font_family = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace";
 	o->countname = "samples";
-	o->palette = "hot";
+	o->base_label = "base";
+	o->head_label = "head";
+	o->palette = color_palettes[0];
 	o->scale = 1;
 	o->top = 10;
 	o->fail_on_regression = -1;
@@ -198,6 +183,12 @@ options_finish(struct options *o)
 	free(o->head);
 	free(o->outputs);
 	memset(o, 0, sizeof(*o));
+}
+
+bool
+options_no_color(const char *value)
+{
+	return value && *value;
 }
 
 const char *
@@ -241,7 +232,8 @@ options_format_from_path(const char *path, enum format *f)
 	size_t len = strlen(path);
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		size_t n = strlen(exts[i].ext);
-		if (len > n && strcmp(path + len - n, exts[i].ext) == 0) {
+		/* Case-blind: out.SVG and out.Png are what out.svg and out.png are. */
+		if (len > n && strcasecmp(path + len - n, exts[i].ext) == 0) {
 			*f = exts[i].format;
 			return true;
 		}
@@ -358,10 +350,10 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 		o->theme = (enum theme)v;
 		return true;
 	case OPT_PALETTE:
-		if (!parse_choice(arg, "--palette", palettes, &v, err)) {
+		if (!parse_choice(arg, "--palette", color_palettes, &v, err)) {
 			return false;
 		}
-		o->palette = palettes[v];
+		o->palette = color_palettes[v];
 		return true;
 	default:
 		return false;
@@ -409,9 +401,15 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 	}
 }
 
+/* What parsing saw beyond the settings themselves, for resolve and settle. */
+struct parse_state {
+	bool format_given;
+	enum format format;
+	bool base_label_given, head_label_given;
+};
+
 static bool
-parse_one(struct options *o, int c, const char *arg, bool *format_given, enum format *format,
-        struct diag *err)
+parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, struct diag *err)
 {
 	switch (c) {
 	case OPT_BASE:
@@ -439,8 +437,9 @@ parse_one(struct options *o, int c, const char *arg, bool *format_given, enum fo
 		add_output(o, arg);
 		return true;
 	case 'f':
-		*format_given = true;
-		return format_from_name(arg, format) || usage(err, "--format: unknown format", arg);
+		ps->format_given = true;
+		return format_from_name(arg, &ps->format) ||
+		       usage(err, "--format: unknown format", arg);
 	case OPT_FONT_FAMILY:
 		o->font_family = arg;
 		return true;
@@ -458,9 +457,11 @@ parse_one(struct options *o, int c, const char *arg, bool *format_given, enum fo
 		return true;
 	case OPT_BASE_LABEL:
 		o->base_label = arg;
+		ps->base_label_given = true;
 		return true;
 	case OPT_HEAD_LABEL:
 		o->head_label = arg;
+		ps->head_label_given = true;
 		return true;
 	case OPT_IMAGE_URL:
 		o->image_url = arg;
@@ -470,10 +471,22 @@ parse_one(struct options *o, int c, const char *arg, bool *format_given, enum fo
 	}
 }
 
+static bool
+stdin_used_twice(const struct options *o)
+{
+	int n = o->single && strcmp(o->single, "-") == 0;
+	for (size_t i = 0; i < o->base_count; i++) {
+		n += strcmp(o->base[i], "-") == 0;
+	}
+	for (size_t i = 0; i < o->head_count; i++) {
+		n += strcmp(o->head[i], "-") == 0;
+	}
+	return n > 1;
+}
+
 /* Positional arguments and --base/--head into sides; outputs into formats. */
 static bool
-resolve(struct options *o, int npos, char **pos, bool format_given, enum format format,
-        struct diag *err)
+resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, struct diag *err)
 {
 	if (npos > 0 && (o->base_count || o->head_count)) {
 		return usage(
@@ -499,21 +512,39 @@ resolve(struct options *o, int npos, char **pos, bool format_given, enum format 
 	}
 	for (size_t i = 0; i < o->output_count; i++) {
 		struct output_spec *out = &o->outputs[i];
-		if (format_given) {
-			out->format = format;
+		if (ps->format_given) {
+			out->format = ps->format;
 		} else if (out->path && !options_format_from_path(out->path, &out->format)) {
 			return usage(err, "cannot tell the format from the extension (use -f) of",
 			        out->path);
 		}
 	}
+	if (stdin_used_twice(o)) {
+		return usage(err, "standard input ('-') can be read only once", NULL);
+	}
 	return true;
+}
+
+/*
+ * Defaults that follow from other settings, decided here once so that
+ * every module reads a plain field. The labels name the profiles by their
+ * first file; one profile is the head, against a base called "base".
+ */
+static void
+settle(struct options *o, const struct parse_state *ps)
+{
+	if (!ps->head_label_given) {
+		o->head_label = o->single ? o->single : o->head[0];
+	}
+	if (!ps->base_label_given) {
+		o->base_label = o->single ? "base" : o->base[0];
+	}
 }
 
 enum options_result
 options_parse(struct options *o, int argc, char **argv, struct diag *err)
 {
-	bool format_given = false;
-	enum format format = FORMAT_SVG;
+	struct parse_state ps = {.format = FORMAT_SVG};
 	optind = 0; /* also resets glibc's state, so tests can parse twice */
 	opterr = 0;
 	for (;;) {
@@ -535,13 +566,14 @@ options_parse(struct options *o, int argc, char **argv, struct diag *err)
 			usage(err, "unknown option (see --help):", argv[optind - 1]);
 			return OPTIONS_USAGE;
 		default:
-			if (!parse_one(o, c, optarg, &format_given, &format, err)) {
+			if (!parse_one(o, c, optarg, &ps, err)) {
 				return OPTIONS_USAGE;
 			}
 		}
 	}
-	if (!resolve(o, argc - optind, argv + optind, format_given, format, err)) {
+	if (!resolve(o, argc - optind, argv + optind, &ps, err)) {
 		return OPTIONS_USAGE;
 	}
+	settle(o, &ps);
 	return OPTIONS_OK;
 }

@@ -2,6 +2,13 @@
  * options: every setting a user can give on the command line, with its
  * default, and the parser that fills them from argv. Modules read the parts
  * they need; only main.c and the tests call options_parse.
+ *
+ * Every default is settled by options_init, or at the end of options_parse
+ * when it follows from other settings (the labels from the file names), so
+ * consumers read plain fields through a const pointer and never fill in a
+ * default of their own. The one exception is the title, whose default
+ * depends on the input (a 3-column profile is differential): NULL or empty
+ * means that default, decided by caption.c.
  */
 #ifndef DIFFFOLD_OPTIONS_H
 #define DIFFFOLD_OPTIONS_H
@@ -9,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "folded.h"
+#include "diag.h"
 #include "tree.h"
 
 enum format {
@@ -67,11 +74,13 @@ struct options {
 	double frame_height;
 	double font_size;
 	const char *font_family;
-	const char *title, *subtitle, *countname, *notes;
-	const char *base_label, *head_label; /* NULL: the file names */
+	const char *title, *subtitle; /* NULL or empty: the default, none */
+	const char *countname, *notes; /* "samples"; NULL or empty: none */
+	/* The first file of each side; one profile is the head against "base". */
+	const char *base_label, *head_label;
 	enum truncate truncate;
 	enum color_by color_by;
-	const char *palette; /* single-profile palette */
+	const char *palette; /* single-profile palette, one of color_palettes */
 	enum theme theme;
 	double scale; /* PNG pixel density */
 	/* report and gate */
@@ -97,6 +106,9 @@ void options_finish(struct options *o);
 enum options_result options_parse(struct options *o, int argc, char **argv, struct diag *err);
 /* The format an output file name implies; false when the extension is unknown. */
 bool options_format_from_path(const char *path, enum format *f);
+/* Whether NO_COLOR's value (NULL when unset) turns colour off: only when it is
+ * set and not empty, as https://no-color.org says. */
+bool options_no_color(const char *value);
 const char *options_format_name(enum format f);
 
 #endif

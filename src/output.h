@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "buf.h"
-#include "folded.h"
+#include "diag.h"
 
 #define OUT_FLUSH_SIZE ((size_t)1 << 16)
 

@@ -42,12 +42,6 @@
 #define MISSING_FONT                                                                               \
 	"PNG/PDF output needs the font DejaVu Sans Mono: install the Debian package "              \
 	"fonts-dejavu-core"
-/* Same geometry as the SVG backend: label inset and baseline. */
-#define LABEL_PAD LAYOUT_LABEL_PAD
-#define LABEL_BASELINE 0.35
-/* Fewer characters than this make no useful label. */
-#define LABEL_MIN_CHARS 3
-#define LEGEND_GAP 2.0 /* characters between legend entries */
 
 /* The pango side of drawing, built on a private fontconfig configuration. */
 struct fonts {
@@ -338,7 +332,7 @@ show_text(struct painter *p, const char *s, PangoFontDescription *font, double x
 	pango_layout_set_font_description(t, font);
 	pango_layout_set_ellipsize(t, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
 	pango_layout_set_width(t, max_width > 0 ? (int)(max_width * PANGO_SCALE) : -1);
-	pango_layout_set_text(t, p->text.data ? p->text.data : "", (int)p->text.len);
+	pango_layout_set_text(t, p->text.data, (int)p->text.len);
 	int w = 0;
 	pango_layout_get_size(t, &w, NULL);
 	double width = (double)w / PANGO_SCALE;
@@ -435,7 +429,7 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 		}
 		x += show_text(
 		        p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, right - x);
-		x += LEGEND_GAP * cw;
+		x += LAYOUT_LEGEND_GAP * cw;
 	}
 	if (c->scale && x + cw < right) {
 		set_source(p->cr, fg);
@@ -450,7 +444,7 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
  * character, so a 1 MiB name costs no more than a short one. A cut name
  * keeps an ellipsis of its own in case pango finds the rest fits. Returns
  * false, like layout_label, when a cut name would keep fewer than
- * LABEL_MIN_CHARS characters.
+ * LAYOUT_LABEL_MIN_CHARS characters.
  */
 static bool
 label_text(struct painter *p, const char *name, size_t len, size_t fit)
@@ -462,7 +456,7 @@ label_text(struct painter *p, const char *name, size_t len, size_t fit)
 		add_valid_utf8(out, name, len);
 		return true;
 	}
-	if (fit < LABEL_MIN_CHARS + 1) {
+	if (fit < LAYOUT_LABEL_MIN_CHARS + 1) {
 		return false;
 	}
 	bool keep_end = p->l->opt->truncate == TRUNCATE_LEFT;
@@ -487,9 +481,9 @@ static void
 draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 {
 	const struct layout *l = p->l;
-	double room = box->width - 2 * LABEL_PAD;
+	double room = box->width - 2 * LAYOUT_LABEL_PAD;
 	double cw = p->fonts->char_width;
-	if (!(cw > 0) || room < LABEL_MIN_CHARS * cw) {
+	if (!(cw > 0) || room < LAYOUT_LABEL_MIN_CHARS * cw) {
 		return;
 	}
 	const struct tree_node *n = tree_node(l->tree, box->node);
@@ -515,8 +509,8 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 		cairo_rectangle(p->cr, x, y, box->width, l->frame_height);
 		cairo_clip(p->cr);
 	}
-	cairo_move_to(p->cr, x + LABEL_PAD,
-	        y + l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size - baseline);
+	cairo_move_to(p->cr, x + LAYOUT_LABEL_PAD,
+	        y + l->frame_height / 2 + LAYOUT_LABEL_BASELINE * l->opt->font_size - baseline);
 	pango_cairo_show_layout(p->cr, t);
 	if (clip) {
 		cairo_restore(p->cr);
@@ -585,7 +579,7 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 	buf_init(&pl->note);
 	pl->pixel_snap = true;
 	pl->cut = UINT32_MAX;
-	pl->scale = l->opt->scale > 0 ? l->opt->scale : 1;
+	pl->scale = l->opt->scale;
 	pl->height = l->height;
 	if (ceil(l->width * pl->scale) > MAX_SIDE) {
 		pl->scale = floor(MAX_SIDE / l->width * 1000) / 1000;
@@ -689,9 +683,7 @@ set_pdf_title(cairo_surface_t *s, const struct layout *l)
 	caption_init(&c, l);
 	buf_init(&title);
 	add_valid_utf8(&title, c.title, strlen(c.title));
-	if (title.data) {
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
-	}
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
 	buf_finish(&title);
 	caption_finish(&c);
 }

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "folded.h"
+#include "diag.h"
 #include "layout.h"
 #include "output.h"
 

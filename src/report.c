@@ -437,7 +437,6 @@ row_cells(const struct summary *s, enum list l, const struct row *r, bool md, st
 {
 	for (size_t i = 0; i < NCOL; i++) {
 		buf_reset(&cell[i]);
-		buf_add(&cell[i], "", 0); /* data is never NULL, even for an empty name */
 	}
 	add_row_name(&cell[0], s, l, r, md);
 	if (!s->differential) {
@@ -532,7 +531,7 @@ add_url(struct buf *b, const char *url)
 	size_t start = b->len;
 	for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
 		if (*p < 0x20 || *p == 0x7F) {
-			b->len = start;
+			buf_setlen(b, start);
 			return false;
 		}
 		if (*p >= 0x80 || strchr(" ()<>[]\"'`\\|{}^", *p)) {
@@ -543,8 +542,7 @@ add_url(struct buf *b, const char *url)
 			buf_addc(b, (char)*p);
 		}
 		if (b->len - start > MD_URL_MAX) {
-			b->len = start;
-			b->data[start] = '\0';
+			buf_setlen(b, start);
 			return false;
 		}
 	}
@@ -554,14 +552,13 @@ add_url(struct buf *b, const char *url)
 static const char *
 label(const struct options *opt, enum side side)
 {
-	const char *l = opt ? (side == SIDE_BASE ? opt->base_label : opt->head_label) : NULL;
-	return l ? l : side == SIDE_BASE ? "base" : "head";
+	return side == SIDE_BASE ? opt->base_label : opt->head_label;
 }
 
 static const char *
 countname(const struct options *opt)
 {
-	return opt && opt->countname ? opt->countname : "samples";
+	return opt->countname;
 }
 
 static void
@@ -579,7 +576,7 @@ md_headline(struct buf *b, const struct summary *s, const struct options *opt)
 		if (add_url(b, opt->image_url)) {
 			buf_adds(b, ")\n\n");
 		} else {
-			b->len = at;
+			buf_setlen(b, at);
 			buf_adds(
 			        b, "_The image URL was left out: it cannot be linked safely._\n\n");
 		}
@@ -716,7 +713,7 @@ text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol,
 		text_cell(b, c[i], width[i], i == 0, i >= 3 ? ansi : NULL);
 	}
 	while (b->len > 0 && b->data[b->len - 1] == ' ') {
-		b->len--;
+		buf_setlen(b, b->len - 1);
 	}
 	buf_addc(b, '\n');
 }
@@ -733,7 +730,10 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 		buf_adds(b, "  (none)\n");
 		return;
 	}
-	struct buf *cells = xcalloc(n * NCOL, sizeof(struct buf));
+	struct buf *cells = xmalloc(n * NCOL * sizeof(struct buf));
+	for (size_t i = 0; i < n * NCOL; i++) {
+		buf_init(&cells[i]);
+	}
 	size_t width[NCOL];
 	for (size_t i = 0; i < ncol; i++) {
 		width[i] = utf8_length(h[i], strlen(h[i]));

@@ -10,17 +10,6 @@
 #include "svg_assets.h"
 #include "utf8.h"
 
-/*
- * Pixels between a box edge and its label: layout_label fits the text to
- * the width minus this on both sides; the browser script reads it from
- * data-label-pad so labels recomputed on zoom follow the same rule.
- */
-#define LABEL_PAD LAYOUT_LABEL_PAD
-/* Baseline of a label below the top of its box, as a share of the font size,
- * added to half the frame height: centres the x-height in the box. */
-#define LABEL_BASELINE 0.35
-/* Gap between a legend swatch and its label, and between entries, in chars. */
-#define LEGEND_GAP 2.0
 /* Highlight of frames matching a search; outside every palette class. */
 #define SEARCH_FILL "#e600e6"
 
@@ -274,11 +263,11 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	buf_adds(b, " data-char-width=\"");
 	buf_add_double(b, layout_char_width(o->font_size), 4);
 	buf_adds(b, "\" data-label-pad=\"");
-	buf_add_double(b, LABEL_PAD, 2);
+	buf_add_double(b, LAYOUT_LABEL_PAD, 2);
 	buf_adds(b, "\" data-label-dy=\"");
 	buf_add_double(b, label_dy(l), 3);
 	buf_adds(b, "\" data-countname=\"");
-	escs(b, o->countname ? o->countname : "samples");
+	escs(b, o->countname);
 	buf_adds(b, "\" font-family=\"");
 	escs(b, o->font_family);
 	buf_adds(b, "\"");
@@ -368,7 +357,7 @@ write_legend(struct buf *b, const struct layout *l, const struct caption *c, str
 		buf_adds(b, " stroke-width=\"0.5\"/>\n");
 		x += sw + cw / 2;
 		text_line(b, x, l->legend_text_y, NULL, fg, NULL, NULL, e->label);
-		x += ((double)utf8_length(e->label, strlen(e->label)) + LEGEND_GAP) * cw;
+		x += ((double)utf8_length(e->label, strlen(e->label)) + LAYOUT_LEGEND_GAP) * cw;
 	}
 	if (c->scale) {
 		text_line(b, x + cw, l->legend_text_y, NULL, fg, NULL, NULL, c->scale);
@@ -417,7 +406,7 @@ title_numbers(struct buf *b, const struct tree *t, const struct tree_node *n)
 static double
 label_dy(const struct layout *l)
 {
-	return l->frame_height / 2 + LABEL_BASELINE * l->opt->font_size;
+	return l->frame_height / 2 + LAYOUT_LABEL_BASELINE * l->opt->font_size;
 }
 
 static bool
@@ -511,7 +500,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		return;
 	}
 	buf_adds(b, "/><text");
-	attr_num(b, "x", x0 / 10 + LABEL_PAD);
+	attr_num(b, "x", x0 / 10 + LAYOUT_LABEL_PAD);
 	attr_num(b, "y", y + label_dy(l));
 	/* Always: the group's fill is the frames' fill, not the ink. */
 	attr_color(b, "fill", color_label(box->fill));

@@ -1,8 +1,11 @@
 /*
  * tree: the merged base/head model. One node per distinct path from the
  * root, holding inclusive ("total") and self counts of both sides. Built by
- * tree_add_stack, then frozen by tree_finish, which links children in byte
- * order of their names and gives every node its status. Backends only read.
+ * tree_add_stack (and tree_merge) into private build state, then frozen by
+ * tree_finish, which lays out the nodes array, links children in byte order
+ * of their names, gives every node its status and drops the build state.
+ * Backends only read a finished tree. tree.c holds the finished model,
+ * tree_build.c the build, tree_merge.c the merge.
  *
  * Nodes live in one array owned by the tree and are named by index; node 0
  * is the root ("all"). No function here recurses on depth.
@@ -58,20 +61,18 @@ struct tree_node {
 	struct count self[2];
 };
 
+struct tree_build; /* private to tree*.c: see tree_build.h */
+
 struct tree {
 	struct tree_options opt;
-	struct tree_node *nodes; /* nodes[0] is the root */
-	size_t node_count;
-	size_t max_depth;
+	struct tree_node *nodes; /* nodes[0] is the root (set by tree_finish) */
+	size_t node_count; /* the root included; grows while building */
+	size_t max_depth; /* set by tree_finish */
 	struct intern *names;
 	bool differential; /* both sides given (set by tree_finish) */
 	bool normalized; /* --normalize was applied (set by tree_finish) */
 	double base_scale; /* 1, or head/base total when normalised */
-	/* private build state */
-	size_t node_cap;
-	uint32_t *slots;
-	size_t slot_mask;
-	struct tree_path *path;
+	struct tree_build *build; /* until tree_finish, then NULL */
 };
 
 /* Takes a copy of *opt. */

@@ -1,12 +1,17 @@
-/* buf: growth, NUL termination, number formatting, detach. */
+/* buf: growth, NUL termination, the empty-buffer invariants, number formatting, detach. */
 #include "buf.h"
 
 #include <setjmp.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,18 +21,153 @@ test_empty(void **state)
 	(void)state;
 	struct buf b;
 	buf_init(&b);
-	assert_null(b.data);
+	/* Never NULL: an empty buf is a C string, the shared read-only "". */
+	assert_ptr_equal(b.data, buf_empty);
+	assert_string_equal(b.data, "");
 	assert_int_equal(b.len, 0);
-	buf_reset(&b); /* fine on an empty buffer */
+	assert_int_equal(b.cap, 0);
+	buf_reset(&b); /* fine on an empty buffer, and allocates nothing */
+	buf_setlen(&b, 0);
+	assert_ptr_equal(b.data, buf_empty);
 	size_t len = 99;
 	char *s = buf_detach(&b, &len);
-	assert_non_null(s);
+	/* The caller frees what detach returns: a copy, never buf_empty. */
+	assert_ptr_not_equal(s, buf_empty);
 	assert_int_equal(len, 0);
 	assert_string_equal(s, "");
 	free(s);
-	assert_null(b.data);
+	assert_ptr_equal(b.data, buf_empty);
 	buf_finish(&b);
 	buf_finish(&b); /* twice is harmless */
+	assert_ptr_equal(b.data, buf_empty);
+}
+
+/* Appending nothing never writes the NUL into the shared "" (it is in
+ * read-only memory: a write there would crash this test). */
+static void
+test_empty_add_nothing(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, NULL, 0);
+	buf_adds(&b, "");
+	buf_printf(&b, "%s", "");
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.data, "");
+	assert_int_equal(buf_empty[0], '\0');
+	buf_finish(&b);
+	assert_ptr_equal(b.data, buf_empty);
+	/* After finish the buffer is empty again and grows as new. */
+	buf_addc(&b, 'x');
+	assert_string_equal(b.data, "x");
+	assert_ptr_not_equal(b.data, buf_empty);
+	buf_finish(&b);
+	assert_ptr_equal(b.data, buf_empty);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.cap, 0);
+}
+
+/* A reserve on an empty buffer leaves a NUL-terminated, empty string. */
+static void
+test_reserve_empty(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	buf_reserve(&b, 100);
+	assert_ptr_not_equal(b.data, buf_empty);
+	assert_true(b.cap >= 101);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.data, "");
+	buf_finish(&b);
+	/* A zeroed struct grows like an initialised one. */
+	struct buf z;
+	memset(&z, 0, sizeof(z));
+	buf_adds(&z, "ok");
+	assert_string_equal(z.data, "ok");
+	buf_finish(&z);
+}
+
+static void
+test_setlen(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "abcdef");
+	buf_setlen(&b, 3); /* cut back: the NUL follows */
+	assert_int_equal(b.len, 3);
+	assert_string_equal(b.data, "abc");
+	/* Take in bytes written into reserved room. */
+	buf_reserve(&b, 4);
+	memcpy(b.data + b.len, "wxyz", 4);
+	buf_setlen(&b, b.len + 4);
+	assert_int_equal(b.len, 7);
+	assert_string_equal(b.data, "abcwxyz");
+	buf_setlen(&b, b.cap - 1); /* the last byte reserved is for the NUL */
+	assert_int_equal(b.data[b.len], '\0');
+	buf_setlen(&b, 0);
+	assert_string_equal(b.data, "");
+	assert_ptr_not_equal(b.data, buf_empty); /* memory kept */
+	buf_finish(&b);
+}
+
+/* Runs fn in a child; true when it died of SIGABRT. */
+static bool
+aborts(void (*fn)(void))
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Keep the expected abort's report and core dump quiet. */
+		signal(SIGABRT, SIG_DFL);
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+		}
+		fn();
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void
+setlen_past_cap(void)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "abc");
+	buf_setlen(&b, b.cap); /* no room left for the NUL */
+}
+
+static void
+setlen_on_empty(void)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_setlen(&b, 1); /* would write into buf_empty */
+}
+
+static void
+setlen_within(void)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "abc");
+	buf_setlen(&b, 1);
+	buf_finish(&b);
+}
+
+static void
+test_setlen_out_of_range(void **state)
+{
+	(void)state;
+	assert_true(aborts(setlen_past_cap));
+	assert_true(aborts(setlen_on_empty));
+	assert_false(aborts(setlen_within));
 }
 
 static void
@@ -145,6 +285,10 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_empty),
+	        cmocka_unit_test(test_empty_add_nothing),
+	        cmocka_unit_test(test_reserve_empty),
+	        cmocka_unit_test(test_setlen),
+	        cmocka_unit_test(test_setlen_out_of_range),
 	        cmocka_unit_test(test_append),
 	        cmocka_unit_test(test_growth),
 	        cmocka_unit_test(test_u64),

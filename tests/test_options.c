@@ -1,4 +1,4 @@
-/* options: every option parses, bad values are usage errors, formats. */
+/* options: every option parses, bad values are usage errors, formats, settled defaults. */
 #include "options.h"
 
 #include <fcntl.h>
@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "color.h"
 
 #define MAX_ARGS 64
 
@@ -232,9 +234,87 @@ test_format_from_path(void **state)
 	assert_false(options_format_from_path("x.svgz", &f));
 	assert_false(options_format_from_path(".svg", &f)); /* no name before it */
 	assert_false(options_format_from_path("x", &f));
-	assert_false(options_format_from_path("x.SVG", &f));
+	/* The extension is matched whatever its case (issue 21). */
+	assert_true(options_format_from_path("x.SVG", &f));
+	assert_int_equal(f, FORMAT_SVG);
+	assert_true(options_format_from_path("x.Png", &f));
+	assert_int_equal(f, FORMAT_PNG);
+	assert_true(options_format_from_path("dir/OUT.JSON", &f));
+	assert_int_equal(f, FORMAT_JSON);
+	assert_true(options_format_from_path("r.MarkDown", &f));
+	assert_int_equal(f, FORMAT_MD);
+	assert_true(options_format_from_path("x.Folded", &f));
+	assert_int_equal(f, FORMAT_FOLDED);
+	assert_false(options_format_from_path("x.SVGZ", &f));
+	assert_false(options_format_from_path(".SVG", &f));
 	assert_string_equal(options_format_name(FORMAT_FOLDED), "folded");
 	assert_string_equal(options_format_name(FORMAT_TEXT), "text");
+}
+
+/* Labels, count name and palette are plain fields after parsing. */
+static void
+test_settled_defaults(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(
+	        PARSE(&o, &err, "--base", "b1", "--base", "b2", "--head", "h1"), OPTIONS_OK);
+	assert_string_equal(o.base_label, "b1");
+	assert_string_equal(o.head_label, "h1");
+	assert_string_equal(o.countname, "samples");
+	assert_string_equal(o.palette, "hot");
+	options_finish(&o);
+	/* One profile is the head, against a base called "base". */
+	assert_int_equal(PARSE(&o, &err, "app.folded"), OPTIONS_OK);
+	assert_string_equal(o.base_label, "base");
+	assert_string_equal(o.head_label, "app.folded");
+	options_finish(&o);
+	/* Given labels win over the file names, even when empty. */
+	assert_int_equal(
+	        PARSE(&o, &err, "--base-label", "v1", "--head-label", "", "a", "b"), OPTIONS_OK);
+	assert_string_equal(o.base_label, "v1");
+	assert_string_equal(o.head_label, "");
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--head-label", "new", "a", "b"), OPTIONS_OK);
+	assert_string_equal(o.base_label, "a");
+	assert_string_equal(o.head_label, "new");
+	options_finish(&o);
+	/* Without parsing (library users, tests) the defaults are set too. */
+	options_init(&o);
+	assert_string_equal(o.base_label, "base");
+	assert_string_equal(o.head_label, "head");
+	assert_string_equal(o.countname, "samples");
+	assert_string_equal(o.palette, "hot");
+	options_finish(&o);
+}
+
+/* --palette accepts exactly color.c's list, and keeps its spelling. */
+static void
+test_palettes(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (; color_palettes[n]; n++) {
+		struct options o;
+		struct diag err;
+		assert_int_equal(PARSE(&o, &err, "--palette", color_palettes[n], "a"), OPTIONS_OK);
+		assert_ptr_equal(o.palette, color_palettes[n]);
+		options_finish(&o);
+	}
+	assert_int_equal(n, 15);
+	USAGE("--palette: unknown value 'HOT'", "--palette", "HOT", "a");
+}
+
+/* NO_COLOR turns colour off only when set and not empty (issue 21). */
+static void
+test_no_color(void **state)
+{
+	(void)state;
+	assert_false(options_no_color(NULL));
+	assert_false(options_no_color(""));
+	assert_true(options_no_color("1"));
+	assert_true(options_no_color("0"));
 }
 
 static void
@@ -288,6 +368,9 @@ test_usage_errors(void **state)
 	USAGE("--fail-on-regression: invalid value", "--fail-on-regression", "-1", "a");
 	USAGE("--min-width: invalid value", "--min-width", "150%", "a");
 	USAGE("--min-width: invalid value", "--min-width", "%", "a");
+	USAGE("standard input ('-') can be read only once", "-", "-");
+	USAGE("standard input ('-') can be read only once", "--base", "-", "--head", "h", "--head",
+	        "-");
 }
 
 int
@@ -300,6 +383,9 @@ main(void)
 	        cmocka_unit_test(test_picture_options),
 	        cmocka_unit_test(test_outputs),
 	        cmocka_unit_test(test_format_from_path),
+	        cmocka_unit_test(test_settled_defaults),
+	        cmocka_unit_test(test_palettes),
+	        cmocka_unit_test(test_no_color),
 	        cmocka_unit_test(test_help_version),
 	        cmocka_unit_test(test_usage_errors),
 	};

@@ -164,7 +164,7 @@ test_huge_name(void **state)
 	buf_adds(&in, "main;");
 	buf_reserve(&in, size);
 	memset(in.data + in.len, 'n', size);
-	in.len += size;
+	buf_setlen(&in, in.len + size);
 	buf_adds(&in, ";leaf 5\nmain;other 1\n");
 	/* Through a file, so the line crosses the reader's blocks. */
 	char *path = temp_file(".folded", in.data, in.len);
@@ -185,7 +185,7 @@ test_huge_name(void **state)
 	buf_adds(&in, "main;0x");
 	buf_reserve(&in, size);
 	memset(in.data + in.len, 'f', size);
-	in.len += size;
+	buf_setlen(&in, in.len + size);
 	buf_adds(&in, " 2\n");
 	struct tree_options opt = defaults;
 	opt.strip_hex = true;

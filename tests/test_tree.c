@@ -82,7 +82,10 @@ test_merge_single(void **state)
 	add(t, SIDE_HEAD, "main;a", 2);
 	add(t, SIDE_HEAD, "main;c", 5);
 	add(t, SIDE_HEAD, "main;a;b", 4); /* identical stacks add up */
+	assert_int_equal(t->node_count, 5); /* counted while building too */
+	assert_non_null(t->build);
 	tree_finish(t, false);
+	assert_null(t->build); /* a finished tree keeps no build state */
 	assert_false(t->differential);
 	check_dump(t, "main;a 2\nmain;a;b 7\nmain;c 5\n");
 	const struct tree_node *a = node_at(t, "main;a");

@@ -101,9 +101,11 @@ check_options(const struct tree_options *opt)
 	const char *reason = NULL;
 	assert_true(tree_merge(base, head, &reason));
 	tree_destroy(head);
+	size_t merged = base->node_count; /* counted before tree_finish too */
 	tree_finish(one, true);
 	tree_finish(base, true);
 	assert_true(one->node_count > 100);
+	assert_int_equal(merged, one->node_count);
 	assert_same_trees(one, base);
 	tree_destroy(one);
 	tree_destroy(base);

@@ -1,0 +1,493 @@
+#include "detect.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/*
+ * Each test looks at the first chunk only and errs towards "folded": a
+ * folded file is refused later anyway when most of its lines are malformed,
+ * while a profile mistaken for folded would be drawn wrong.
+ */
+
+struct span {
+	const char *p, *end;
+};
+
+static bool
+starts(struct span s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return (size_t)(s.end - s.p) >= n && memcmp(s.p, prefix, n) == 0;
+}
+
+static bool
+contains(struct span s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *q = s.p; (size_t)(s.end - q) >= n; q++) {
+		q = memchr(q, needle[0], (size_t)(s.end - q) - n + 1);
+		if (!q) {
+			return false;
+		}
+		if (memcmp(q, needle, n) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+static struct span
+skip_space(struct span s)
+{
+	while (s.p < s.end && is_space(*s.p)) {
+		s.p++;
+	}
+	return s;
+}
+
+/* The next line of s (without its newline); s advances past it. */
+static bool
+next_line(struct span *s, struct span *line, bool whole)
+{
+	if (s->p >= s->end) {
+		return false;
+	}
+	const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+	if (!nl && !whole) {
+		return false; /* cut by the chunk: not judged */
+	}
+	line->p = s->p;
+	line->end = nl ? nl : s->end;
+	if (line->end > line->p && line->end[-1] == '\r') {
+		line->end--;
+	}
+	s->p = nl ? nl + 1 : s->end;
+	return true;
+}
+
+static bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static enum input_format
+magic(struct span s)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		enum input_format f;
+	} table[] = {
+	        {"PERFILE2", 8, INPUT_PERF_DATA},
+	        {"2ELIFREP", 8, INPUT_PERF_DATA},
+	        {"PERFFILE", 8, INPUT_PERF_DATA},
+	        {"FLR\0", 4, INPUT_JFR},
+	        {"\x28\xb5\x2f\xfd", 4, INPUT_COMPRESSED}, /* zstd */
+	        {"\xfd"
+	         "7zXZ\0",
+	                6, INPUT_COMPRESSED},
+	        {"BZh", 3, INPUT_COMPRESSED},
+	        {"\xff\xfe", 2, INPUT_UTF16},
+	        {"\xfe\xff", 2, INPUT_UTF16},
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+		size_t n = table[i].len;
+		if ((size_t)(s.end - s.p) >= n && memcmp(s.p, table[i].bytes, n) == 0) {
+			return table[i].f;
+		}
+	}
+	return INPUT_FOLDED;
+}
+
+/* UTF-16 without a byte order mark: ASCII text with every other byte NUL. */
+static bool
+utf16_without_bom(struct span s)
+{
+	size_t n = (size_t)(s.end - s.p) & ~(size_t)1;
+	if (n > 256) {
+		n = 256;
+	}
+	if (n < 8) {
+		return false;
+	}
+	size_t zero_even = 0, zero_odd = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s.p[i] == '\0') {
+			if (i % 2) {
+				zero_odd++;
+			} else {
+				zero_even++;
+			}
+		}
+	}
+	return zero_even == n / 2 || zero_odd == n / 2;
+}
+
+/* Control bytes other than white space: many of them is not text. */
+static bool
+binary(struct span s)
+{
+	size_t n = (size_t)(s.end - s.p);
+	if (n > 4096) {
+		n = 4096;
+	}
+	size_t ctl = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+		ctl += c < 0x20 && !is_space((char)c);
+	}
+	return n > 0 && ctl * 10 > n;
+}
+
+/* Reads a protobuf varint; false when it runs past the end or is too long. */
+static bool
+varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * pprof's profile.proto starts with field 1 (sample_type, a message); a run
+ * of well-formed fields numbered like Profile's (1 to 14) makes it pprof.
+ */
+static bool
+pprof(struct span s)
+{
+	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
+	if (p >= end || *p != 0x0a) {
+		return false;
+	}
+	int fields = 0;
+	while (p < end && fields < 8) {
+		uint64_t tag, v;
+		if (!varint(&p, end, &tag) || tag >> 3 < 1 || tag >> 3 > 14) {
+			return false;
+		}
+		switch (tag & 7) {
+		case 0:
+			if (!varint(&p, end, &v)) {
+				return false;
+			}
+			break;
+		case 2:
+			if (!varint(&p, end, &v) || v > (uint64_t)(end - p)) {
+				return fields >= 1 && p < end; /* a field cut by the chunk */
+			}
+			p += v;
+			break;
+		default:
+			return false;
+		}
+		fields++;
+	}
+	return fields >= 2 || (fields == 1 && p == end);
+}
+
+static enum input_format
+json_kind(struct span s)
+{
+	if (contains(s, "\"dhatFileVersion\"")) {
+		return INPUT_DHAT;
+	}
+	if (contains(s, "speedscope")) {
+		return INPUT_SPEEDSCOPE;
+	}
+	if (contains(s, "\"traceEvents\"") || contains(s, "\"ph\":")) {
+		return INPUT_CHROME_TRACE;
+	}
+	if (contains(s, "\"meta\"") &&
+	        (contains(s, "\"threads\"") || contains(s, "\"processes\"") ||
+	                contains(s, "\"interval\""))) {
+		return INPUT_GECKO;
+	}
+	if (contains(s, "\"callFrame\"") || contains(s, "\"timeDeltas\"")) {
+		return INPUT_CPUPROFILE;
+	}
+	return INPUT_JSON;
+}
+
+/*
+ * JSON starts with '{' then a key or '}', or '[' then a value. A folded
+ * stack may start with '[' too ("[unknown];main 3"), but not like that.
+ */
+static bool
+json(struct span s)
+{
+	s = skip_space(s);
+	if (s.p >= s.end || (*s.p != '{' && *s.p != '[')) {
+		return false;
+	}
+	char open = *s.p++;
+	s = skip_space(s);
+	if (s.p >= s.end) {
+		return true;
+	}
+	char c = *s.p;
+	return open == '{' ? c == '"' || c == '}' : c == '{' || c == '[' || c == '"' || c == ']';
+}
+
+static bool
+markup(struct span s)
+{
+	s = skip_space(s);
+	return starts(s, "<?xml") || starts(s, "<svg") || starts(s, "<!DOCTYPE") ||
+	       starts(s, "<!doctype") || starts(s, "<html") || starts(s, "<HTML");
+}
+
+static bool
+header_key(struct span line, const char *const *keys)
+{
+	for (size_t i = 0; keys[i]; i++) {
+		if (starts(line, keys[i])) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * callgrind (and cachegrind, its subset): "# callgrind format", or a
+ * header of its keys with an `events:` line followed by position lines.
+ */
+static bool
+callgrind(struct span s, bool whole)
+{
+	static const char *const keys[] = {"version:", "creator:", "pid:", "cmd:", "part:", "desc:",
+	        "positions:", "events:", "event:", "summary:", "totals:", "thread:", "timeframe",
+	        "trigger:", NULL};
+	static const char *const body[] = {"fl=", "fn=", "ob=", "fi=", "fe=", NULL};
+	if (starts(s, "# callgrind format")) {
+		return true;
+	}
+	bool events = false;
+	struct span line;
+	while (next_line(&s, &line, whole)) {
+		if (line.p == line.end || *line.p == '#') {
+			continue;
+		}
+		if (header_key(line, body)) {
+			return events;
+		}
+		if (!header_key(line, keys)) {
+			return false;
+		}
+		events |= starts(line, "events:");
+	}
+	return false;
+}
+
+/* massif's out file: desc:, cmd:, time_unit:, then snapshot blocks. */
+static bool
+massif(struct span s)
+{
+	return starts(s, "desc:") && contains(s, "\ntime_unit:") &&
+	       (contains(s, "\nsnapshot=") || contains(s, "\n#-----------"));
+}
+
+/* heaptrack's raw data: "v VERSION FILEVERSION", then one-letter records. */
+static bool
+heaptrack(struct span s)
+{
+	struct span line;
+	if (!next_line(&s, &line, true) || !starts(line, "v ")) {
+		return false;
+	}
+	for (const char *q = line.p + 2; q < line.end; q++) {
+		if (!is_hex(*q) && *q != ' ') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A `perf script` sample header such as "cmd 123 [000] 45.678901: 1 cycles:". */
+static bool
+perf_header(struct span line)
+{
+	if (line.p == line.end || is_space(*line.p)) {
+		return false;
+	}
+	for (const char *q = line.p; q + 2 < line.end; q++) {
+		if (is_digit(*q) && q[1] == '.') {
+			const char *r = q + 2;
+			while (r < line.end && is_digit(*r)) {
+				r++;
+			}
+			if (r > q + 2 && r < line.end && *r == ':') {
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A `perf script` stack line: indented, a hex address, a space. */
+static bool
+perf_frame(struct span line)
+{
+	const char *q = line.p;
+	if (q == line.end || !is_space(*q)) {
+		return false;
+	}
+	while (q < line.end && is_space(*q)) {
+		q++;
+	}
+	const char *hex = q;
+	while (q < line.end && is_hex(*q)) {
+		q++;
+	}
+	return q - hex >= 4 && q < line.end && *q == ' ';
+}
+
+static bool
+perf_script(struct span s, bool whole)
+{
+	struct span line;
+	bool header = false;
+	while (next_line(&s, &line, whole)) {
+		if (header && perf_frame(line)) {
+			return true;
+		}
+		header = perf_header(line);
+	}
+	return false;
+}
+
+enum input_format
+detect_format(const char *data, size_t len, bool whole)
+{
+	struct span s = {data, data + len};
+	enum input_format f = magic(s);
+	if (f != INPUT_FOLDED) {
+		return f;
+	}
+	if (utf16_without_bom(s)) {
+		return INPUT_UTF16;
+	}
+	if (pprof(s)) {
+		return INPUT_PPROF;
+	}
+	if (binary(s)) {
+		return INPUT_BINARY;
+	}
+	if (starts(s, "\xef\xbb\xbf")) {
+		s.p += 3; /* a UTF-8 byte order mark */
+	}
+	if (json(s)) {
+		return json_kind(s);
+	}
+	if (markup(s)) {
+		return INPUT_MARKUP;
+	}
+	if (callgrind(s, whole)) {
+		return INPUT_CALLGRIND;
+	}
+	if (massif(s)) {
+		return INPUT_MASSIF;
+	}
+	if (heaptrack(s)) {
+		return INPUT_HEAPTRACK;
+	}
+	if (perf_script(s, whole)) {
+		return INPUT_PERF_SCRIPT;
+	}
+	return INPUT_FOLDED;
+}
+
+static const struct {
+	const char *name;
+	const char *reader; /* --input-format name, NULL: not readable */
+	const char *advice;
+} formats[] = {
+        [INPUT_FOLDED] = {"folded stacks", "folded", NULL},
+        [INPUT_CALLGRIND] = {"callgrind", "callgrind", NULL},
+        [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)", NULL,
+                "convert it first: perf script -i FILE | stackcollapse-perf.pl > FILE.folded"},
+        [INPUT_PERF_SCRIPT] = {"perf script output", NULL,
+                "fold it first: stackcollapse-perf.pl FILE > FILE.folded (or "
+                "inferno-collapse-perf)"},
+        [INPUT_PPROF] = {"pprof (profile.proto)", NULL,
+                "convert it first: go tool pprof -raw FILE, or pprof -traces, then fold the "
+                "stacks"},
+        [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL,
+                "export folded stacks from the profiler instead (py-spy record -f raw, rbspy -f "
+                "collapsed)"},
+        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL,
+                "export folded stacks from the profiler instead, or use perf to record"},
+        [INPUT_CHROME_TRACE] = {"Chrome trace event JSON", NULL,
+                "export a sampled profile as folded stacks instead"},
+        [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON", NULL,
+                "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
+        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL,
+                "DHAT output is not read yet; view it with dh_view.html"},
+        [INPUT_JSON] = {"JSON", NULL,
+                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
+                "files; "
+                "for difffold's own -f json output, write -f folded instead"},
+        [INPUT_MASSIF] = {"valgrind massif output", NULL,
+                "massif output is not read yet; view it with ms_print"},
+        [INPUT_HEAPTRACK] = {"heaptrack data", NULL,
+                "fold it first: heaptrack_print -F FILE.folded FILE"},
+        [INPUT_JFR] = {"Java Flight Recorder (JFR)", NULL,
+                "fold it first: async-profiler's converter (jfrconv --collapsed) or jfr print"},
+        [INPUT_UTF16] = {"UTF-16 text", NULL,
+                "convert it to UTF-8 first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8"},
+        [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)", NULL,
+                "give difffold the profiles the graph was drawn from"},
+        [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)", NULL,
+                "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself"},
+        [INPUT_BINARY] = {"binary data", NULL,
+                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
+                "files"},
+};
+
+const char *
+detect_format_name(enum input_format f)
+{
+	return formats[f].name;
+}
+
+const char *
+detect_advice(enum input_format f)
+{
+	return formats[f].advice;
+}
+
+const char *
+detect_reader_name(enum input_format f)
+{
+	return formats[f].reader;
+}
+
+bool
+detect_parse_reader(const char *name, enum input_format *f)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		if (formats[i].reader && strcmp(formats[i].reader, name) == 0) {
+			*f = (enum input_format)i;
+			return true;
+		}
+	}
+	return false;
+}

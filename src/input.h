@@ -1,0 +1,29 @@
+/*
+ * input: reads the profiles the options name (base and head, each one or
+ * more files, or one profile of 2 or 3 columns) into one finished tree.
+ * The place where readers plug in: today folded stacks (folded.c); other
+ * formats (callgrind, perf script...) would be picked here.
+ *
+ * Big inputs are read on two threads (base and head into trees of their
+ * own, then merged), with the same result and messages as one after the
+ * other; DIFFFOLD_READ_THREADS=1 or 2 forces either way, for measuring.
+ * A progress line goes to stderr while big inputs are read on a terminal.
+ * Warnings and errors are appended to `messages`, never printed here.
+ */
+#ifndef DIFFFOLD_INPUT_H
+#define DIFFFOLD_INPUT_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "options.h"
+#include "tree.h"
+
+/*
+ * Reads the inputs into a new tree, finished (tree_finish), in *out for
+ * the caller to destroy. messages gets one line per warning and, when it
+ * returns false (bad input, I/O, a limit), the error; *out is then NULL.
+ */
+bool input_read(const struct options *o, struct tree **out, struct buf *messages);
+
+#endif

@@ -1,0 +1,554 @@
+/*
+ * tree_build: an unfinished tree's nodes, found by path hash (see
+ * tree_build.h), and the line API the reader feeds them through.
+ */
+#include "tree_build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "prefetch.h"
+#include "xalloc.h"
+
+/* One frame of the line being added. */
+struct frame {
+	const char *f;
+	size_t len;
+	uint64_t h; /* frame hash: intern_hash(f, len) too, the same keyed hash */
+	uint64_t k; /* path hash */
+	uint32_t cand; /* node whose slot tag matched, 0 if none */
+};
+
+#define SLOTS_INITIAL_BITS 12
+
+/*
+ * Finds the end of the frame at s (the first ';' or n) and hashes it in the
+ * same pass, a word at a time; the result equals hash_bytes(s, *flen, seed).
+ * Inlined: it runs once a frame, and gcc's own choice kept the call.
+ */
+static inline __attribute__((always_inline)) uint64_t
+scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t h = seed;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		uint64_t x = w ^ (ones * ';');
+		uint64_t z = (x - ones) & ~x & highs; /* high bit set where a byte is ';' */
+		if (z) {
+			unsigned b = (unsigned)__builtin_ctzll(z) >> 3;
+			if (b) {
+				h = hash_mix(h, w & (~0ull >> (64 - 8 * b)));
+			}
+			*flen = i + b;
+			return hash_end(h, i + b);
+		}
+		h = hash_mix(h, w);
+	}
+	size_t k = 0;
+	while (i + k < n && s[i + k] != ';') {
+		k++;
+	}
+	if (k) {
+		uint64_t w = 0;
+		memcpy(&w, s + i, k);
+		h = hash_mix(h, w);
+	}
+	*flen = i + k;
+	return hash_end(h, i + k);
+#else
+	const char *semi = memchr(s, ';', n);
+	*flen = semi ? (size_t)(semi - s) : n;
+	return hash_bytes(s, *flen, seed);
+#endif
+}
+
+/* Hash of a path: its parent's path hash and its own frame's hash. */
+static uint64_t
+path_hash(uint64_t parent_k, uint64_t frame_h)
+{
+	uint64_t k = ((parent_k << 29 | parent_k >> 35) ^ frame_h) * 0xd6e8feb86659fd93ull;
+	return k ^ (k >> 32);
+}
+
+struct tree_build *
+tree_build_create(const struct tree_options *opt, struct intern *names)
+{
+	struct tree_build *b = xcalloc(1, sizeof(*b));
+	b->opt = *opt;
+	b->names = names;
+	b->mask = ((size_t)1 << SLOTS_INITIAL_BITS) - 1;
+	b->shift = 64 - SLOTS_INITIAL_BITS;
+	b->slots = xcalloc(b->mask + 1, sizeof(uint64_t));
+	buf_init(&b->scratch);
+	b->seed = hash_seed();
+	b->cap = 1024;
+	b->keys = xmalloc(b->cap * sizeof(struct node_key));
+	b->name_ids = xmalloc(b->cap * sizeof(uint32_t));
+	b->count = 1;
+	b->name_ids[0] = intern_add(names, "all", 3);
+	size_t len;
+	b->keys[0].bytes = intern_name(names, b->name_ids[0], &len);
+	b->keys[0].len = (uint32_t)len;
+	b->keys[0].parent = TREE_NONE;
+	return b;
+}
+
+void
+tree_build_destroy(struct tree_build *b)
+{
+	if (!b) {
+		return;
+	}
+	free(b->slots);
+	free(b->keys);
+	free(b->name_ids);
+	free(b->self[SIDE_BASE]);
+	free(b->self[SIDE_HEAD]);
+	free(b->frames);
+	free(b->prev);
+	free(b->prev_k);
+	buf_finish(&b->scratch);
+	free(b);
+}
+
+/*
+ * At most 13/16 full: probes stay short, mostly within one cache line. The
+ * table stops at 2^32 slots, where the tag holds every bit of the home; node
+ * ids are 32 bits, so it never fills up.
+ */
+static bool
+slots_full(const struct tree_build *b)
+{
+	return b->count > (b->mask + 1) / 16 * 13 && b->shift > 32;
+}
+
+static void
+grow_slots(struct tree_build *b)
+{
+	struct tree_build grown = {.mask = b->mask * 2 + 1, .shift = b->shift - 1};
+	uint64_t *slots = xcalloc_written(grown.mask + 1, sizeof(uint64_t));
+	for (size_t j = 0; j <= b->mask; j++) {
+		uint64_t s = b->slots[j];
+		if (s) {
+			size_t i = tree_build_home(&grown, s);
+			while (slots[i]) {
+				i = (i + 1) & grown.mask;
+			}
+			slots[i] = s;
+		}
+	}
+	free(b->slots);
+	b->slots = slots;
+	b->mask = grown.mask;
+	b->shift = grown.shift;
+}
+
+/* Room for one more node in every per-node array. */
+static void
+reserve_node(struct tree_build *b, size_t count)
+{
+	if (count < b->cap) {
+		return;
+	}
+	size_t cap = b->cap;
+	b->keys = xgrow(b->keys, &cap, count + 1, sizeof(struct node_key));
+	b->name_ids = xrealloc(b->name_ids, cap * sizeof(uint32_t));
+	for (int side = 0; side < 2; side++) {
+		if (b->self[side]) {
+			/* new_node zeroes each count: untouched room costs no memory. */
+			b->self[side] = xrealloc(b->self[side], cap * sizeof(struct count));
+		}
+	}
+	b->cap = cap;
+}
+
+/*
+ * The self counts may be read first, so are faulted in now (see
+ * xcalloc_written). The room past them is written first, by new_node, and
+ * costs no memory until then.
+ */
+struct count *
+tree_build_new_self(const struct tree_build *b)
+{
+	struct count *self = xcalloc(b->cap, sizeof(struct count));
+	xprefault_zeroed(self, b->count * sizeof(struct count));
+	return self;
+}
+
+static uint32_t
+new_node(struct tree_build *b, uint32_t parent, const struct name *nm)
+{
+	uint32_t id = (uint32_t)b->count;
+	reserve_node(b, b->count);
+	b->name_ids[id] = nm->id != TREE_NONE
+	                          ? nm->id
+	                          : intern_add_hashed(b->names, nm->f, nm->len,
+	                                    nm->hash ? nm->hash : intern_hash(nm->f, nm->len));
+	for (int side = 0; side < 2; side++) {
+		if (b->self[side]) {
+			b->self[side][id] = (struct count){0, 0};
+		}
+	}
+	size_t stored;
+	b->keys[id].bytes = intern_name(b->names, b->name_ids[id], &stored);
+	b->keys[id].len = (uint32_t)stored;
+	b->keys[id].parent = parent;
+	b->count++;
+	return id;
+}
+
+static bool
+is_node(const struct tree_build *b, uint32_t id, uint32_t parent, const char *f, size_t len)
+{
+	const struct node_key *key = &b->keys[id];
+	return key->parent == parent && key->len == len && memcmp(key->bytes, f, len) == 0;
+}
+
+uint32_t
+tree_build_child(struct tree_build *b, uint64_t k, uint32_t parent, const struct name *nm)
+{
+	uint64_t tag = (k >> 32) << 32;
+	size_t i = tree_build_home(b, k);
+	for (uint64_t s; (s = b->slots[i]) != 0; i = (i + 1) & b->mask) {
+		if ((s & ~(uint64_t)UINT32_MAX) == tag &&
+		        is_node(b, (uint32_t)s, parent, nm->f, nm->len)) {
+			return (uint32_t)s;
+		}
+	}
+	if (b->opt.max_nodes && b->count - 1 >= b->opt.max_nodes) {
+		/* The caller sees b->full once the walk is over; until then the
+		 * walk goes on harmlessly from the parent. */
+		b->full = true;
+		return parent;
+	}
+	uint32_t id = new_node(b, parent, nm);
+	b->slots[i] = tag | id;
+	if (slots_full(b)) {
+		grow_slots(b);
+	}
+	return id;
+}
+
+/*
+ * The child of parent named f whose path hashes to k, created if new;
+ * name_hash is intern_hash(f, len) if known, else 0.
+ */
+static uint32_t
+child(struct tree_build *b, uint64_t k, uint32_t parent, const char *f, size_t len,
+        uint64_t name_hash)
+{
+	struct name nm = {f, len, name_hash, TREE_NONE};
+	return tree_build_child(b, k, parent, &nm);
+}
+
+static bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * One frame, resolved on its own: for --reverse and --strip-hex. With
+ * --strip-hex the name is the frame with hex literals replaced by "0x...".
+ */
+static uint32_t
+one_frame(struct tree_build *b, uint64_t *k, uint32_t parent, const char *f, size_t len)
+{
+	if (b->opt.strip_hex && memchr(f, 'x', len)) {
+		struct buf *s = &b->scratch;
+		buf_reset(s);
+		for (size_t i = 0; i < len;) {
+			if (f[i] == '0' && i + 2 < len && f[i + 1] == 'x' && is_hex(f[i + 2])) {
+				buf_add(s, "0x...", 5);
+				for (i += 2; i < len && is_hex(f[i]); i++) {
+				}
+			} else {
+				buf_addc(s, f[i++]);
+			}
+		}
+		f = s->data;
+		len = s->len;
+	}
+	/* The frame hash is also the name's intern hash: computed once. */
+	uint64_t h = hash_bytes(f, len, b->seed);
+	*k = path_hash(*k, h);
+	return child(b, *k, parent, f, len, h);
+}
+
+/*
+ * How deep the previous line is remembered. Deeper frames of the next line
+ * are looked up by hash instead (same nodes, slower): a line of millions of
+ * frames must not cost 12 bytes each here.
+ */
+#define PREV_MAX_DEPTH 65536
+
+/* The line ends at depth: the next line may reuse that much of it. */
+static void
+end_line(struct tree_build *b, size_t depth)
+{
+	b->prev_depth = depth < PREV_MAX_DEPTH ? depth : PREV_MAX_DEPTH;
+}
+
+static void
+remember(struct tree_build *b, size_t depth, uint32_t node, uint64_t k)
+{
+	if (depth >= PREV_MAX_DEPTH) {
+		return;
+	}
+	if (depth >= b->prev_cap) {
+		size_t cap = b->prev_cap;
+		b->prev = xgrow(b->prev, &cap, depth + 1, sizeof(uint32_t));
+		b->prev_k = xrealloc(b->prev_k, cap * sizeof(uint64_t));
+		b->prev_cap = cap;
+	}
+	b->prev[depth] = node;
+	b->prev_k[depth] = k;
+}
+
+/*
+ * Frames the stack shares with the previous line, checked against the names
+ * of the previous line's nodes, so no copy of that line is kept. Sorted
+ * profiles share most of each line with the one before.
+ */
+static size_t
+reuse_prefix(const struct tree_build *b, const char *stack, size_t len, size_t *start)
+{
+	size_t depth = 0;
+	while (depth < b->prev_depth) {
+		const struct node_key *key = &b->keys[b->prev[depth]];
+		size_t end = *start + key->len;
+		if (end > len || (end < len && stack[end] != ';') ||
+		        memcmp(stack + *start, key->bytes, key->len) != 0) {
+			break;
+		}
+		*start = end + 1;
+		depth++;
+	}
+	return depth;
+}
+
+/*
+ * Frames looked up together: enough for the cache misses of a whole typical
+ * line to overlap, and a bound on memory for a line of millions of frames.
+ */
+#define FRAME_BATCH 512
+
+/*
+ * Splits up to FRAME_BATCH frames off the rest of the line (from *start,
+ * which it advances), hashes them and starts their lookups; k is the path
+ * hash of the frame before them.
+ */
+static size_t
+scan_frames(struct tree_build *b, const char *stack, size_t len, size_t *start, uint64_t k)
+{
+	if (!b->frames) {
+		b->frames = xmalloc(FRAME_BATCH * sizeof(struct frame));
+	}
+	size_t n = 0;
+	while (*start <= len && n < FRAME_BATCH) {
+		struct frame *fr = &b->frames[n++];
+		fr->f = stack + *start;
+		fr->h = scan_frame(fr->f, len - *start, &fr->len, b->seed);
+		k = path_hash(k, fr->h);
+		fr->k = k;
+		prefetch(&b->slots[tree_build_home(b, k)]);
+		*start += fr->len + 1;
+	}
+	return n;
+}
+
+/*
+ * The candidate of each frame: starts loading its key. A frame without one
+ * will be a new node: starts looking up its name.
+ */
+static void
+find_candidates(struct tree_build *b, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct frame *fr = &b->frames[j];
+		fr->cand = tree_build_candidate(b, fr->k);
+		if (fr->cand) {
+			prefetch(&b->keys[fr->cand]);
+		} else {
+			intern_prefetch(b->names, fr->h);
+		}
+	}
+}
+
+/* The rest of the line after its shared prefix, one frame at a time. */
+static uint32_t
+walk_strip_hex(struct tree_build *b, const char *stack, size_t len, size_t start, size_t depth)
+{
+	uint32_t node = depth ? b->prev[depth - 1] : TREE_ROOT;
+	uint64_t k = depth ? b->prev_k[depth - 1] : ROOT_PATH_HASH;
+	while (start <= len) {
+		const char *f = stack + start;
+		size_t flen;
+		scan_frame(f, len - start, &flen, b->seed);
+		node = one_frame(b, &k, node, f, flen);
+		remember(b, depth++, node, k);
+		start += flen + 1;
+	}
+	end_line(b, depth);
+	return node;
+}
+
+/* Root-to-leaf walk; returns the leaf. */
+static uint32_t
+walk_forward(struct tree_build *b, const char *stack, size_t len)
+{
+	size_t start = 0;
+	size_t depth = reuse_prefix(b, stack, len, &start);
+	if (b->opt.strip_hex) {
+		return walk_strip_hex(b, stack, len, start, depth);
+	}
+	uint32_t node = depth ? b->prev[depth - 1] : TREE_ROOT;
+	uint64_t k = depth ? b->prev_k[depth - 1] : ROOT_PATH_HASH;
+	while (start <= len && !b->full) {
+		size_t n = scan_frames(b, stack, len, &start, k);
+		find_candidates(b, n);
+		/* The candidates' keys are on their way: start loading their
+		 * names, which confirming them compares byte by byte. */
+		for (size_t j = 0; j < n; j++) {
+			if (b->frames[j].cand) {
+				prefetch(b->keys[b->frames[j].cand].bytes);
+			}
+		}
+		for (size_t j = 0; j < n; j++) {
+			const struct frame *fr = &b->frames[j];
+			if (fr->cand && is_node(b, fr->cand, node, fr->f, fr->len)) {
+				node = fr->cand;
+			} else {
+				node = child(b, fr->k, node, fr->f, fr->len, fr->h);
+			}
+			remember(b, depth++, node, fr->k);
+		}
+		k = b->frames[n - 1].k;
+	}
+	end_line(b, depth);
+	return node;
+}
+
+/* Leaf-to-root walk for --reverse; returns the leaf. */
+static uint32_t
+walk_reverse(struct tree_build *b, const char *stack, size_t len)
+{
+	size_t end = len;
+	uint32_t node = TREE_ROOT;
+	uint64_t k = ROOT_PATH_HASH;
+	for (;;) {
+		size_t start = end;
+		while (start > 0 && stack[start - 1] != ';') {
+			start--;
+		}
+		node = one_frame(b, &k, node, stack + start, end - start);
+		if (start == 0) {
+			return node;
+		}
+		end = start - 1;
+	}
+}
+
+const char *
+tree_build_overflow_reason(enum side side)
+{
+	return side == SIDE_BASE ? "sum of base counts exceeds 2^64-1"
+	                         : "sum of head counts exceeds 2^64-1";
+}
+
+const char *
+tree_build_full_reason(struct tree_build *b)
+{
+	snprintf(b->full_msg, sizeof(b->full_msg),
+	        "the merged tree would have more than %lu frames (see --max-frames)",
+	        (unsigned long)b->opt.max_nodes);
+	return b->full_msg;
+}
+
+bool
+tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
+        const char **reason)
+{
+	struct tree_build *b = t->build;
+	struct count total;
+	if (!count_add(b->sum[side], c, &total)) {
+		*reason = tree_build_overflow_reason(side);
+		return false;
+	}
+	uint32_t leaf = b->opt.reverse ? walk_reverse(b, stack, len) : walk_forward(b, stack, len);
+	t->node_count = b->count;
+	if (b->full) {
+		*reason = tree_build_full_reason(b);
+		return false;
+	}
+	b->sum[side] = total;
+	if (!b->self[side]) {
+		b->self[side] = tree_build_new_self(b);
+	}
+	/* No self count can exceed the side's total, so this cannot overflow. */
+	count_add(b->self[side][leaf], c, &b->self[side][leaf]);
+	return true;
+}
+
+/*
+ * Parents and depths, from the keys, which are then freed: they are four
+ * times the size of what is left of them. Depths are worked out here, in an
+ * array that stays in cache: a parent's depth read back from the nodes array
+ * would be a cache miss a node.
+ */
+static void
+take_parents(struct tree_build *b, uint32_t *parents, uint32_t *depths)
+{
+	depths[0] = 0;
+	for (size_t id = 0; id < b->count; id++) {
+		parents[id] = b->keys[id].parent;
+		if (id) {
+			depths[id] = depths[parents[id]] + 1;
+		}
+	}
+	free(b->keys);
+	b->keys = NULL;
+}
+
+void
+tree_build_lay_out(struct tree_build *b, struct tree *t)
+{
+	/* Only the per-node arrays are needed now: the nodes array takes room. */
+	free(b->slots);
+	b->slots = NULL;
+	size_t count = b->count;
+	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
+	uint32_t *depths = xmalloc(count * sizeof(uint32_t));
+	xprefault(parents, count * sizeof(uint32_t));
+	xprefault(depths, count * sizeof(uint32_t));
+	take_parents(b, parents, depths);
+	t->node_count = count;
+	t->nodes = xmalloc(count * sizeof(struct tree_node));
+	xprefault(t->nodes, count * sizeof(struct tree_node));
+	for (size_t id = 0; id < count; id++) {
+		struct tree_node *n = &t->nodes[id];
+		memset(n, 0, sizeof(*n));
+		n->name = b->name_ids[id];
+		n->parent = parents[id];
+		n->first_child = TREE_NONE;
+		n->next_sibling = TREE_NONE;
+		n->depth = depths[id];
+		if (n->depth > t->max_depth) {
+			t->max_depth = n->depth;
+		}
+		for (int side = 0; side < 2; side++) {
+			if (b->self[side]) {
+				n->self[side] = n->total[side] = b->self[side][id];
+			}
+		}
+	}
+	free(depths);
+	free(parents);
+	tree_build_destroy(b);
+}

@@ -1,0 +1,161 @@
+/* detect: each profile format by its first bytes; folded text stays folded. */
+#include "detect.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define DETECT(lit, whole) detect_format(lit, sizeof(lit) - 1, whole)
+
+static void
+test_folded_stays_folded(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("main;a;b 12\nmain;c 3\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("main;a 1 2\n", true), INPUT_FOLDED);
+	/* Frames that look like other formats' first bytes. */
+	assert_int_equal(DETECT("[unknown];main 3\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("{closure};main 3\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("events: 3\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("<lambda>;main 3\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("\nmain 1\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("\xef\xbb\xbfmain;a 1\n", true), INPUT_FOLDED);
+	/* One NUL in a text file is a bad line, not a binary file. */
+	assert_int_equal(DETECT("main;a b 1\nmain;c\0 2\nmain;d 3\n", true), INPUT_FOLDED);
+	/* async-profiler and py-spy frames. */
+	assert_int_equal(DETECT("java/lang/Thread.run;Foo.bar_[j] 5\n"
+	                        "process 123:\"MainThread\";<module> (a.py:1) 7\n",
+	                         true),
+	        INPUT_FOLDED);
+}
+
+static void
+test_callgrind(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("# callgrind format\nversion: 1\n", false), INPUT_CALLGRIND);
+	assert_int_equal(
+	        DETECT("version: 1\ncreator: callgrind-3.19.0\npid: 1\ncmd: ./a\npart: 1\n\n"
+	               "positions: line\nevents: Ir\nsummary: 10\n\nob=(1) /bin/a\nfl=(1) a.c\n"
+	               "fn=(1) main\n3 10\n",
+	                true),
+	        INPUT_CALLGRIND);
+	/* cachegrind's subset: no calls, same header. */
+	assert_int_equal(
+	        DETECT("desc: I1 cache\ncmd: ./a\nevents: Ir\nfl=a.c\nfn=main\n1 2\n", true),
+	        INPUT_CALLGRIND);
+	/* A header key without the body is not enough. */
+	assert_int_equal(DETECT("events: Ir\nmain;a 3\n", true), INPUT_FOLDED);
+}
+
+static void
+test_perf(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("PERFILE2\x68\0\0\0", true), INPUT_PERF_DATA);
+	assert_int_equal(DETECT("# ========\n# captured on: x\n# ========\n#\n"
+	                        "bench 1234 [001] 5678.123456:     250000 cpu-clock:ppp: \n"
+	                        "\t    55d4a1b2c3d4 main+0x14 (/usr/bin/bench)\n"
+	                        "\t    7f0011223344 __libc_start_main+0xf3 (/lib/libc.so.6)\n\n",
+	                         true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("perf 77 1.000001: cycles: \n"
+	                        "        ffffffff81000000 do_syscall_64 ([kernel.kallsyms])\n",
+	                         true),
+	        INPUT_PERF_SCRIPT);
+}
+
+static void
+test_pprof(void **state)
+{
+	(void)state;
+	/* sample_type {type: 1, unit: 2}, sample {location_id: 1, value: 5}. */
+	static const char proto[] = "\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x01\x10\x05";
+	assert_int_equal(detect_format(proto, sizeof proto - 1, true), INPUT_PPROF);
+	/* A newline-first text file is not protobuf. */
+	assert_int_equal(DETECT("\nmain;a 12\n", true), INPUT_FOLDED);
+}
+
+static void
+test_json(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("{\"dhatFileVersion\":2,\"mode\":\"heap\"}", true), INPUT_DHAT);
+	assert_int_equal(
+	        DETECT("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"}",
+	                true),
+	        INPUT_SPEEDSCOPE);
+	assert_int_equal(
+	        DETECT("{\"meta\":{\"interval\":1,\"product\":\"samply\"},\"threads\":[]}", true),
+	        INPUT_GECKO);
+	assert_int_equal(DETECT("[{\"ph\":\"X\",\"name\":\"a\"}]", true), INPUT_CHROME_TRACE);
+	assert_int_equal(DETECT("{\"traceEvents\":[]}", true), INPUT_CHROME_TRACE);
+	assert_int_equal(DETECT("{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[]}", true),
+	        INPUT_CPUPROFILE);
+	assert_int_equal(DETECT("  {\n  \"name\": \"all\"\n}\n", true), INPUT_JSON);
+	assert_int_equal(DETECT("[]", true), INPUT_JSON);
+}
+
+static void
+test_other_formats(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("desc: --time-unit=B\ncmd: ./a\ntime_unit: B\n#-----------\n"
+	                        "snapshot=0\n#-----------\ntime=0\n",
+	                         true),
+	        INPUT_MASSIF);
+	assert_int_equal(DETECT("v 10000 3\nX ./a\ns 4 main\n", true), INPUT_HEAPTRACK);
+	assert_int_equal(DETECT("FLR\0\0\x02\0\x01", true), INPUT_JFR);
+	assert_int_equal(DETECT("\xff\xfem\0a\0i\0n\0 \0"
+	                        "1\0",
+	                         true),
+	        INPUT_UTF16);
+	assert_int_equal(DETECT("m\0a\0i\0n\0;\0a\0 \0"
+	                        "1\0\n\0",
+	                         true),
+	        INPUT_UTF16);
+	assert_int_equal(DETECT("<?xml version=\"1.0\"?>\n<svg>", true), INPUT_MARKUP);
+	assert_int_equal(DETECT("\x28\xb5\x2f\xfd\0\0", true), INPUT_COMPRESSED);
+	assert_int_equal(DETECT("\x7f"
+	                        "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0",
+	                         true),
+	        INPUT_BINARY);
+}
+
+static void
+test_names_and_readers(void **state)
+{
+	(void)state;
+	enum input_format f;
+	assert_true(detect_parse_reader("callgrind", &f));
+	assert_int_equal(f, INPUT_CALLGRIND);
+	assert_true(detect_parse_reader("folded", &f));
+	assert_int_equal(f, INPUT_FOLDED);
+	assert_false(detect_parse_reader("pprof", &f));
+	for (int i = INPUT_FOLDED; i <= INPUT_BINARY; i++) {
+		assert_non_null(detect_format_name((enum input_format)i));
+		/* Every format is either readable or comes with advice. */
+		assert_true((detect_reader_name((enum input_format)i) != NULL) !=
+		            (detect_advice((enum input_format)i) != NULL));
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_folded_stays_folded),
+	        cmocka_unit_test(test_callgrind),
+	        cmocka_unit_test(test_perf),
+	        cmocka_unit_test(test_pprof),
+	        cmocka_unit_test(test_json),
+	        cmocka_unit_test(test_other_formats),
+	        cmocka_unit_test(test_names_and_readers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
