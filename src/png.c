@@ -14,6 +14,7 @@
 
 #include "caption.h"
 #include "color.h"
+#include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -566,12 +567,6 @@ draw(struct painter *p)
 	caption_finish(&c);
 }
 
-static void
-add_thousands(struct buf *b, unsigned long v)
-{
-	caption_add_number(b, (double)v);
-}
-
 /*
  * Fits the picture into cairo's image limit. Too wide: the scale drops
  * until the width fits. Too tall (or over MAX_PIXELS in all): the graph
@@ -592,7 +587,7 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 		buf_adds(&pl->note, "scale reduced to ");
 		buf_add_double(&pl->note, pl->scale, 3);
 		buf_adds(&pl->note, " to stay within ");
-		add_thousands(&pl->note, MAX_SIDE);
+		numfmt_caption_number(&pl->note, MAX_SIDE);
 		buf_adds(&pl->note, " px");
 	}
 	double fixed = l->height - l->graph_height;
