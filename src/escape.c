@@ -1,8 +1,31 @@
 #include "escape.h"
 
+#include <inttypes.h>
+
 #include "utf8.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+/* ---- invisible code points ---------------------------------------------- */
+
+bool
+escape_is_invisible(uint32_t cp)
+{
+	if (cp < 0xAD || (cp > 0x3164 && cp < 0xFEFF)) {
+		return false; /* the common case, and the gap without any */
+	}
+	return cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
+	       cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) ||
+	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
+	       (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+void
+escape_add_marker(struct buf *b, uint32_t cp)
+{
+	buf_printf(b, "<U+%04" PRIX32 ">", cp);
+}
 
 /* ---- XML ---------------------------------------------------------------- */
 
@@ -60,9 +83,13 @@ xml_multibyte(struct buf *b, const char *s, size_t len)
 		buf_adds(b, replacement);
 		return 1;
 	}
-	if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
-		/* Line separators break JavaScript tooling and the BOM is invisible;
-		 * references keep them in the DOM but make them visible in the file. */
+	if (escape_is_invisible(cp)) {
+		/* Direction overrides and invisible characters spoof other names:
+		 * the marker, escaped, is what the title, label and script show. */
+		buf_printf(b, "&lt;U+%04" PRIX32 "&gt;", cp);
+	} else if (cp == 0x2028 || cp == 0x2029) {
+		/* Line separators break JavaScript tooling: references keep them
+		 * in the DOM but make them visible in the file. */
 		buf_printf(b, "&#x%x;", (unsigned)cp);
 	} else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
 		buf_adds(b, replacement); /* C1 controls and XML non-characters */
@@ -99,6 +126,18 @@ escape_xml(struct buf *b, const char *s, size_t len)
 
 /* ---- JSON --------------------------------------------------------------- */
 
+static void
+add_json_u(struct buf *b, uint32_t cp)
+{
+	if (cp >= 0x10000) {
+		cp -= 0x10000;
+		buf_printf(b, "\\u%04" PRIx32 "\\u%04" PRIx32, 0xD800 + (cp >> 10),
+		        0xDC00 + (cp & 0x3FF));
+	} else {
+		buf_printf(b, "\\u%04" PRIx32, cp);
+	}
+}
+
 void
 escape_json_string(struct buf *b, const char *s, size_t len)
 {
@@ -123,8 +162,10 @@ escape_json_string(struct buf *b, const char *s, size_t len)
 			if (n == 0) {
 				buf_adds(b, "\\ufffd");
 				i++;
-			} else if (cp == 0x2028 || cp == 0x2029) {
-				buf_adds(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
+			} else if (cp == 0x2028 || cp == 0x2029 || escape_is_invisible(cp)) {
+				/* Exact data, but visible in a raw dump (UTF-16 for planes above
+				 * 0). */
+				add_json_u(b, cp);
 				i += n;
 			} else {
 				buf_add(b, s + i, n);
@@ -141,9 +182,7 @@ escape_json_string(struct buf *b, const char *s, size_t len)
 static bool
 unsafe_code_point(uint32_t cp)
 {
-	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 ||
-	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-	       cp == 0x200F || cp == 0xFEFF;
+	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029;
 }
 
 static void
@@ -177,6 +216,18 @@ add_md_char(struct buf *b, uint32_t cp)
 	}
 }
 
+static void
+add_marker_chars(struct buf *b, uint32_t cp, bool md)
+{
+	if (!md) {
+		escape_add_marker(b, cp);
+		return;
+	}
+	buf_adds(b, "&lt;");
+	buf_printf(b, "U+%04" PRIX32, cp);
+	buf_adds(b, "&gt;");
+}
+
 /* The cut and replacements of escape_md and escape_terminal; md picks the syntax. */
 static void
 add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
@@ -194,7 +245,9 @@ add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
 			cp = 0xFFFD;
 		}
 		i += k ? k : 1;
-		if (md) {
+		if (k != 0 && escape_is_invisible(cp)) {
+			add_marker_chars(b, cp, md);
+		} else if (md) {
 			add_md_char(b, cp);
 		} else {
 			utf8_encode(b, cp);
@@ -212,4 +265,80 @@ void
 escape_terminal(struct buf *b, const char *s, size_t len, size_t cap)
 {
 	add_name(b, s, len, cap, false);
+}
+
+/*
+ * The longest run of backticks in s: a code span's fence must be longer
+ * than any run inside it.
+ */
+static size_t
+longest_backticks(const char *s, size_t len)
+{
+	size_t best = 0, run = 0;
+	for (size_t i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
+void
+escape_md_code(struct buf *b, const char *s, size_t len)
+{
+	size_t fence = longest_backticks(s, len) + 1;
+	/* One space each side is stripped again when both are there, so a
+	 * name that starts or ends with a backtick or space keeps its own. */
+	bool pad = len == 0 || s[0] == '`' || s[len - 1] == '`' || s[0] == ' ' || s[len - 1] == ' ';
+	for (size_t i = 0; i < fence; i++) {
+		buf_addc(b, '`');
+	}
+	if (pad) {
+		buf_addc(b, ' ');
+	}
+	for (size_t i = 0; i < len; i++) {
+		/* GFM splits table cells before it sees code spans. */
+		if (s[i] == '|') {
+			buf_addc(b, '\\');
+		}
+		buf_addc(b, s[i]);
+	}
+	if (pad) {
+		buf_addc(b, ' ');
+	}
+	for (size_t i = 0; i < fence; i++) {
+		buf_addc(b, '`');
+	}
+}
+
+void
+escape_diag(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp = 0;
+		size_t k = c < 0x80 ? 1 : utf8_decode(s + i, len - i, &cp);
+		if (c == '\\') {
+			buf_adds(b, "\\\\");
+		} else if (c == '\n') {
+			buf_adds(b, "\\n");
+		} else if (c == '\t') {
+			buf_adds(b, "\\t");
+		} else if (c == '\r') {
+			buf_adds(b, "\\r");
+		} else if (c < 0x20 || c == 0x7F || k == 0) {
+			/* Terminal escapes and bytes that are not UTF-8, as C writes them. */
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			buf_add(b, esc, 4);
+			k = 1;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+		} else if ((cp >= 0x80 && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 ||
+		           escape_is_invisible(cp)) {
+			escape_add_marker(b, cp);
+		} else {
+			buf_add(b, s + i, k);
+		}
+		i += k;
+	}
 }

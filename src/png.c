@@ -14,6 +14,7 @@
 
 #include "caption.h"
 #include "color.h"
+#include "escape.h"
 #include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -294,6 +295,7 @@ fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
  * Appends s to out with every invalid byte replaced by U+FFFD, as pango needs.
  * Noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF) are replaced too: cairo's
  * PDF backend rejects them as "not valid UTF-8" and fails the whole page.
+ * Invisible and direction-changing code points become the marker (escape.h).
  */
 static void
 add_valid_utf8(struct buf *out, const char *s, size_t len)
@@ -306,6 +308,13 @@ add_valid_utf8(struct buf *out, const char *s, size_t len)
 		if (k == 0 || cp == 0 || nonchar) {
 			utf8_encode(out, 0xFFFD);
 			i += k ? k : 1;
+			continue;
+		}
+		if (escape_is_invisible(cp)) {
+			/* pango would obey a direction override: evil<U+202E>fdp.exe
+			 * would draw as evilexe.pdf. The marker, as in every output. */
+			escape_add_marker(out, cp);
+			i += k;
 			continue;
 		}
 		buf_add(out, s + i, k);

@@ -202,49 +202,63 @@ report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
 }
 
 static void
-add_frame(struct buf *b, const struct tree *t, uint32_t id, size_t cap, bool md)
+add_frame(struct buf *b, const struct tree *t, uint32_t id, size_t cap)
 {
 	size_t len;
 	const char *name = tree_node_name(t, tree_node(t, id), &len);
-	report_add_name(b, name, len, cap, md);
+	escape_terminal(b, name, len, cap);
 }
 
 /* A call path as `a;b;c`, or `a;…;y;z` when deeper than three frames. */
 static void
-add_path(struct buf *b, const struct tree *t, uint32_t id, size_t cap, bool md)
+add_path(struct buf *b, const struct tree *t, uint32_t id, size_t cap)
 {
 	const struct tree_node *n = tree_node(t, id);
 	uint32_t first = id;
 	while (tree_node(t, first)->depth > 1) {
 		first = tree_node(t, first)->parent;
 	}
-	add_frame(b, t, first, cap, md);
+	add_frame(b, t, first, cap);
 	if (n->depth > 3) {
 		buf_adds(b, ";\u2026");
 	} else if (n->depth == 3) {
 		buf_addc(b, ';');
-		add_frame(b, t, n->parent, cap, md);
+		add_frame(b, t, n->parent, cap);
 	}
 	if (n->depth > 3) {
 		buf_addc(b, ';');
-		add_frame(b, t, n->parent, cap, md);
+		add_frame(b, t, n->parent, cap);
 	}
 	if (n->depth > 1) {
 		buf_addc(b, ';');
-		add_frame(b, t, id, cap, md);
+		add_frame(b, t, id, cap);
 	}
 }
 
+/*
+ * The name cell. Markdown gets the name in a code span: there GitHub and
+ * GitLab turn no @mention, issue reference or bare URL chosen by the
+ * profiled code into a notification or a link.
+ */
 static void
 add_row_name(struct buf *b, const struct summary *s, enum list l, const struct row *r, bool md)
 {
+	struct buf name;
+	buf_init(&name);
+	buf_add(&name, "", 0);
 	if (l == LIST_PATHS) {
-		add_path(b, s->t, r->id, md ? MD_FRAME_CAP : TEXT_NAME_CAP / 3, md);
+		add_path(&name, s->t, r->id, md ? MD_FRAME_CAP : TEXT_NAME_CAP / 3);
 	} else {
 		size_t len;
-		const char *name = intern_name(s->t->names, r->id, &len);
-		report_add_name(b, name, len, md ? MD_NAME_CAP : TEXT_NAME_CAP, md);
+		const char *raw = intern_name(s->t->names, r->id, &len);
+		escape_terminal(&name, raw, len, md ? MD_NAME_CAP : TEXT_NAME_CAP);
 	}
+	if (md) {
+		escape_md_code(b, name.data, name.len);
+	} else {
+		buf_add(b, name.data, name.len);
+	}
+	buf_finish(&name);
 }
 
 /* ---- tables ----------------------------------------------------------- */

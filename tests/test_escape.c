@@ -71,7 +71,7 @@ test_xml_unicode(void **state)
 	XML("a\xE2\x80\xA8"
 	    "b\xE2\x80\xA9",
 	        "a&#x2028;b&#x2029;");
-	XML("\xEF\xBB\xBFname", "&#xfeff;name");
+	XML("\xEF\xBB\xBFname", "&lt;U+FEFF&gt;name");
 	/* Invalid UTF-8: one replacement per bad byte. */
 	XML("\xff\xfe", "\xEF\xBF\xBD\xEF\xBF\xBD");
 	XML("x\xE2\x86", "x\xEF\xBF\xBD\xEF\xBF\xBD"); /* truncated sequence */
@@ -176,6 +176,87 @@ test_name_cut(void **state)
 	MD("****", 3, "<\\*\\*" ELLIPSIS ">");
 }
 
+/* Issue 21 item 12: what spoofs another name shows as a marker. */
+static void
+test_invisible_marked(void **state)
+{
+	(void)state;
+	/* evil<RLO>fdp.exe reads as evilexe.pdf where the override works. */
+	XML("evil\xE2\x80\xAE"
+	    "fdp.exe",
+	        "evil&lt;U+202E&gt;fdp.exe");
+	XML("x\xE2\x80\x8B", "x&lt;U+200B&gt;");
+	XML("soft\xC2\xADhyphen", "soft&lt;U+00AD&gt;hyphen");
+	XML("\xE2\x81\xA6"
+	    "a\xE2\x81\xA9",
+	        "&lt;U+2066&gt;a&lt;U+2069&gt;");
+	XML("\xD8\x9C\xE2\x80\x8E\xE2\x80\x8F", "&lt;U+061C&gt;&lt;U+200E&gt;&lt;U+200F&gt;");
+	XML("\xF3\xA0\x80\x81", "&lt;U+E0001&gt;"); /* a tag character */
+	/* Visible text around them is untouched. */
+	XML("caf\xC3\xA9 \xE2\x86\x92", "caf\xC3\xA9 \xE2\x86\x92");
+	TERM("evil\xE2\x80\xAE"
+	     "fdp.exe",
+	        120, "<evil<U+202E>fdp.exe>");
+	TERM("x\xE2\x80\x8D\xEF\xBB\xBF", 120, "<x<U+200D><U+FEFF>>");
+	MD("x\xE2\x80\x8B", 120, "<x&lt;U+200B&gt;>");
+	/* JSON keeps the data but \u-escapes it, so a raw dump shows it too. */
+	check_json_string("a\xE2\x80\xAE"
+	                  "b",
+	        5, "\"a\\u202eb\"");
+	check_json_string("\xC2\xAD", 2, "\"\\u00ad\"");
+	check_json_string("\xF3\xA0\x80\x81", 4, "\"\\udb40\\udc01\"");
+	struct buf b;
+	buf_init(&b);
+	for (uint32_t cp = 0x20; cp < 0x110000; cp++) {
+		bool want = cp == 0xAD || (cp >= 0x200B && cp <= 0x200F) ||
+		            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+		            cp == 0x061C || cp == 0x2060 || cp == 0xFEFF;
+		if (want) {
+			assert_true(escape_is_invisible(cp));
+		}
+		if (cp < 0xA0 || (cp >= 0x300 && cp < 0x34F) || (cp >= 0x4E00 && cp < 0x9FFF)) {
+			assert_false(escape_is_invisible(cp));
+		}
+	}
+	escape_add_marker(&b, 0x202E);
+	assert_string_equal(b.data, "<U+202E>");
+	buf_finish(&b);
+}
+
+static void
+check_diag(const char *in, size_t len, const char *want)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	escape_diag(&b, in, len);
+	assert_string_equal(b.data, want);
+	buf_finish(&b);
+}
+
+#define DIAG(lit, want) check_diag(lit, sizeof(lit) - 1, want)
+
+/* Issue 21 item 14: file names in diagnostics carry no terminal control. */
+static void
+test_diag(void **state)
+{
+	(void)state;
+	DIAG("base.folded", "base.folded");
+	DIAG("dir/caf\xC3\xA9.folded", "dir/caf\xC3\xA9.folded");
+	DIAG("\x1b[2J", "\\x1b[2J");
+	DIAG("a\nfake: line.folded:2: x", "a\\nfake: line.folded:2: x");
+	DIAG("t\tr\r\x7f", "t\\tr\\r\\x7f");
+	DIAG("back\\slash", "back\\\\slash");
+	DIAG("nul\0x", "nul\\x00x");
+	DIAG("\xff\xC3", "\\xff\\xc3");
+	DIAG("\xC2\x9B"
+	     "1m",
+	        "<U+009B>1m"); /* C1 CSI */
+	DIAG("evil\xE2\x80\xAE"
+	     "fdp",
+	        "evil<U+202E>fdp");
+}
+
 int
 main(void)
 {
@@ -187,6 +268,8 @@ main(void)
 	        cmocka_unit_test(test_md_syntax),
 	        cmocka_unit_test(test_name_replacements),
 	        cmocka_unit_test(test_name_cut),
+	        cmocka_unit_test(test_invisible_marked),
+	        cmocka_unit_test(test_diag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
