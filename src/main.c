@@ -17,6 +17,7 @@
 #endif
 
 #include "buf.h"
+#include "escape.h"
 #include "export.h"
 #include "folded.h"
 #include "layout.h"
@@ -41,7 +42,9 @@ warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
 		return;
 	}
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	buf_printf(msg, "difffold: warning: %s:%llu: %s; %llu malformed line%s skipped\n", name,
+	buf_adds(msg, "difffold: warning: ");
+	escape_diag(msg, name, strlen(name));
+	buf_printf(msg, ":%llu: %s; %llu malformed line%s skipped\n",
 	        (unsigned long long)st->first_bad, st->first_bad_reason,
 	        (unsigned long long)st->bad_lines, st->bad_lines == 1 ? "" : "s");
 }
