@@ -22,6 +22,19 @@ add_count(struct buf *b, double v, const char *countname)
 	buf_add(b, countname, n);
 }
 
+/* The same for a count, digit for digit (a double rounds past 2^53). */
+static void
+add_exact_count(struct buf *b, struct count c, const char *countname)
+{
+	numfmt_count(b, c, 3, false, false);
+	buf_addc(b, ' ');
+	size_t n = strlen(countname);
+	if (c.units == 1 && c.nanos == 0 && n > 1 && countname[n - 1] == 's') {
+		n--;
+	}
+	buf_add(b, countname, n);
+}
+
 static char *
 detach(struct buf *b)
 {
@@ -42,17 +55,17 @@ totals_line(const struct layout *l)
 	if (!t->differential) {
 		buf_adds(&b, o->head_label ? o->head_label : "profile");
 		buf_addc(&b, ' ');
-		add_count(&b, head, unit);
+		add_exact_count(&b, root->total[SIDE_HEAD], unit);
 		return detach(&b);
 	}
 	buf_adds(&b, "base: ");
 	buf_adds(&b, o->base_label ? o->base_label : "base");
 	buf_addc(&b, ' ');
-	add_count(&b, base, unit);
+	add_exact_count(&b, root->total[SIDE_BASE], unit);
 	buf_adds(&b, SEP "head: ");
 	buf_adds(&b, o->head_label ? o->head_label : "head");
 	buf_addc(&b, ' ');
-	add_count(&b, head, unit);
+	add_exact_count(&b, root->total[SIDE_HEAD], unit);
 	buf_adds(&b, " (");
 	if (base > 0) {
 		numfmt_caption_percent(&b, (head - base) / base * 100.0, true);

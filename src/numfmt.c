@@ -100,3 +100,59 @@ numfmt_caption_percent(struct buf *b, double pct, bool sign)
 	buf_add_double(b, pct, a >= 10 ? 1 : a >= 1 ? 2 : 3);
 	buf_addc(b, '%');
 }
+
+void
+numfmt_count(struct buf *b, struct count c, int decimals, bool negative, bool plus)
+{
+	uint32_t step = 1, one = 1;
+	for (int i = 0; i < 9; i++) {
+		*(i < decimals ? &one : &step) *= 10;
+	}
+	uint32_t frac = (c.nanos + step / 2) / step;
+	bool carry = frac >= one;
+	frac -= carry ? one : 0;
+	/* Integer digits least significant first; a carry may add one more. */
+	char rev[24];
+	size_t n = 0;
+	uint64_t u = c.units;
+	do {
+		rev[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	for (size_t i = 0; carry; i++) {
+		if (i == n) {
+			rev[n++] = '1';
+			carry = false;
+		} else if (rev[i] == '9') {
+			rev[i] = '0';
+		} else {
+			rev[i]++;
+			carry = false;
+		}
+	}
+	char fd[9];
+	for (int i = decimals - 1; i >= 0; i--) {
+		fd[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	size_t flen = decimals > 0 ? (size_t)decimals : 0;
+	while (flen > 0 && fd[flen - 1] == '0') {
+		flen--;
+	}
+	if (flen > 0 || n > 1 || rev[0] != '0') {
+		if (negative) {
+			buf_addc(b, '-');
+		} else if (plus) {
+			buf_addc(b, '+');
+		}
+	}
+	char digits[24];
+	for (size_t i = 0; i < n; i++) {
+		digits[i] = rev[n - 1 - i];
+	}
+	add_grouped(b, digits, n);
+	if (flen > 0) {
+		buf_addc(b, '.');
+		buf_add(b, fd, flen);
+	}
+}

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "buf.h"
+#include "count.h"
 
 /*
  * |v| with `decimals` digits (trailing zeros cut when trim), a comma every
@@ -25,6 +26,14 @@
 void numfmt_report_number(struct buf *b, double v, int decimals, bool trim, bool plus);
 /* A report percentage: "12.3%", "0.05%" (2 decimals under 0.1), signed as above. */
 void numfmt_report_percent(struct buf *b, double pct, bool plus);
+
+/*
+ * A count digit for digit: units exact to 2^64-1, nanos rounded half up to
+ * `decimals` (0..9) with trailing zeros cut, commas every three digits;
+ * '-' when negative, '+' when plus (never on zero). Counts are never
+ * rounded through a double (2^64-1 prints as 18,446,744,073,709,551,615).
+ */
+void numfmt_count(struct buf *b, struct count c, int decimals, bool negative, bool plus);
 
 /* v with up to 3 decimals and thousands separators ("150,000", "1,234.5"). */
 void numfmt_caption_number(struct buf *b, double v);

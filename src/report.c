@@ -19,24 +19,59 @@ static const char *const list_titles[LIST_COUNT] = {
         "Call paths with the largest self change",
 };
 
-/* One function (intern id), summed over all its call sites. */
+/* One function (intern id), summed over all its call sites, exactly. */
 struct fn {
-	double self[2];
-	double total[2]; /* each sample once, however deep the recursion */
+	struct count self[2];
+	struct count total[2]; /* each sample once, however deep the recursion */
 	bool seen;
 };
 
+/* A side's count as compared: exact, or scaled for a normalised base. */
+static struct amount
+amount_of(const struct summary *s, struct count c, enum side side)
+{
+	struct amount a = {c, false, true, count_to_double(c)};
+	if (side == SIDE_BASE && s->t->normalized) {
+		a.v *= s->t->base_scale;
+		a.exact = false;
+	}
+	return a;
+}
+
+/* head - base: a sign and an exact magnitude when both are exact. */
+static struct amount
+change_of(struct amount base, struct amount head)
+{
+	struct amount d = {{0, 0}, false, base.exact && head.exact, head.v - base.v};
+	if (d.exact) {
+		d.negative = count_cmp(head.c, base.c) < 0;
+		d.c = d.negative ? count_sub(base.c, head.c) : count_sub(head.c, base.c);
+		d.v = d.negative ? -count_to_double(d.c) : count_to_double(d.c);
+	}
+	return d;
+}
+
+/* Sums of a name's counts never pass the root total, so never overflow. */
 static void
-push_row(struct summary *s, enum list l, uint32_t id, uint32_t order, double base, double head,
-        double key)
+add_to(struct count *sum, struct count c)
+{
+	struct count r;
+	if (count_add(*sum, c, &r)) {
+		*sum = r;
+	}
+}
+
+static void
+push_row(struct summary *s, enum list l, uint32_t id, uint32_t order, struct count base,
+        struct count head, double key)
 {
 	s->rows[l] = xgrow(s->rows[l], &s->cap[l], s->count[l] + 1, sizeof(struct row));
 	struct row *r = &s->rows[l][s->count[l]++];
 	r->id = id;
 	r->order = order;
-	r->base = base;
-	r->head = head;
-	r->delta = head - base;
+	r->base = amount_of(s, base, SIDE_BASE);
+	r->head = amount_of(s, head, SIDE_HEAD);
+	r->delta = change_of(r->base, r->head);
 	r->key = key;
 }
 
@@ -72,19 +107,19 @@ aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
 		}
 		struct fn *f = &fns[n->name];
 		f->seen = true;
-		double self[2];
 		for (int side = 0; side < 2; side++) {
-			self[side] = tree_value(t, n, (enum side)side, true);
-			f->self[side] += self[side];
+			add_to(&f->self[side], n->self[side]);
 			if (on_path[n->name] == 0) {
-				f->total[side] += tree_value(t, n, (enum side)side, false);
+				add_to(&f->total[side], n->total[side]);
 			}
 		}
 		on_path[n->name]++;
 		stack[sp++] = id;
-		double d = self[SIDE_HEAD] - self[SIDE_BASE];
+		double d = change_of(amount_of(s, n->self[SIDE_BASE], SIDE_BASE),
+		        amount_of(s, n->self[SIDE_HEAD], SIDE_HEAD))
+		                   .v;
 		if (fabs(d) > s->floor && s->differential) {
-			push_row(s, LIST_PATHS, id, order, self[SIDE_BASE], self[SIDE_HEAD],
+			push_row(s, LIST_PATHS, id, order, n->self[SIDE_BASE], n->self[SIDE_HEAD],
 			        fabs(d));
 		}
 	}
@@ -100,16 +135,21 @@ function_rows(struct summary *s, const struct fn *fns, uint32_t nnames, const ui
 		if (!f->seen) {
 			continue;
 		}
-		double ds = f->self[SIDE_HEAD] - f->self[SIDE_BASE];
-		double dt = f->total[SIDE_HEAD] - f->total[SIDE_BASE];
+		const struct count zero = {0, 0};
+		double ds = change_of(
+		        amount_of(s, f->self[0], SIDE_BASE), amount_of(s, f->self[1], SIDE_HEAD))
+		                    .v;
+		double dt = change_of(
+		        amount_of(s, f->total[0], SIDE_BASE), amount_of(s, f->total[1], SIDE_HEAD))
+		                    .v;
 		if (!s->differential) {
 			/* One profile: the "regression" lists rank the heaviest. */
-			if (f->self[SIDE_HEAD] > 0) {
-				push_row(s, LIST_REG_SELF, id, ranks[id], 0, f->self[SIDE_HEAD],
-				        f->self[SIDE_HEAD]);
+			if (!count_is_zero(f->self[SIDE_HEAD])) {
+				push_row(s, LIST_REG_SELF, id, ranks[id], zero, f->self[SIDE_HEAD],
+				        count_to_double(f->self[SIDE_HEAD]));
 			}
-			push_row(s, LIST_REG_TOTAL, id, ranks[id], 0, f->total[SIDE_HEAD],
-			        f->total[SIDE_HEAD]);
+			push_row(s, LIST_REG_TOTAL, id, ranks[id], zero, f->total[SIDE_HEAD],
+			        count_to_double(f->total[SIDE_HEAD]));
 			continue;
 		}
 		if (ds > s->floor) {
@@ -122,10 +162,13 @@ function_rows(struct summary *s, const struct fn *fns, uint32_t nnames, const ui
 		} else if (dt < -s->floor) {
 			push_row(s, LIST_IMP_TOTAL, id, ranks[id], f->total[0], f->total[1], -dt);
 		}
-		if (f->total[SIDE_BASE] == 0 && f->total[SIDE_HEAD] > 0) {
-			push_row(s, LIST_NEW, id, ranks[id], 0, f->total[1], f->total[1]);
-		} else if (f->total[SIDE_BASE] > 0 && f->total[SIDE_HEAD] == 0) {
-			push_row(s, LIST_REMOVED, id, ranks[id], f->total[0], 0, f->total[0]);
+		bool in_base = !count_is_zero(f->total[0]), in_head = !count_is_zero(f->total[1]);
+		if (!in_base && in_head) {
+			push_row(s, LIST_NEW, id, ranks[id], zero, f->total[1],
+			        count_to_double(f->total[1]));
+		} else if (in_base && !in_head) {
+			push_row(s, LIST_REMOVED, id, ranks[id], f->total[0], zero,
+			        amount_of(s, f->total[0], SIDE_BASE).v);
 		}
 	}
 }
@@ -137,11 +180,15 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->differential = t->differential;
-	s->base_total = s->differential ? tree_total(t, SIDE_BASE) : 0;
-	s->head_total = tree_total(t, SIDE_HEAD);
-	s->larger = s->base_total > s->head_total ? s->base_total : s->head_total;
+	const struct tree_node *root = tree_node(t, TREE_ROOT);
+	const struct count zero = {0, 0};
+	s->base_total = amount_of(s, s->differential ? root->total[SIDE_BASE] : zero, SIDE_BASE);
+	s->head_total = amount_of(s, root->total[SIDE_HEAD], SIDE_HEAD);
+	s->change = change_of(s->base_total, s->head_total);
+	s->larger = s->change.negative || s->base_total.v > s->head_total.v ? s->base_total
+	                                                                    : s->head_total;
 	/* The same noise floor as the colours (tree_classify). */
-	s->floor = noise_floor ? t->opt.min_delta * s->larger : 0;
+	s->floor = noise_floor ? t->opt.min_delta * s->larger.v : 0;
 	uint32_t nnames = intern_count(t->names);
 	struct fn *fns = xcalloc(nnames ? nnames : 1, sizeof(*fns));
 	aggregate(s, fns, nnames);
@@ -174,21 +221,31 @@ report_add_count(struct buf *b, double v, bool plus)
 	numfmt_report_number(b, v, 2, true, plus);
 }
 
+void
+report_add_amount(struct buf *b, struct amount a, bool plus)
+{
+	if (a.exact) {
+		numfmt_count(b, a.c, 2, a.negative, plus);
+	} else {
+		report_add_count(b, a.v, plus);
+	}
+}
+
 /* The change relative to the function's base; "new" when it had none. */
 static void
 add_change_percent(struct buf *b, const struct row *r)
 {
-	if (r->base == 0) {
-		buf_adds(b, r->head > 0 ? "new" : "0.0%");
+	if (r->base.v == 0) {
+		buf_adds(b, r->head.v > 0 ? "new" : "0.0%");
 	} else {
-		numfmt_report_percent(b, r->delta / r->base * 100, true);
+		numfmt_report_percent(b, r->delta.v / r->base.v * 100, true);
 	}
 }
 
 double
 report_points(const struct summary *s, double delta)
 {
-	return s->larger > 0 ? delta / s->larger * 100 : 0;
+	return s->larger.v > 0 ? delta / s->larger.v * 100 : 0;
 }
 
 void
@@ -295,16 +352,16 @@ report_row_cells(
 	}
 	add_row_name(&cell[0], s, l, r, md);
 	if (!s->differential) {
-		report_add_count(&cell[1], r->head, false);
-		numfmt_report_percent(
-		        &cell[2], s->head_total > 0 ? r->head / s->head_total * 100 : 0, false);
+		report_add_amount(&cell[1], r->head, false);
+		numfmt_report_percent(&cell[2],
+		        s->head_total.v > 0 ? r->head.v / s->head_total.v * 100 : 0, false);
 		return;
 	}
-	report_add_count(&cell[1], r->base, false);
-	report_add_count(&cell[2], r->head, false);
-	report_add_count(&cell[3], r->delta, true);
+	report_add_amount(&cell[1], r->base, false);
+	report_add_amount(&cell[2], r->head, false);
+	report_add_amount(&cell[3], r->delta, true);
 	add_change_percent(&cell[4], r);
-	numfmt_report_number(&cell[5], report_points(s, r->delta), 2, false, true);
+	numfmt_report_number(&cell[5], report_points(s, r->delta.v), 2, false, true);
 }
 
 static const char *const single_titles[LIST_COUNT] = {
@@ -342,8 +399,7 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 {
 	if (s->t->normalized) {
 		buf_adds(b, "Rule: normalised, base counts (total ");
-		report_add_count(
-		        b, count_to_double(tree_node(s->t, TREE_ROOT)->total[SIDE_BASE]), false);
+		numfmt_count(b, tree_node(s->t, TREE_ROOT)->total[SIDE_BASE], 2, false, false);
 		buf_adds(b, ") multiplied by ");
 		numfmt_report_number(b, s->t->base_scale, 6, true, false);
 		buf_adds(b, " (head total / base total) before comparing.");
@@ -355,7 +411,7 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 	                 "percentage points of the larger total ("
 	               : "\nChange % is relative to the function's base; Points are "
 	                 "percentage points of the larger total (");
-	report_add_count(b, s->larger, false);
+	report_add_amount(b, s->larger, false);
 	buf_adds(b, ").");
 	buf_adds(b, md ? " " : "\n");
 	buf_adds(b, "Functions are summed over all call sites; a function's total counts "

@@ -14,6 +14,20 @@ json_number(struct buf *b, double v)
 	buf_add_double(b, v, 6);
 }
 
+/* Exact counts and changes as parsed (never through a double). */
+static void
+json_amount(struct buf *b, struct amount a)
+{
+	if (!a.exact) {
+		json_number(b, a.v);
+		return;
+	}
+	if (a.negative && !count_is_zero(a.c)) {
+		buf_addc(b, '-');
+	}
+	buf_add_count(b, a.c);
+}
+
 static void
 json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r)
 {
@@ -41,19 +55,19 @@ json_row(struct buf *b, const struct summary *s, enum list l, const struct row *
 		escape_json_string(b, name, len);
 	}
 	buf_adds(b, ",\"base\":");
-	json_number(b, r->base);
+	json_amount(b, r->base);
 	buf_adds(b, ",\"head\":");
-	json_number(b, r->head);
+	json_amount(b, r->head);
 	buf_adds(b, ",\"change\":");
-	json_number(b, r->delta);
+	json_amount(b, r->delta);
 	buf_adds(b, ",\"change_percent\":");
-	if (r->base > 0) {
-		json_number(b, r->delta / r->base * 100);
+	if (r->base.v > 0) {
+		json_number(b, r->delta.v / r->base.v * 100);
 	} else {
 		buf_adds(b, "null");
 	}
 	buf_adds(b, ",\"change_points\":");
-	json_number(b, report_points(s, r->delta));
+	json_number(b, report_points(s, r->delta.v));
 	buf_addc(b, '}');
 }
 
@@ -76,16 +90,15 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	struct summary s;
 	report_summary_init(&s, t, true);
 	size_t top = report_top(opt);
-	double d = s.head_total - s.base_total;
 	buf_adds(b, "\"summary\":{\"base_total\":");
-	json_number(b, s.base_total);
+	json_amount(b, s.base_total);
 	buf_adds(b, ",\"head_total\":");
-	json_number(b, s.head_total);
+	json_amount(b, s.head_total);
 	buf_adds(b, ",\"change\":");
-	json_number(b, d);
+	json_amount(b, s.change);
 	buf_adds(b, ",\"change_percent\":");
-	if (s.base_total > 0) {
-		json_number(b, d / s.base_total * 100);
+	if (s.base_total.v > 0) {
+		json_number(b, s.change.v / s.base_total.v * 100);
 	} else {
 		buf_adds(b, "null");
 	}
@@ -94,7 +107,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	buf_adds(b, ",\"base_scale\":");
 	buf_add_double(b, t->base_scale, 12);
 	buf_adds(b, ",\"points_of\":\"larger_total\",\"larger_total\":");
-	json_number(b, s.larger);
+	json_amount(b, s.larger);
 	buf_adds(b, ",\"regressions\":{\"self\":");
 	json_list(b, &s, LIST_REG_SELF, top);
 	buf_adds(b, ",\"total\":");

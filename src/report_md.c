@@ -116,27 +116,26 @@ md_headline(struct buf *b, const struct summary *s, const struct options *opt)
 	buf_adds(b, "\n\n");
 	if (!s->differential) {
 		buf_adds(b, "**");
-		report_add_count(b, s->head_total, false);
+		report_add_amount(b, s->head_total, false);
 		buf_adds(b, "** ");
 		report_add_label(b, report_countname(opt), true);
 		buf_adds(b, " in one profile.\n");
 		return;
 	}
 	buf_adds(b, "**Total ");
-	if (s->base_total > 0) {
-		numfmt_report_percent(
-		        b, (s->head_total - s->base_total) / s->base_total * 100, true);
+	if (s->base_total.v > 0) {
+		numfmt_report_percent(b, s->change.v / s->base_total.v * 100, true);
 	} else {
 		buf_adds(b, "n/a");
 	}
 	buf_adds(b, "**: ");
-	report_add_count(b, s->base_total, false);
+	report_add_amount(b, s->base_total, false);
 	buf_adds(b, " \u2192 ");
-	report_add_count(b, s->head_total, false);
+	report_add_amount(b, s->head_total, false);
 	buf_addc(b, ' ');
 	report_add_label(b, report_countname(opt), true);
 	buf_adds(b, " (");
-	report_add_count(b, s->head_total - s->base_total, true);
+	report_add_amount(b, s->change, true);
 	buf_adds(b, ").\n\n");
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "count.h"
 #include "options.h"
 #include "tree.h"
 
@@ -42,17 +43,30 @@ enum list {
 };
 
 /* A table row: a function (id = intern id) or a call path (id = node id). */
+/*
+ * A count or a change as the reports print it: exact (c, with a sign for
+ * changes) unless normalisation scaled a base count; v is the value as a
+ * double for ranking and percentages.
+ */
+struct amount {
+	struct count c;
+	bool negative;
+	bool exact;
+	double v;
+};
+
 struct row {
 	uint32_t id;
 	uint32_t order; /* tie-break independent of input order */
-	double base, head, delta;
+	struct amount base, head, delta;
 	double key; /* sorted by key, largest first */
 };
 
 struct summary {
 	const struct tree *t;
 	bool differential;
-	double base_total, head_total, larger, floor;
+	struct amount base_total, head_total, change, larger;
+	double floor;
 	struct row *rows[LIST_COUNT];
 	size_t count[LIST_COUNT];
 	size_t cap[LIST_COUNT];
@@ -72,6 +86,8 @@ void report_row_cells(
         const struct summary *s, enum list l, const struct row *r, bool md, struct buf *cell);
 /* A count with up to 2 decimals and separators; '+' on positive when plus. */
 void report_add_count(struct buf *b, double v, bool plus);
+/* The same for an amount, digit for digit when it is exact. */
+void report_add_amount(struct buf *b, struct amount a, bool plus);
 /* A change in percentage points of the larger total. */
 double report_points(const struct summary *s, double delta);
 /* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */

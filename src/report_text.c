@@ -90,7 +90,7 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 		for (size_t i = 0; i < ncol; i++) {
 			c[i] = cells[r * NCOL + i].data;
 		}
-		double d = s->rows[l][r].delta;
+		double d = s->rows[l][r].delta.v;
 		const char *ansi = !color || !s->differential ? NULL
 		                   : d > 0                    ? ANSI_RED
 		                   : d < 0                    ? ANSI_GREEN
@@ -117,25 +117,25 @@ text_headline(struct buf *b, const struct summary *s, const struct options *opt,
 	report_add_label(b, report_label(opt, SIDE_HEAD), false);
 	buf_adds(b, "\nTotal: ");
 	if (!s->differential) {
-		report_add_count(b, s->head_total, false);
+		report_add_amount(b, s->head_total, false);
 		buf_addc(b, ' ');
 		report_add_label(b, report_countname(opt), false);
 		buf_addc(b, '\n');
 		return;
 	}
-	double d = s->head_total - s->base_total;
+	double d = s->change.v;
 	const char *ansi = !color ? NULL : d > 0 ? ANSI_RED : d < 0 ? ANSI_GREEN : NULL;
-	report_add_count(b, s->base_total, false);
+	report_add_amount(b, s->base_total, false);
 	buf_adds(b, " -> ");
-	report_add_count(b, s->head_total, false);
+	report_add_amount(b, s->head_total, false);
 	buf_addc(b, ' ');
 	report_add_label(b, report_countname(opt), false);
 	buf_adds(b, " (");
 	buf_adds(b, ansi ? ansi : "");
-	report_add_count(b, d, true);
+	report_add_amount(b, s->change, true);
 	buf_adds(b, ", ");
-	if (s->base_total > 0) {
-		numfmt_report_percent(b, d / s->base_total * 100, true);
+	if (s->base_total.v > 0) {
+		numfmt_report_percent(b, d / s->base_total.v * 100, true);
 	} else {
 		buf_adds(b, "n/a");
 	}

@@ -52,6 +52,29 @@ assert_contains(const char *s, const char *needle)
 	}
 }
 
+/* Issue 21 item 7: totals past 2^53 print digit for digit. */
+static void
+test_exact_totals(void **state)
+{
+	(void)state;
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	add(t, SIDE_BASE, "main", UINT64_MAX);
+	add(t, SIDE_HEAD, "main", 9007199254740993u);
+	tree_finish(t, true);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_contains(c.totals, "18,446,744,073,709,551,615 samples");
+	assert_contains(c.totals, "9,007,199,254,740,993 samples");
+	caption_finish(&c);
+	layout_destroy(l);
+	options_finish(&o);
+	tree_destroy(t);
+}
+
 static void
 test_differential(void **state)
 {
@@ -191,6 +214,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_exact_totals),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_options_in_captions),
 	        cmocka_unit_test(test_single),

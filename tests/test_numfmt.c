@@ -122,6 +122,36 @@ test_report_percent(void **state)
 	buf_finish(&b);
 }
 
+static void
+test_counts(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	buf_addc(&b, '<');
+	numfmt_count(&b, (struct count){UINT64_MAX, 0}, 2, false, false);
+	check(&b, "18,446,744,073,709,551,615");
+	numfmt_count(&b, (struct count){9007199254740993u, 0}, 2, true, true);
+	check(&b, "-9,007,199,254,740,993");
+	numfmt_count(&b, (struct count){1234, 500000000}, 2, false, true);
+	check(&b, "+1,234.5");
+	numfmt_count(&b, (struct count){0, 125000000}, 2, false, false);
+	check(&b, "0.13"); /* half up, in decimal */
+	numfmt_count(&b, (struct count){999, 996000000}, 2, false, false);
+	check(&b, "1,000"); /* the carry reaches the units */
+	numfmt_count(&b, (struct count){0, 4000000}, 2, true, true);
+	check(&b, "0"); /* zero after rounding has no sign */
+	numfmt_count(&b, (struct count){0, 0}, 2, false, true);
+	check(&b, "0");
+	numfmt_count(&b, (struct count){12, 345678901}, 3, false, false);
+	check(&b, "12.346");
+	numfmt_count(&b, (struct count){12, 345678901}, 9, false, false);
+	check(&b, "12.345678901");
+	numfmt_count(&b, (struct count){UINT64_MAX, 999999999}, 0, false, false);
+	check(&b, "18,446,744,073,709,551,616"); /* only a rounding carry goes past */
+	buf_finish(&b);
+}
+
 int
 main(void)
 {
@@ -130,6 +160,7 @@ main(void)
 	        cmocka_unit_test(test_caption_percent),
 	        cmocka_unit_test(test_report_numbers),
 	        cmocka_unit_test(test_report_percent),
+	        cmocka_unit_test(test_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

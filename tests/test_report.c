@@ -183,6 +183,45 @@ escapes_hostile_names(void **state)
  * cross-repository references and links in a bot's comment; in a code
  * span they stay text.
  */
+/* Issue 21 item 7: counts and changes past 2^53 print digit for digit. */
+static void
+prints_counts_exactly(void **state)
+{
+	(void)state;
+	/* 2^53 and 2^53 + 1: a double holds only the first. */
+	struct tree *t = pair("a 9007199254740992\n", "a 9007199254740993\n", false);
+	struct options o;
+	options_init(&o);
+	o.tree.min_delta = 0;
+	char *s = summary(t, &o);
+	assert_contains(s, "\"base_total\":9007199254740992,\"head_total\":9007199254740993,"
+	                   "\"change\":1,");
+	free(s);
+	char *m = md(t, &o);
+	assert_contains(m, "9,007,199,254,740,992 \u2192 9,007,199,254,740,993 samples (+1)");
+	free(m);
+	char *x = text(t, &o, false);
+	assert_contains(x, "9,007,199,254,740,992 -> 9,007,199,254,740,993 samples (+1,");
+	free(x);
+	tree_destroy(t);
+	/* 2^64 - 1 against 1: no rounding up to 2^64, exact negative change. */
+	t = pair("a 18446744073709551615\n", "a 1\nb 0.5\n", false);
+	s = summary(t, &o);
+	assert_contains(s, "\"base_total\":18446744073709551615,\"head_total\":1.5,"
+	                   "\"change\":-18446744073709551613.5,");
+	assert_contains(s, "{\"name\":\"a\",\"base\":18446744073709551615,\"head\":1,"
+	                   "\"change\":-18446744073709551614,");
+	free(s);
+	m = md(t, &o);
+	assert_contains(
+	        m, "| `a` | 18,446,744,073,709,551,615 | 1 | -18,446,744,073,709,551,614 |");
+	assert_contains(m, "(-18,446,744,073,709,551,613.5)");
+	assert_lacks(m, "551,616");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
 static void
 neutralises_mentions_and_links(void **state)
 {
@@ -454,6 +493,7 @@ main(void)
 	        cmocka_unit_test(aggregates_across_call_sites),
 	        cmocka_unit_test(counts_recursion_once),
 	        cmocka_unit_test(escapes_hostile_names),
+	        cmocka_unit_test(prints_counts_exactly),
 	        cmocka_unit_test(neutralises_mentions_and_links),
 	        cmocka_unit_test(colours_only_when_asked),
 	        cmocka_unit_test(aligns_text_columns),
