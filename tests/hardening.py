@@ -13,6 +13,8 @@ hold whatever the backends draw:
     bytes decoded as UTF-8 with invalid bytes as U+FFFD; no raw U+2028/9.
   - Markdown: no HTML tag that the benign report does not have.
   - Text: no control character but newline and tab (terminal escapes).
+  - SVG (as parsed), JSON, Markdown and text: no raw bidi control or
+    invisible character (U+202E, U+200B...): they spoof other names.
 
 broken: each case folder holds `cmd` (arguments, shell words), `expected-exit`
 and `expected-stderr`, optional input files and an optional `options` file
@@ -313,6 +315,26 @@ def check_text(case, data):
         fail(case, f"control characters from the input in text output: {bad}")
 
 
+# Issue 21 item 12: bidi controls and invisible characters make one name look
+# like another; every output a person reads shows them as a visible marker,
+# and JSON \u-escapes them (a subset of escape_is_invisible in src/escape.c).
+INVISIBLE = set(range(0x200B, 0x2010)) | set(range(0x202A, 0x202F)) | \
+    set(range(0x2060, 0x2065)) | set(range(0x2066, 0x206A)) | {0xAD, 0x61C, 0xFEFF}
+
+
+def check_visible(case, fmt, text):
+    bad = sorted({f"U+{ord(c):04X}" for c in text if ord(c) in INVISIBLE})
+    if bad:
+        fail(case, f"invisible or bidi characters in {fmt} output: {bad}")
+
+
+def svg_text(svg):
+    """Every text node and attribute value, as a browser would see them."""
+    root = ET.fromstring(svg)
+    return "".join((el.text or "") + (el.tail or "") + "".join(el.attrib.values())
+                   for el in root.iter())
+
+
 def hostile_case(difffold, case_dir, base):
     case = os.path.basename(case_dir)
     inputs = [os.path.join(case_dir, n) for n in ("base.folded", "head.folded")]
@@ -337,6 +359,10 @@ def hostile_case(difffold, case_dir, base):
         lambda: check_json(case, outs["json"], inputs),
         lambda: check_md(case, outs["md"], base),
         lambda: check_text(case, outs["text"]),
+        lambda: check_visible(case, "SVG", svg_text(outs["svg"])),
+        lambda: check_visible(case, "JSON", outs["json"].decode("utf-8")),
+        lambda: check_visible(case, "Markdown", outs["md"].decode("utf-8", "replace")),
+        lambda: check_visible(case, "text", outs["text"].decode("utf-8", "replace")),
     ]
     for c in checks:
         try:

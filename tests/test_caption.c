@@ -1,4 +1,4 @@
-/* caption: numbers, header lines, pruning note, legend. */
+/* caption: header lines, pruning note, legend. */
 #include "caption.h"
 
 #include <setjmp.h>
@@ -11,42 +11,6 @@
 #include <cmocka.h>
 
 #include "buf.h"
-
-static void
-expect_number(double v, const char *want)
-{
-	struct buf b;
-	buf_init(&b);
-	buf_adds(&b, "<");
-	caption_add_number(&b, v);
-	buf_adds(&b, ">");
-	struct buf w;
-	buf_init(&w);
-	buf_printf(&w, "<%s>", want);
-	assert_string_equal(b.data, w.data);
-	buf_finish(&b);
-	buf_finish(&w);
-}
-
-static void
-test_numbers(void **state)
-{
-	(void)state;
-	expect_number(0, "0");
-	expect_number(7, "7");
-	expect_number(999, "999");
-	expect_number(1000, "1,000");
-	expect_number(150000, "150,000");
-	expect_number(119000, "119,000");
-	expect_number(1234567, "1,234,567");
-	expect_number(1234567.5, "1,234,567.5");
-	expect_number(12.34567, "12.346");
-	expect_number(0.1, "0.1");
-	expect_number(0.0004, "0");
-	expect_number(-1234.25, "-1,234.25");
-	expect_number(100000, "100,000");
-	expect_number(18446744073709551615.0, "18,446,744,073,709,551,616");
-}
 
 static void
 add(struct tree *t, enum side side, const char *stack, uint64_t units)
@@ -86,6 +50,29 @@ assert_contains(const char *s, const char *needle)
 	if (!s || !strstr(s, needle)) {
 		fail_msg("'%s' does not contain '%s'", s ? s : "(null)", needle);
 	}
+}
+
+/* Issue 21 item 7: totals past 2^53 print digit for digit. */
+static void
+test_exact_totals(void **state)
+{
+	(void)state;
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	add(t, SIDE_BASE, "main", UINT64_MAX);
+	add(t, SIDE_HEAD, "main", 9007199254740993u);
+	tree_finish(t, true);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_contains(c.totals, "18,446,744,073,709,551,615 samples");
+	assert_contains(c.totals, "9,007,199,254,740,993 samples");
+	caption_finish(&c);
+	layout_destroy(l);
+	options_finish(&o);
+	tree_destroy(t);
 }
 
 static void
@@ -227,7 +214,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_numbers),
+	        cmocka_unit_test(test_exact_totals),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_options_in_captions),
 	        cmocka_unit_test(test_single),
