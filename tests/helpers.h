@@ -1,14 +1,17 @@
 /*
  * Small helpers shared by the unit tests: a canonical dump of a tree (its
- * folded export in memory) and temporary files that clean up after
+ * folded export in memory), trees built stack by stack, a tolerance
+ * assertion for doubles, and temporary files that clean up after
  * themselves. Header-only so every test stays one executable.
  */
 #ifndef DIFFFOLD_TEST_HELPERS_H
 #define DIFFFOLD_TEST_HELPERS_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,27 @@ tree_from(const char *data, enum folded_mode mode, const struct tree_options *op
 		fail_msg("read failed: %s", err.msg);
 	}
 	return t;
+}
+
+/* cmocka before 1.1.6 has no assert_double_equal. */
+#define assert_near(a, b, eps) near_check((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static inline void
+near_check(double a, double b, double eps, const char *what, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		fail_msg("%s:%d: %s is %.17g, expected %.17g", file, line, what, a, b);
+	}
+}
+
+/* Adds `units` samples of a ';'-separated stack; fails the test on error. */
+static inline void
+add_stack(struct tree *t, enum side side, const char *stack, uint64_t units)
+{
+	const char *reason = NULL;
+	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
+		fail_msg("add '%s' failed: %s", stack, reason);
+	}
 }
 
 /* Writes len bytes to a new temporary file; returns its path (caller frees). */
