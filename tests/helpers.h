@@ -1,7 +1,7 @@
 /*
  * Small helpers shared by the unit tests: a canonical dump of a tree (its
- * folded export in memory), trees built stack by stack, a tolerance
- * assertion for doubles, and temporary files that clean up after
+ * folded export in memory) and its JSON, trees built stack by stack, a
+ * tolerance assertion for doubles, and temporary files that clean up after
  * themselves. Header-only so every test stays one executable.
  */
 #ifndef DIFFFOLD_TEST_HELPERS_H
@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "export.h"
 #include "folded.h"
+#include "options.h"
 #include "output.h"
 #include "tree.h"
 
@@ -33,6 +34,20 @@ dump_tree(const struct tree *t)
 	out_init_memory(&o);
 	export_folded(&o, t);
 	return buf_detach(&o.b, NULL);
+}
+
+/* The tree's JSON export with default options, NUL-terminated, its length
+ * in *len; the caller frees it. */
+static inline char *
+json_of_tree(const struct tree *t, size_t *len)
+{
+	struct options o;
+	options_init(&o);
+	struct out out;
+	out_init_memory(&out);
+	export_json(&out, t, &o);
+	options_finish(&o);
+	return buf_detach(&out.b, len);
 }
 
 /* A fresh tree fed from `data` through the reader; fails the test on error. */
