@@ -62,8 +62,13 @@ Markdown without HTML tags the benign report lacks; text without control
 characters but newline and tab.
 
 BLESS=1 rewrites stdout, stderr, exit and files/ from what difffold does
-(empty stderr and exit 0 as absent files); property checks still run. Read
-the git diff before committing.
+(empty stderr and exit 0 as absent files); property checks still run. Cases
+with `formats` are not rewritten: their exit and stderr hold for every
+format. Read the git diff before committing.
+
+Folders without `args` are not cases (tests/report/data holds the inputs
+of tests/report/cli.py). Nothing is ever skipped: a missing tool, user or
+fixture fails the case.
 """
 import argparse
 import difflib

@@ -20,7 +20,10 @@ def main():
     gen = os.path.join(root, "bench", "gen-pair.py")
     base = os.path.join(build, "report-size-base.folded")
     head = os.path.join(build, "report-size-head.folded")
-    if not (os.path.exists(base) and os.path.exists(head)):
+    # Kept in the build directory between runs; made again when the
+    # generator changes.
+    if not all(os.path.exists(p) and os.path.getmtime(p) >= os.path.getmtime(gen)
+               for p in (base, head)):
         subprocess.run([sys.executable, gen, "--size-mb", "10", "--seed", "1",
                         "--out-base", base, "--out-head", head], check=True)
     failed = False
