@@ -11,15 +11,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
-
-static void
-add(struct tree *t, enum side side, const char *stack, uint64_t units)
-{
-	const char *reason = NULL;
-	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
-		fail_msg("add '%s' failed: %s", stack, reason);
-	}
-}
+#include "helpers.h"
 
 /* base 119,000 and head 150,000 samples. */
 static struct tree *
@@ -27,11 +19,11 @@ diff_tree(bool normalize)
 {
 	struct tree_options to = {.min_delta = 0.001, .normalize = normalize};
 	struct tree *t = tree_create(&to);
-	add(t, SIDE_BASE, "main;work", 100000);
-	add(t, SIDE_BASE, "main;old", 19000);
-	add(t, SIDE_HEAD, "main;work", 120000);
-	add(t, SIDE_HEAD, "main;fresh", 29999);
-	add(t, SIDE_HEAD, "main;tiny", 1);
+	add_stack(t, SIDE_BASE, "main;work", 100000);
+	add_stack(t, SIDE_BASE, "main;old", 19000);
+	add_stack(t, SIDE_HEAD, "main;work", 120000);
+	add_stack(t, SIDE_HEAD, "main;fresh", 29999);
+	add_stack(t, SIDE_HEAD, "main;tiny", 1);
 	tree_finish(t, true);
 	return t;
 }
@@ -59,8 +51,8 @@ test_exact_totals(void **state)
 	(void)state;
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	add(t, SIDE_BASE, "main", UINT64_MAX);
-	add(t, SIDE_HEAD, "main", 9007199254740993u);
+	add_stack(t, SIDE_BASE, "main", UINT64_MAX);
+	add_stack(t, SIDE_HEAD, "main", 9007199254740993u);
 	tree_finish(t, true);
 	struct options o;
 	setup_options(&o);
@@ -167,8 +159,8 @@ test_single(void **state)
 {
 	(void)state;
 	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
-	add(t, SIDE_HEAD, "main;a", 100000);
-	add(t, SIDE_HEAD, "main;b", 50000);
+	add_stack(t, SIDE_HEAD, "main;a", 100000);
+	add_stack(t, SIDE_HEAD, "main;b", 50000);
 	tree_finish(t, false);
 	struct options o;
 	options_init(&o);
@@ -194,8 +186,8 @@ test_no_change(void **state)
 {
 	(void)state;
 	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
-	add(t, SIDE_BASE, "main", 10);
-	add(t, SIDE_HEAD, "main", 10);
+	add_stack(t, SIDE_BASE, "main", 10);
+	add_stack(t, SIDE_HEAD, "main", 10);
 	tree_finish(t, true);
 	struct options o;
 	setup_options(&o);
