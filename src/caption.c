@@ -1,65 +1,35 @@
 #include "caption.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "numfmt.h"
 #include "xalloc.h"
 
 #define SEP " \xc2\xb7 " /* " · " between the parts of a line */
-
-void
-caption_add_number(struct buf *b, double v)
-{
-	struct buf tmp;
-	buf_init(&tmp);
-	buf_add_double(&tmp, v, 3);
-	const char *s = tmp.data;
-	size_t len = tmp.len;
-	if (len > 0 && s[0] == '-') {
-		buf_addc(b, '-');
-		s++;
-		len--;
-	}
-	size_t digits = 0;
-	while (digits < len && s[digits] >= '0' && s[digits] <= '9') {
-		digits++;
-	}
-	/* Exponent forms (beyond 1e60) are passed through unchanged. */
-	bool plain = digits == len || s[digits] == '.';
-	for (size_t i = 0; i < digits; i++) {
-		if (plain && i > 0 && (digits - i) % 3 == 0) {
-			buf_addc(b, ',');
-		}
-		buf_addc(b, s[i]);
-	}
-	buf_add(b, s + digits, len - digits);
-	buf_finish(&tmp);
-}
-
-/* A percentage with enough decimals to not read as zero: 26.1, 0.012. */
-static void
-add_percent(struct buf *b, double pct, bool sign)
-{
-	if (sign && pct == 0) {
-		buf_adds(b, "\xc2\xb1"); /* "±0%": no change at all */
-	} else if (sign && pct > 0) {
-		buf_addc(b, '+');
-	}
-	double a = fabs(pct);
-	buf_add_double(b, pct, a >= 10 ? 1 : a >= 1 ? 2 : 3);
-	buf_addc(b, '%');
-}
 
 /* "150,000 samples", and "1 sample": a plural countname loses its 's' for one. */
 static void
 add_count(struct buf *b, double v, const char *countname)
 {
-	caption_add_number(b, v);
+	numfmt_caption_number(b, v);
 	buf_addc(b, ' ');
 	size_t n = strlen(countname);
 	if (v == 1 && n > 1 && countname[n - 1] == 's') {
+		n--;
+	}
+	buf_add(b, countname, n);
+}
+
+/* The same for a count, digit for digit (a double rounds past 2^53). */
+static void
+add_exact_count(struct buf *b, struct count c, const char *countname)
+{
+	numfmt_count(b, c, 3, false, false);
+	buf_addc(b, ' ');
+	size_t n = strlen(countname);
+	if (c.units == 1 && c.nanos == 0 && n > 1 && countname[n - 1] == 's') {
 		n--;
 	}
 	buf_add(b, countname, n);
@@ -85,20 +55,20 @@ totals_line(const struct layout *l)
 	if (!t->differential) {
 		buf_adds(&b, o->head_label);
 		buf_addc(&b, ' ');
-		add_count(&b, head, unit);
+		add_exact_count(&b, root->total[SIDE_HEAD], unit);
 		return detach(&b);
 	}
 	buf_adds(&b, "base: ");
 	buf_adds(&b, o->base_label);
 	buf_addc(&b, ' ');
-	add_count(&b, base, unit);
+	add_exact_count(&b, root->total[SIDE_BASE], unit);
 	buf_adds(&b, SEP "head: ");
 	buf_adds(&b, o->head_label);
 	buf_addc(&b, ' ');
-	add_count(&b, head, unit);
+	add_exact_count(&b, root->total[SIDE_HEAD], unit);
 	buf_adds(&b, " (");
 	if (base > 0) {
-		add_percent(&b, (head - base) / base * 100.0, true);
+		numfmt_caption_percent(&b, (head - base) / base * 100.0, true);
 	} else {
 		buf_adds(&b, "base is empty");
 	}
@@ -162,7 +132,7 @@ rule_line(const struct layout *l)
 	double removed = o->widths == WIDTHS_HEAD ? removed_samples(t) : 0;
 	if (removed > 0) {
 		buf_adds(&b, " (removed code, ");
-		caption_add_number(&b, removed);
+		numfmt_caption_number(&b, removed);
 		buf_adds(&b, " base ");
 		buf_adds(&b, o->countname);
 		buf_adds(&b, ", not drawn: see --widths union)");
@@ -170,7 +140,7 @@ rule_line(const struct layout *l)
 	buf_adds(&b, SEP "colour: ");
 	buf_adds(&b, o->color_by == COLOR_BY_TOTAL ? "total change" : "self change");
 	buf_adds(&b, SEP "noise floor: ");
-	add_percent(&b, t->opt.min_delta * 100.0, false);
+	numfmt_caption_percent(&b, t->opt.min_delta * 100.0, false);
 	return detach(&b);
 }
 
@@ -185,10 +155,10 @@ pruned_line(const struct layout *l)
 	buf_init(&b);
 	add_count(&b, l->pruned_samples, o->countname);
 	buf_adds(&b, " in ");
-	caption_add_number(&b, (double)l->pruned_frames);
+	numfmt_caption_number(&b, (double)l->pruned_frames);
 	buf_adds(&b, l->pruned_frames == 1 ? " frame" : " frames");
 	buf_adds(&b, " narrower than ");
-	caption_add_number(&b, o->min_width);
+	numfmt_caption_number(&b, o->min_width);
 	buf_adds(&b, o->min_width_percent ? "% of the total" : " px");
 	buf_adds(&b, " not drawn");
 	return detach(&b);
@@ -210,7 +180,7 @@ scale_line(const struct layout *l)
 	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");
-		add_percent(&b, l->max_change / total * 100.0, false);
+		numfmt_caption_percent(&b, l->max_change / total * 100.0, false);
 		buf_adds(&b, " of total)");
 	}
 	return detach(&b);

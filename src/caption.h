@@ -4,6 +4,7 @@
  * 119,000"), the rule line (absolute or normalised comparison, width
  * basis, colour basis), the pruning note and the legend entries. Both
  * backends print these strings; they compose no sentences of their own.
+ * Numbers are written by numfmt (the caption_ variants).
  */
 #ifndef DIFFFOLD_CAPTION_H
 #define DIFFFOLD_CAPTION_H
@@ -33,7 +34,5 @@ struct caption {
 
 void caption_init(struct caption *c, const struct layout *l);
 void caption_finish(struct caption *c);
-/* Appends v with thousands separators ("150,000"; decimals kept, up to 3). */
-void caption_add_number(struct buf *b, double v);
 
 #endif

@@ -2,45 +2,9 @@
 
 #include <stdlib.h>
 
+#include "escape.h"
 #include "report.h"
-#include "utf8.h"
 #include "xalloc.h"
-
-void
-export_json_string(struct buf *b, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	buf_addc(b, '"');
-	for (size_t i = 0; i < len;) {
-		unsigned char c = (unsigned char)s[i];
-		uint32_t cp;
-		if (c == '"' || c == '\\') {
-			buf_addc(b, '\\');
-			buf_addc(b, (char)c);
-			i++;
-		} else if (c < 0x20) {
-			char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-			buf_add(b, esc, 6);
-			i++;
-		} else if (c < 0x80) {
-			buf_addc(b, (char)c);
-			i++;
-		} else {
-			size_t n = utf8_decode(s + i, len - i, &cp);
-			if (n == 0) {
-				buf_adds(b, "\\ufffd");
-				i++;
-			} else if (cp == 0x2028 || cp == 0x2029) {
-				buf_adds(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
-				i += n;
-			} else {
-				buf_add(b, s + i, n);
-				i += n;
-			}
-		}
-	}
-	buf_addc(b, '"');
-}
 
 /* Base counts are printed scaled when normalised, exact otherwise. */
 static void
@@ -94,7 +58,7 @@ json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	buf_adds(b, "{\"name\":");
-	export_json_string(b, name, len);
+	escape_json_string(b, name, len);
 	buf_adds(b, ",\"base\":");
 	buf_add_count(b, n->total[SIDE_BASE]);
 	buf_adds(b, ",\"head\":");

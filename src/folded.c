@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "count.h"
+#include "escape.h"
 #include "xalloc.h"
 
 #define READ_SIZE ((size_t)128 << 10)
@@ -29,12 +30,17 @@ struct reader {
 static void
 set_error(struct diag *err, const char *name, uint64_t line, const char *reason)
 {
+	struct buf shown; /* no terminal escape or forged line from a file name */
+	buf_init(&shown);
+	buf_add(&shown, "", 0);
+	escape_diag(&shown, name, strlen(name));
 	if (line) {
-		snprintf(err->msg, sizeof(err->msg), "%s:%llu: %s", name, (unsigned long long)line,
-		        reason);
+		snprintf(err->msg, sizeof(err->msg), "%s:%llu: %s", shown.data,
+		        (unsigned long long)line, reason);
 	} else {
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", name, reason);
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", shown.data, reason);
 	}
+	buf_finish(&shown);
 }
 
 static bool

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "folded.h"
 #include "timing.h"
 
@@ -17,7 +18,9 @@ warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
 		return;
 	}
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	buf_printf(msg, "difffold: warning: %s:%llu: %s; %llu malformed line%s skipped\n", name,
+	buf_adds(msg, "difffold: warning: ");
+	escape_diag(msg, name, strlen(name));
+	buf_printf(msg, ":%llu: %s; %llu malformed line%s skipped\n",
 	        (unsigned long long)st->first_bad, st->first_bad_reason,
 	        (unsigned long long)st->bad_lines, st->bad_lines == 1 ? "" : "s");
 }

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "color.h"
+#include "escape.h"
 #include "xalloc.h"
 
 #ifndef DIFFFOLD_VERSION
@@ -246,7 +247,12 @@ static bool
 usage(struct diag *err, const char *what, const char *arg)
 {
 	if (arg) {
-		snprintf(err->msg, sizeof(err->msg), "%s '%s'", what, arg);
+		struct buf shown; /* an argument may be a file name: no terminal escapes */
+		buf_init(&shown);
+		buf_add(&shown, "", 0);
+		escape_diag(&shown, arg, strlen(arg));
+		snprintf(err->msg, sizeof(err->msg), "%s '%s'", what, shown.data);
+		buf_finish(&shown);
 	} else {
 		snprintf(err->msg, sizeof(err->msg), "%s", what);
 	}

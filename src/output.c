@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "xalloc.h"
 
 void
@@ -24,8 +25,16 @@ set_error(struct diag *err, const char *path, const char *what, int code)
 	/* snprintf only writes err->msg; cppcheck's whole-program check takes
 	 * the caller's uninitialised struct diag for a read. */
 	/* cppcheck-suppress ctuuninitvar */
-	snprintf(err->msg, sizeof(err->msg), "%s: %s: %s", path ? path : "<stdout>", what,
-	        strerror(code));
+	struct buf shown; /* no terminal escape or forged line from a file name */
+	buf_init(&shown);
+	buf_add(&shown, "", 0);
+	if (path) {
+		escape_diag(&shown, path, strlen(path));
+	} else {
+		buf_adds(&shown, "<stdout>");
+	}
+	snprintf(err->msg, sizeof(err->msg), "%s: %s: %s", shown.data, what, strerror(code));
+	buf_finish(&shown);
 }
 
 bool

@@ -14,6 +14,8 @@
 
 #include "caption.h"
 #include "color.h"
+#include "escape.h"
+#include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -287,6 +289,7 @@ fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
  * Appends s to out with every invalid byte replaced by U+FFFD, as pango needs.
  * Noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF) are replaced too: cairo's
  * PDF backend rejects them as "not valid UTF-8" and fails the whole page.
+ * Invisible and direction-changing code points become the marker (escape.h).
  */
 static void
 add_valid_utf8(struct buf *out, const char *s, size_t len)
@@ -299,6 +302,13 @@ add_valid_utf8(struct buf *out, const char *s, size_t len)
 		if (k == 0 || cp == 0 || nonchar) {
 			utf8_encode(out, 0xFFFD);
 			i += k ? k : 1;
+			continue;
+		}
+		if (escape_is_invisible(cp)) {
+			/* pango would obey a direction override: evil<U+202E>fdp.exe
+			 * would draw as evilexe.pdf. The marker, as in every output. */
+			escape_add_marker(out, cp);
+			i += k;
 			continue;
 		}
 		buf_add(out, s + i, k);
@@ -560,12 +570,6 @@ draw(struct painter *p)
 	caption_finish(&c);
 }
 
-static void
-add_thousands(struct buf *b, unsigned long v)
-{
-	caption_add_number(b, (double)v);
-}
-
 /*
  * Fits the picture into cairo's image limit. Too wide: the scale drops
  * until the width fits. Too tall (or over MAX_PIXELS in all): the graph
@@ -586,7 +590,7 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 		buf_adds(&pl->note, "scale reduced to ");
 		buf_add_double(&pl->note, pl->scale, 3);
 		buf_adds(&pl->note, " to stay within ");
-		add_thousands(&pl->note, MAX_SIDE);
+		numfmt_caption_number(&pl->note, MAX_SIDE);
 		buf_adds(&pl->note, " px");
 	}
 	double fixed = l->height - l->graph_height;

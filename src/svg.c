@@ -6,6 +6,7 @@
 #include "caption.h"
 #include "color.h"
 #include "count.h"
+#include "escape.h"
 #include "hash.h"
 #include "svg_assets.h"
 #include "utf8.h"
@@ -13,103 +14,10 @@
 /* Highlight of frames matching a search; outside every palette class. */
 #define SEARCH_FILL "#e600e6"
 
-static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
-
-/*
- * Printable ASCII but & < > " ': copied as it is. A bit test, not a
- * switch: names are mostly such bytes, and every frame has two.
- */
-static bool
-is_plain(unsigned char c)
-{
-	const uint64_t special = 1ull << ('"' - 0x20) | 1ull << ('&' - 0x20) |
-	                         1ull << ('\'' - 0x20) | 1ull << ('<' - 0x20) |
-	                         1ull << ('>' - 0x20);
-	unsigned d = (unsigned)c - 0x20u;
-	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
-}
-
-/* The character reference or replacement for an ASCII byte that is not plain. */
-static const char *
-ascii_escape(unsigned char c)
-{
-	switch (c) {
-	case '&':
-		return "&amp;";
-	case '<':
-		return "&lt;";
-	case '>':
-		return "&gt;";
-	case '"':
-		return "&quot;";
-	case '\'':
-		return "&#39;";
-	/* Kept as references: raw, an attribute value would turn them into spaces. */
-	case '\t':
-		return "&#9;";
-	case '\n':
-		return "&#10;";
-	case '\r':
-		return "&#13;";
-	default:
-		/* XML 1.0 has no way to write the other C0 controls or DEL, not
-		 * even as references (DEL is legal but invisible): U+FFFD. */
-		return replacement;
-	}
-}
-
-/* Appends one non-ASCII code point of s, or its replacement; returns its length. */
-static size_t
-escape_multibyte(struct buf *b, const char *s, size_t len)
-{
-	uint32_t cp;
-	size_t n = utf8_decode(s, len, &cp);
-	if (n == 0) {
-		/* One replacement per invalid byte, as utf8_length counts them. */
-		buf_adds(b, replacement);
-		return 1;
-	}
-	if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
-		/* Line separators break JavaScript tooling and the BOM is invisible;
-		 * references keep them in the DOM but make them visible in the file. */
-		buf_printf(b, "&#x%x;", (unsigned)cp);
-	} else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
-		buf_adds(b, replacement); /* C1 controls and XML non-characters */
-	} else {
-		buf_add(b, s, n);
-	}
-	return n;
-}
-
-void
-svg_escape(struct buf *b, const char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		/* Copy the longest run of plain ASCII at once: names are mostly that. */
-		size_t run = i;
-		while (run < len && is_plain((unsigned char)s[run])) {
-			run++;
-		}
-		buf_add(b, s + i, run - i);
-		i = run;
-		if (i == len) {
-			break;
-		}
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x80) {
-			buf_adds(b, ascii_escape(c));
-			i++;
-		} else {
-			i += escape_multibyte(b, s + i, len - i);
-		}
-	}
-}
-
 static void
 escs(struct buf *b, const char *s)
 {
-	svg_escape(b, s, strlen(s));
+	escape_xml(b, s, strlen(s));
 }
 
 /*
@@ -469,7 +377,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	buf_adds(b, "\"><title>");
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
-	svg_escape(b, name, len);
+	escape_xml(b, name, len);
 	buf_addc(b, '\n');
 	title_numbers(b, t, n);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
@@ -505,7 +413,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	/* Always: the group's fill is the frames' fill, not the ink. */
 	attr_color(b, "fill", color_label(box->fill));
 	buf_addc(b, '>');
-	svg_escape(b, label->data, label->len);
+	escape_xml(b, label->data, label->len);
 	buf_adds(b, "</text></g>");
 }
 

@@ -3,7 +3,7 @@
  * with presentation attributes only, so the picture survives sanitisers
  * and <img> embedding; adds the embedded CSS and JavaScript (src/svg.css,
  * src/svg.js) for hover, zoom and search in a browser. Frame names appear
- * only escaped in element text or attributes. Output is deterministic.
+ * only escaped (escape_xml) in element text or attributes. Output is deterministic.
  */
 #ifndef DIFFFOLD_SVG_H
 #define DIFFFOLD_SVG_H
@@ -12,7 +12,5 @@
 #include "output.h"
 
 void svg_write(struct out *o, const struct layout *l);
-/* Appends s escaped for XML text and attribute values (quotes included). */
-void svg_escape(struct buf *b, const char *s, size_t len);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SVG conformance with inferno on a real profile.
 
-usage: conformance_svg.py DIFFFOLD SHARED_DIR
+usage: conformance_svg.py DIFFFOLD CONFORMANCE_DIR
 
 Renders the perf-vertx profile at 1200 px with a 0.01 % minimum width and
 checks that every frame inferno draws (its <g><title>name (N samples,
@@ -146,8 +146,7 @@ def main(argv):
     if len(argv) != 3:
         sys.stderr.write(__doc__)
         return 2
-    exe, shared = argv[1], argv[2]
-    conf = os.path.join(shared, "conformance")
+    exe, conf = argv[1], argv[2]
     profile, reference, original = (os.path.join(conf, p) for p in (PROFILE, INFERNO, INFERNO_INPUT))
     for p in (profile, reference, original):
         if not os.path.isfile(p):

@@ -1,14 +1,17 @@
 /*
  * Small helpers shared by the unit tests: a canonical dump of a tree (its
- * folded export in memory) and temporary files that clean up after
+ * folded export in memory) and its JSON, trees built stack by stack, a
+ * tolerance assertion for doubles, and temporary files that clean up after
  * themselves. Header-only so every test stays one executable.
  */
 #ifndef DIFFFOLD_TEST_HELPERS_H
 #define DIFFFOLD_TEST_HELPERS_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "buf.h"
 #include "export.h"
 #include "folded.h"
+#include "options.h"
 #include "output.h"
 #include "tree.h"
 
@@ -30,6 +34,20 @@ dump_tree(const struct tree *t)
 	out_init_memory(&o);
 	export_folded(&o, t);
 	return buf_detach(&o.b, NULL);
+}
+
+/* The tree's JSON export with default options, NUL-terminated, its length
+ * in *len; the caller frees it. */
+static inline char *
+json_of_tree(const struct tree *t, size_t *len)
+{
+	struct options o;
+	options_init(&o);
+	struct out out;
+	out_init_memory(&out);
+	export_json(&out, t, &o);
+	options_finish(&o);
+	return buf_detach(&out.b, len);
 }
 
 /* A fresh tree fed from `data` through the reader; fails the test on error. */
@@ -44,6 +62,27 @@ tree_from(const char *data, enum folded_mode mode, const struct tree_options *op
 		fail_msg("read failed: %s", err.msg);
 	}
 	return t;
+}
+
+/* cmocka before 1.1.6 has no assert_double_equal. */
+#define assert_near(a, b, eps) near_check((a), (b), (eps), #a, __FILE__, __LINE__)
+
+static inline void
+near_check(double a, double b, double eps, const char *what, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		fail_msg("%s:%d: %s is %.17g, expected %.17g", file, line, what, a, b);
+	}
+}
+
+/* Adds `units` samples of a ';'-separated stack; fails the test on error. */
+static inline void
+add_stack(struct tree *t, enum side side, const char *stack, uint64_t units)
+{
+	const char *reason = NULL;
+	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
+		fail_msg("add '%s' failed: %s", stack, reason);
+	}
 }
 
 /* Writes len bytes to a new temporary file; returns its path (caller frees). */

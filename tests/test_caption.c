@@ -1,4 +1,4 @@
-/* caption: numbers, header lines, pruning note, legend. */
+/* caption: header lines, pruning note, legend. */
 #include "caption.h"
 
 #include <setjmp.h>
@@ -11,51 +11,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
-
-static void
-expect_number(double v, const char *want)
-{
-	struct buf b;
-	buf_init(&b);
-	buf_adds(&b, "<");
-	caption_add_number(&b, v);
-	buf_adds(&b, ">");
-	struct buf w;
-	buf_init(&w);
-	buf_printf(&w, "<%s>", want);
-	assert_string_equal(b.data, w.data);
-	buf_finish(&b);
-	buf_finish(&w);
-}
-
-static void
-test_numbers(void **state)
-{
-	(void)state;
-	expect_number(0, "0");
-	expect_number(7, "7");
-	expect_number(999, "999");
-	expect_number(1000, "1,000");
-	expect_number(150000, "150,000");
-	expect_number(119000, "119,000");
-	expect_number(1234567, "1,234,567");
-	expect_number(1234567.5, "1,234,567.5");
-	expect_number(12.34567, "12.346");
-	expect_number(0.1, "0.1");
-	expect_number(0.0004, "0");
-	expect_number(-1234.25, "-1,234.25");
-	expect_number(100000, "100,000");
-	expect_number(18446744073709551615.0, "18,446,744,073,709,551,616");
-}
-
-static void
-add(struct tree *t, enum side side, const char *stack, uint64_t units)
-{
-	const char *reason = NULL;
-	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
-		fail_msg("add '%s' failed: %s", stack, reason);
-	}
-}
+#include "helpers.h"
 
 /* base 119,000 and head 150,000 samples. */
 static struct tree *
@@ -63,11 +19,11 @@ diff_tree(bool normalize)
 {
 	struct tree_options to = {.min_delta = 0.001, .normalize = normalize};
 	struct tree *t = tree_create(&to);
-	add(t, SIDE_BASE, "main;work", 100000);
-	add(t, SIDE_BASE, "main;old", 19000);
-	add(t, SIDE_HEAD, "main;work", 120000);
-	add(t, SIDE_HEAD, "main;fresh", 29999);
-	add(t, SIDE_HEAD, "main;tiny", 1);
+	add_stack(t, SIDE_BASE, "main;work", 100000);
+	add_stack(t, SIDE_BASE, "main;old", 19000);
+	add_stack(t, SIDE_HEAD, "main;work", 120000);
+	add_stack(t, SIDE_HEAD, "main;fresh", 29999);
+	add_stack(t, SIDE_HEAD, "main;tiny", 1);
 	tree_finish(t, true);
 	return t;
 }
@@ -86,6 +42,29 @@ assert_contains(const char *s, const char *needle)
 	if (!s || !strstr(s, needle)) {
 		fail_msg("'%s' does not contain '%s'", s ? s : "(null)", needle);
 	}
+}
+
+/* Issue 21 item 7: totals past 2^53 print digit for digit. */
+static void
+test_exact_totals(void **state)
+{
+	(void)state;
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	add_stack(t, SIDE_BASE, "main", UINT64_MAX);
+	add_stack(t, SIDE_HEAD, "main", 9007199254740993u);
+	tree_finish(t, true);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_contains(c.totals, "18,446,744,073,709,551,615 samples");
+	assert_contains(c.totals, "9,007,199,254,740,993 samples");
+	caption_finish(&c);
+	layout_destroy(l);
+	options_finish(&o);
+	tree_destroy(t);
 }
 
 static void
@@ -180,8 +159,8 @@ test_single(void **state)
 {
 	(void)state;
 	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
-	add(t, SIDE_HEAD, "main;a", 100000);
-	add(t, SIDE_HEAD, "main;b", 50000);
+	add_stack(t, SIDE_HEAD, "main;a", 100000);
+	add_stack(t, SIDE_HEAD, "main;b", 50000);
 	tree_finish(t, false);
 	struct options o;
 	options_init(&o);
@@ -207,8 +186,8 @@ test_no_change(void **state)
 {
 	(void)state;
 	struct tree *t = tree_create(&(struct tree_options){.min_delta = 0.001});
-	add(t, SIDE_BASE, "main", 10);
-	add(t, SIDE_HEAD, "main", 10);
+	add_stack(t, SIDE_BASE, "main", 10);
+	add_stack(t, SIDE_HEAD, "main", 10);
 	tree_finish(t, true);
 	struct options o;
 	setup_options(&o);
@@ -227,7 +206,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_numbers),
+	        cmocka_unit_test(test_exact_totals),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_options_in_captions),
 	        cmocka_unit_test(test_single),

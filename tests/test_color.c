@@ -11,16 +11,7 @@
 
 #include <cmocka.h>
 
-/* cmocka before 1.1.6 has no assert_double_equal. */
-#define assert_near(a, b, eps) near((a), (b), (eps), #a, __FILE__, __LINE__)
-
-static void
-near(double a, double b, double eps, const char *what, const char *file, int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		fail_msg("%s:%d: %s is %.17g, expected %.17g", file, line, what, a, b);
-	}
-}
+#include "helpers.h"
 
 static const enum node_status classes[] = {
         STATUS_SLOWER, STATUS_FASTER, STATUS_NEW, STATUS_REMOVED, STATUS_SAME};

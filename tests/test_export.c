@@ -1,4 +1,4 @@
-/* export: folded (2/3 columns) and JSON output, JSON string escaping. */
+/* export: folded (2/3 columns) and JSON output. */
 #include "export.h"
 
 #include <setjmp.h>
@@ -12,44 +12,6 @@
 
 #include "helpers.h"
 #include "json_check.h"
-
-static void
-check_json_string(const char *in, size_t len, const char *want)
-{
-	struct buf b;
-	buf_init(&b);
-	export_json_string(&b, in, len);
-	assert_string_equal(b.data, want);
-	if (!json_valid(b.data, b.len)) {
-		fail_msg("invalid JSON: %s", b.data);
-	}
-	buf_finish(&b);
-}
-
-static void
-test_json_string(void **state)
-{
-	(void)state;
-	check_json_string("", 0, "\"\"");
-	check_json_string("main", 4, "\"main\"");
-	check_json_string("a\"b\\c/d", 7, "\"a\\\"b\\\\c/d\"");
-	check_json_string("<>&'", 4, "\"<>&'\"");
-	check_json_string("\x01\t\n\r\x1f", 5, "\"\\u0001\\u0009\\u000a\\u000d\\u001f\"");
-	check_json_string("nul\0x", 5, "\"nul\\u0000x\"");
-	check_json_string("\x7f", 1, "\"\x7f\"");
-	/* Valid UTF-8 passes through. */
-	check_json_string("caf\xc3\xa9 \xf0\x9f\x94\xa5", 10, "\"caf\xc3\xa9 \xf0\x9f\x94\xa5\"");
-	/* Line and paragraph separators are escaped for JavaScript. */
-	check_json_string("a\xe2\x80\xa8"
-	                  "b\xe2\x80\xa9",
-	        8, "\"a\\u2028b\\u2029\"");
-	/* Each invalid byte becomes one U+FFFD. */
-	check_json_string("\xff", 1, "\"\\ufffd\"");
-	check_json_string("a\xc3(b", 4, "\"a\\ufffd(b\"");
-	check_json_string("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");
-	check_json_string("\xc0\x80", 2, "\"\\ufffd\\ufffd\"");
-	check_json_string("x\xe2\x80", 3, "\"x\\ufffd\\ufffd\"");
-}
 
 static void
 test_json_checker(void **state)
@@ -183,7 +145,6 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_json_string),
 	        cmocka_unit_test(test_json_checker),
 	        cmocka_unit_test(test_folded_columns),
 	        cmocka_unit_test(test_json_single),

@@ -11,32 +11,13 @@
 
 #include <cmocka.h>
 
-/* cmocka before 1.1.6 has no assert_double_equal. */
-#define assert_near(a, b, eps) near((a), (b), (eps), #a, __FILE__, __LINE__)
-
-static void
-near(double a, double b, double eps, const char *what, const char *file, int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		fail_msg("%s:%d: %s is %.17g, expected %.17g", file, line, what, a, b);
-	}
-}
-
 #include "buf.h"
+#include "helpers.h"
 #include "xalloc.h"
 
 #define EPS 1e-9
 
 static const struct tree_options defaults = {.min_delta = 0.001};
-
-static void
-add(struct tree *t, enum side side, const char *stack, uint64_t units)
-{
-	const char *reason = NULL;
-	if (!tree_add_stack(t, side, stack, strlen(stack), (struct count){units, 0}, &reason)) {
-		fail_msg("add '%s' failed: %s", stack, reason);
-	}
-}
 
 /*
  * base: a;b 10, a;c 30, d 60   (total 100)
@@ -47,12 +28,12 @@ static struct tree *
 small_tree(void)
 {
 	struct tree *t = tree_create(&defaults);
-	add(t, SIDE_BASE, "a;b", 10);
-	add(t, SIDE_BASE, "a;c", 30);
-	add(t, SIDE_BASE, "d", 60);
-	add(t, SIDE_HEAD, "a;b", 50);
-	add(t, SIDE_HEAD, "a;e", 20);
-	add(t, SIDE_HEAD, "d", 30);
+	add_stack(t, SIDE_BASE, "a;b", 10);
+	add_stack(t, SIDE_BASE, "a;c", 30);
+	add_stack(t, SIDE_BASE, "d", 60);
+	add_stack(t, SIDE_HEAD, "a;b", 50);
+	add_stack(t, SIDE_HEAD, "a;e", 20);
+	add_stack(t, SIDE_HEAD, "d", 30);
 	tree_finish(t, true);
 	return t;
 }
@@ -162,10 +143,10 @@ test_widths_normalised(void **state)
 	struct tree_options to = defaults;
 	to.normalize = true;
 	struct tree *t = tree_create(&to);
-	add(t, SIDE_BASE, "a", 30);
-	add(t, SIDE_BASE, "b", 20);
-	add(t, SIDE_HEAD, "a", 40);
-	add(t, SIDE_HEAD, "b", 60);
+	add_stack(t, SIDE_BASE, "a", 30);
+	add_stack(t, SIDE_BASE, "b", 20);
+	add_stack(t, SIDE_HEAD, "a", 40);
+	add_stack(t, SIDE_HEAD, "b", 60);
 	tree_finish(t, true);
 	struct options o;
 	picture_options(&o);
@@ -190,8 +171,8 @@ test_sibling_edges_meet(void **state)
 	for (unsigned i = 0; i < 300; i++) {
 		buf_reset(&b);
 		buf_printf(&b, "root;f%03u", i);
-		add(t, SIDE_BASE, b.data, 7 + i % 13);
-		add(t, SIDE_HEAD, b.data, 3 + (i * 7919) % 101);
+		add_stack(t, SIDE_BASE, b.data, 7 + i % 13);
+		add_stack(t, SIDE_HEAD, b.data, 3 + (i * 7919) % 101);
 	}
 	buf_finish(&b);
 	tree_finish(t, true);
@@ -224,10 +205,10 @@ static struct tree *
 prune_tree(void)
 {
 	struct tree *t = tree_create(&defaults);
-	add(t, SIDE_HEAD, "big;child", 990);
-	add(t, SIDE_HEAD, "big;dust1", 2);
-	add(t, SIDE_HEAD, "big;dust2;deeper", 3);
-	add(t, SIDE_HEAD, "small;under", 5);
+	add_stack(t, SIDE_HEAD, "big;child", 990);
+	add_stack(t, SIDE_HEAD, "big;dust1", 2);
+	add_stack(t, SIDE_HEAD, "big;dust2;deeper", 3);
+	add_stack(t, SIDE_HEAD, "small;under", 5);
 	tree_finish(t, false);
 	return t;
 }
@@ -359,8 +340,8 @@ test_deep_stack(void **state)
 		buf_printf(&b, "%sf%u", i ? ";" : "", i);
 	}
 	struct tree *t = tree_create(&defaults);
-	add(t, SIDE_BASE, b.data, 1);
-	add(t, SIDE_HEAD, b.data, 2);
+	add_stack(t, SIDE_BASE, b.data, 1);
+	add_stack(t, SIDE_HEAD, b.data, 2);
 	buf_finish(&b);
 	tree_finish(t, true);
 	struct options o;
@@ -446,10 +427,10 @@ test_colour_noise_floor(void **state)
 	(void)state;
 	struct tree_options to = {.min_delta = 0.05};
 	struct tree *t = tree_create(&to);
-	add(t, SIDE_BASE, "x;y", 100);
-	add(t, SIDE_HEAD, "x;y", 104);
-	add(t, SIDE_BASE, "z", 100);
-	add(t, SIDE_HEAD, "z", 120);
+	add_stack(t, SIDE_BASE, "x;y", 100);
+	add_stack(t, SIDE_HEAD, "x;y", 104);
+	add_stack(t, SIDE_BASE, "z", 100);
+	add_stack(t, SIDE_HEAD, "z", 120);
 	tree_finish(t, true);
 	struct options o;
 	picture_options(&o);
@@ -488,7 +469,7 @@ static struct layout *
 label_layout(struct tree **t, struct options *o, const char *name)
 {
 	*t = tree_create(&defaults);
-	add(*t, SIDE_HEAD, name, 1);
+	add_stack(*t, SIDE_HEAD, name, 1);
 	tree_finish(*t, false);
 	picture_options(o);
 	return layout_create(*t, o);

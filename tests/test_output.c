@@ -67,6 +67,37 @@ slurp(const char *path, size_t *len)
 	return buf_detach(&b, len);
 }
 
+/* Creates (or truncates) path holding text. */
+static void
+put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Fails the test unless path holds exactly text. */
+static void
+expect_file(const char *path, const char *text)
+{
+	size_t len;
+	char *got = slurp(path, &len);
+	assert_int_equal(len, strlen(text));
+	assert_string_equal(got, text);
+	free(got);
+}
+
+/* Removes path (when it exists) and then dir, which must be left empty. */
+static void
+remove_both(char *dir, char *path)
+{
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	free(path);
+	free(dir);
+}
+
 static void
 test_commit(void **state)
 {
@@ -96,10 +127,7 @@ test_commit(void **state)
 	mode_t mask = umask(0);
 	umask(mask);
 	assert_int_equal(sb.st_mode & 0777, 0666 & ~mask);
-	unlink(path);
-	rmdir(dir);
-	free(path);
-	free(dir);
+	remove_both(dir, path);
 }
 
 static void
@@ -108,9 +136,7 @@ test_replace_large(void **state)
 	(void)state;
 	char *dir = make_dir();
 	char *path = join(dir, "out.json");
-	FILE *f = fopen(path, "w");
-	fputs("old contents", f);
-	fclose(f);
+	put_file(path, "old contents");
 	struct out o;
 	struct diag err;
 	assert_true(out_open(&o, path, &err));
@@ -122,22 +148,17 @@ test_replace_large(void **state)
 		assert_true(o.b.len < OUT_FLUSH_SIZE + 64);
 	}
 	/* The old file stays whole while the new one is written. */
-	size_t len;
-	char *got = slurp(path, &len);
-	assert_string_equal(got, "old contents");
-	free(got);
+	expect_file(path, "old contents");
 	bool broken;
 	assert_true(out_commit(&o, &broken, &err));
-	got = slurp(path, &len);
+	size_t len;
+	char *got = slurp(path, &len);
 	assert_int_equal(len, total);
 	assert_true(strncmp(got, "line 0 of many\nline 1 of", 24) == 0);
 	assert_string_equal(got + len - 19, "line 19999 of many\n");
 	free(got);
 	assert_int_equal(count_entries(dir), 1);
-	unlink(path);
-	rmdir(dir);
-	free(path);
-	free(dir);
+	remove_both(dir, path);
 }
 
 static void
@@ -156,22 +177,14 @@ test_abort(void **state)
 	assert_int_equal(count_entries(dir), 0);
 	assert_int_equal(access(path, F_OK), -1);
 	/* An existing file survives an aborted replacement. */
-	FILE *f = fopen(path, "w");
-	fputs("keep", f);
-	fclose(f);
+	put_file(path, "keep");
 	assert_true(out_open(&o, path, &err));
 	buf_adds(&o.b, "new");
 	out_flush(&o);
 	out_abort(&o);
-	size_t len;
-	char *got = slurp(path, &len);
-	assert_string_equal(got, "keep");
-	free(got);
+	expect_file(path, "keep");
 	assert_int_equal(count_entries(dir), 1);
-	unlink(path);
-	rmdir(dir);
-	free(path);
-	free(dir);
+	remove_both(dir, path);
 }
 
 static void
@@ -189,9 +202,7 @@ test_missing_dir(void **state)
 	assert_string_equal(err.msg, want.data);
 	buf_finish(&want);
 	assert_int_equal(count_entries(dir), 0);
-	rmdir(dir);
-	free(path);
-	free(dir);
+	remove_both(dir, path);
 }
 
 static void
@@ -203,8 +214,7 @@ test_target_is_dir(void **state)
 	char *path = join(dir, "sub");
 	assert_int_equal(mkdir(path, 0700), 0);
 	char *file = join(path, "x");
-	FILE *f = fopen(file, "w");
-	fclose(f);
+	put_file(file, "");
 	struct out o;
 	struct diag err;
 	bool ok = out_open(&o, path, &err);

@@ -33,6 +33,17 @@ deep_line(struct buf *b, size_t depth, const char *prefix, unsigned count)
 	buf_printf(b, " %u\n", count);
 }
 
+/* Appends before, then n copies of c, then after. */
+static void
+repeat_between(struct buf *b, const char *before, char c, size_t n, const char *after)
+{
+	buf_adds(b, before);
+	buf_reserve(b, n);
+	memset(b->data + b->len, c, n);
+	buf_setlen(b, b->len + n);
+	buf_adds(b, after);
+}
+
 static struct tree *
 read_into(const struct buf *in, enum folded_mode mode, const struct tree_options *opt)
 {
@@ -49,14 +60,10 @@ read_into(const struct buf *in, enum folded_mode mode, const struct tree_options
 static void
 check_json(const struct tree *t)
 {
-	struct options o;
-	options_init(&o);
-	struct out out;
-	out_init_memory(&out);
-	export_json(&out, t, &o);
-	options_finish(&o);
-	assert_true(json_valid(out.b.data, out.b.len));
-	buf_finish(&out.b);
+	size_t len;
+	char *json = json_of_tree(t, &len);
+	assert_true(json_valid(json, len));
+	free(json);
 }
 
 static void
@@ -161,11 +168,7 @@ test_huge_name(void **state)
 	const size_t size = 1 << 20;
 	struct buf in;
 	buf_init(&in);
-	buf_adds(&in, "main;");
-	buf_reserve(&in, size);
-	memset(in.data + in.len, 'n', size);
-	buf_setlen(&in, in.len + size);
-	buf_adds(&in, ";leaf 5\nmain;other 1\n");
+	repeat_between(&in, "main;", 'n', size, ";leaf 5\nmain;other 1\n");
 	/* Through a file, so the line crosses the reader's blocks. */
 	char *path = temp_file(".folded", in.data, in.len);
 	struct tree *t = tree_create(&defaults);
@@ -182,11 +185,7 @@ test_huge_name(void **state)
 	tree_destroy(t);
 	/* A 1 MiB hex literal under --strip-hex collapses to one short name. */
 	buf_reset(&in);
-	buf_adds(&in, "main;0x");
-	buf_reserve(&in, size);
-	memset(in.data + in.len, 'f', size);
-	buf_setlen(&in, in.len + size);
-	buf_adds(&in, " 2\n");
+	repeat_between(&in, "main;0x", 'f', size, " 2\n");
 	struct tree_options opt = defaults;
 	opt.strip_hex = true;
 	t = read_into(&in, FOLDED_HEAD, &opt);

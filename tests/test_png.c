@@ -158,14 +158,22 @@ static const char *const head_lines[] = {
         NULL,
 };
 
+/* The base/head pair above with default options, drawn; the caller
+ * destroys the surface and tears the fixture down. */
+static cairo_surface_t *
+render_default_pair(struct fixture *f)
+{
+	options_init(&f->opt);
+	build(f, base_lines, head_lines);
+	return render(f);
+}
+
 static void
 test_size_and_frame_colours(void **state)
 {
 	(void)state;
 	struct fixture f;
-	options_init(&f.opt);
-	build(&f, base_lines, head_lines);
-	cairo_surface_t *s = render(&f);
+	cairo_surface_t *s = render_default_pair(&f);
 	const struct layout *l = f.layout;
 	assert_int_equal(cairo_image_surface_get_width(s), (int)ceil(l->width));
 	assert_int_equal(cairo_image_surface_get_height(s), (int)ceil(l->height));
@@ -194,9 +202,7 @@ test_legend_swatches(void **state)
 {
 	(void)state;
 	struct fixture f;
-	options_init(&f.opt);
-	build(&f, base_lines, head_lines);
-	cairo_surface_t *s = render(&f);
+	cairo_surface_t *s = render_default_pair(&f);
 	const struct layout *l = f.layout;
 	struct caption c;
 	caption_init(&c, l);
@@ -229,9 +235,7 @@ test_labels(void **state)
 {
 	(void)state;
 	struct fixture f;
-	options_init(&f.opt);
-	build(&f, base_lines, head_lines);
-	cairo_surface_t *s = render(&f);
+	cairo_surface_t *s = render_default_pair(&f);
 	const struct layout *l = f.layout;
 	const struct layout_box *boxes[] = {find_box(l, "steady"), find_box(l, "tiny")};
 	assert_true(boxes[0]->width > 100);

@@ -98,9 +98,9 @@ aggregates_across_call_sites(void **state)
 	free(s);
 	/* The per-path table keeps the call sites apart. */
 	char *m = md(t, &o);
-	assert_contains(m, "| main;a;parse | 10 | 20 | +10 | +100.0% |");
-	assert_contains(m, "| main;b;parse | 5 | 10 | +5 | +100.0% |");
-	assert_contains(m, "| parse | 15 | 30 | +15 | +100.0% |");
+	assert_contains(m, "| `main;a;parse` | 10 | 20 | +10 | +100.0% |");
+	assert_contains(m, "| `main;b;parse` | 5 | 10 | +5 | +100.0% |");
+	assert_contains(m, "| `parse` | 15 | 30 | +15 | +100.0% |");
 	free(m);
 	tree_destroy(t);
 	options_finish(&o);
@@ -153,17 +153,17 @@ escapes_hostile_names(void **state)
 	struct options o;
 	options_init(&o);
 	char *m = md(t, &o);
-	assert_contains(m, "a\\|b");
-	assert_contains(m, "x\\`y");
-	assert_contains(m, "&lt;script&gt;alert(1)&lt;/script&gt;");
-	assert_contains(m, "\\*bold\\*");
-	assert_contains(m, "\\_u\\_");
-	assert_contains(m, "\\[l\\](u)");
-	assert_contains(m, "&amp;amp;");
-	assert_contains(m, "\\$x\\$");
-	assert_contains(m, "bad\xef\xbf\xbd\xef\xbf\xbd");
-	assert_contains(m, "\xef\xbf\xbd\\[31mred");
-	assert_lacks(m, "<script>");
+	/* Names go into code spans: no Markdown, no HTML, '|' kept for the table. */
+	assert_contains(m, "| `a\\|b` |");
+	assert_contains(m, "| ``x`y`` |");
+	assert_contains(m, "| `<script>alert(1)</script>` |");
+	assert_contains(m, "| `*bold*` |");
+	assert_contains(m, "| `_u_` |");
+	assert_contains(m, "| `[l](u)` |");
+	assert_contains(m, "| `main;&amp;` |");
+	assert_contains(m, "| `$x$` |");
+	assert_contains(m, "| `bad\xef\xbf\xbd\xef\xbf\xbd` |");
+	assert_contains(m, "| `\xef\xbf\xbd[31mred` |");
 	assert_lacks(m, "\x1b");
 	assert_lacks(m, "\xff");
 	assert_table_shape(m, 6);
@@ -176,6 +176,86 @@ escapes_hostile_names(void **state)
 	free(x);
 	tree_destroy(t);
 	options_finish(&o);
+}
+
+/*
+ * Issue 21 item 13: GitHub and GitLab would turn these into notifications,
+ * cross-repository references and links in a bot's comment; in a code
+ * span they stay text.
+ */
+/* Issue 21 item 7: counts and changes past 2^53 print digit for digit. */
+static void
+prints_counts_exactly(void **state)
+{
+	(void)state;
+	/* 2^53 and 2^53 + 1: a double holds only the first. */
+	struct tree *t = pair("a 9007199254740992\n", "a 9007199254740993\n", false);
+	struct options o;
+	options_init(&o);
+	o.tree.min_delta = 0;
+	char *s = summary(t, &o);
+	assert_contains(s, "\"base_total\":9007199254740992,\"head_total\":9007199254740993,"
+	                   "\"change\":1,");
+	free(s);
+	char *m = md(t, &o);
+	assert_contains(m, "9,007,199,254,740,992 \u2192 9,007,199,254,740,993 samples (+1)");
+	free(m);
+	char *x = text(t, &o, false);
+	assert_contains(x, "9,007,199,254,740,992 -> 9,007,199,254,740,993 samples (+1,");
+	free(x);
+	tree_destroy(t);
+	/* 2^64 - 1 against 1: no rounding up to 2^64, exact negative change. */
+	t = pair("a 18446744073709551615\n", "a 1\nb 0.5\n", false);
+	s = summary(t, &o);
+	assert_contains(s, "\"base_total\":18446744073709551615,\"head_total\":1.5,"
+	                   "\"change\":-18446744073709551613.5,");
+	assert_contains(s, "{\"name\":\"a\",\"base\":18446744073709551615,\"head\":1,"
+	                   "\"change\":-18446744073709551614,");
+	free(s);
+	m = md(t, &o);
+	assert_contains(
+	        m, "| `a` | 18,446,744,073,709,551,615 | 1 | -18,446,744,073,709,551,614 |");
+	assert_contains(m, "(-18,446,744,073,709,551,613.5)");
+	assert_lacks(m, "551,616");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+neutralises_mentions_and_links(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"@org/team", "owner/repo#42", "GH-1234",
+	        "https://evil.example/x", "www.x.com", "see !12 and ~label"};
+	struct buf in;
+	buf_init(&in);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		buf_printf(&in, "main;%s %zu\n", names[i], i + 1);
+	}
+	struct tree *t = pair("main 1\n", in.data, false);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct buf want;
+		buf_init(&want);
+		buf_printf(&want, "| `%s` |", names[i]);
+		assert_contains(m, want.data);
+		/* Every occurrence is in a code span, alone or as a call path. */
+		size_t all = 0, spans = 0;
+		for (const char *p = strstr(m, names[i]); p; p = strstr(p + 1, names[i])) {
+			all++;
+			spans += p[-1] == '`' || (p - m > 5 && memcmp(p - 6, "`main;", 6) == 0);
+		}
+		assert_true(all > 0);
+		assert_int_equal(all, spans);
+		buf_finish(&want);
+	}
+	free(m);
+	buf_finish(&in);
+	options_finish(&o);
+	tree_destroy(t);
 }
 
 static void
@@ -226,7 +306,7 @@ separates_thousands(void **state)
 	struct options o;
 	options_init(&o);
 	char *m = md(t, &o);
-	assert_contains(m, "| a | 1,234,567 | 2,345,678 | +1,111,111 | +90.0% |");
+	assert_contains(m, "| `a` | 1,234,567 | 2,345,678 | +1,111,111 | +90.0% |");
 	free(m);
 	tree_destroy(t);
 	options_finish(&o);
@@ -243,7 +323,7 @@ states_the_rule(void **state)
 	assert_contains(m, "Rule: normalised");
 	assert_contains(m, "multiplied by 2 ");
 	/* Base counts are scaled: a 50 -> 100 compared with 150. */
-	assert_contains(m, "| a | 100 | 150 | +50 | +50.0% | +25.00 |");
+	assert_contains(m, "| `a` | 100 | 150 | +50 | +50.0% | +25.00 |");
 	free(m);
 	tree_destroy(t);
 	t = pair("main;a 50\n", "main;a 150\n", false);
@@ -298,8 +378,8 @@ cuts_long_names(void **state)
 	memset(want, 'n', 119);
 	want[119] = '\0';
 	assert_contains(m, want);
-	memcpy(want + 119, "\xe2\x80\xa6 |", 5);
-	want[124] = '\0';
+	memcpy(want + 119, "\xe2\x80\xa6` |", 6);
+	want[125] = '\0';
 	assert_contains(m, want);
 	want[119] = 'n';
 	want[120] = '\0';
@@ -413,6 +493,8 @@ main(void)
 	        cmocka_unit_test(aggregates_across_call_sites),
 	        cmocka_unit_test(counts_recursion_once),
 	        cmocka_unit_test(escapes_hostile_names),
+	        cmocka_unit_test(prints_counts_exactly),
+	        cmocka_unit_test(neutralises_mentions_and_links),
 	        cmocka_unit_test(colours_only_when_asked),
 	        cmocka_unit_test(aligns_text_columns),
 	        cmocka_unit_test(separates_thousands),

@@ -1,4 +1,4 @@
-/* svg: escaping, and the DOM contract of svg_write on small trees. */
+/* svg: the DOM contract of svg_write on small trees. */
 #include "svg.h"
 
 #include <setjmp.h>
@@ -14,73 +14,6 @@
 #include "layout.h"
 #include "options.h"
 #include "xalloc.h"
-
-static char *
-escaped(const char *s, size_t len)
-{
-	struct buf b;
-	buf_init(&b);
-	svg_escape(&b, s, len);
-	return buf_detach(&b, NULL);
-}
-
-static void
-check_escape(const char *in, size_t len, const char *want)
-{
-	char *got = escaped(in, len);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-#define ESC(lit, want) check_escape(lit, sizeof(lit) - 1, want)
-
-static void
-test_escape_markup(void **state)
-{
-	(void)state;
-	ESC("plain_name::f()", "plain_name::f()");
-	ESC("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
-	ESC("\"><svg onload=alert(1)>", "&quot;&gt;&lt;svg onload=alert(1)&gt;");
-	ESC("]]>", "]]&gt;");
-	ESC("<!-- -->", "&lt;!-- --&gt;");
-	ESC("&amp;", "&amp;amp;");
-	ESC("it's", "it&#39;s");
-	ESC("javascript:alert(1)", "javascript:alert(1)");
-	ESC("", "");
-}
-
-static void
-test_escape_controls(void **state)
-{
-	(void)state;
-	/* NUL and the other C0 controls cannot be written in XML 1.0. */
-	ESC("a\0b", "a\xEF\xBF\xBD"
-	            "b");
-	ESC("\x01\x1f", "\xEF\xBF\xBD\xEF\xBF\xBD");
-	ESC("\x7f", "\xEF\xBF\xBD");
-	/* Whitespace kept exactly, also inside attribute values. */
-	ESC("a\tb\nc\rd", "a&#9;b&#10;c&#13;d");
-	/* C1 controls (U+0085) and the non-characters U+FFFE, U+FFFF. */
-	ESC("\xC2\x85", "\xEF\xBF\xBD");
-	ESC("\xEF\xBF\xBE\xEF\xBF\xBF", "\xEF\xBF\xBD\xEF\xBF\xBD");
-}
-
-static void
-test_escape_unicode(void **state)
-{
-	(void)state;
-	ESC("caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x94\xA5",
-	        "caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x94\xA5");
-	ESC("a\xE2\x80\xA8"
-	    "b\xE2\x80\xA9",
-	        "a&#x2028;b&#x2029;");
-	ESC("\xEF\xBB\xBFname", "&#xfeff;name");
-	/* Invalid UTF-8: one replacement per bad byte. */
-	ESC("\xff\xfe", "\xEF\xBF\xBD\xEF\xBF\xBD");
-	ESC("x\xE2\x86", "x\xEF\xBF\xBD\xEF\xBF\xBD"); /* truncated sequence */
-	ESC("\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"); /* overlong '/' */
-	ESC("\xED\xA0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); /* surrogate */
-}
 
 /* Output of svg_write for `data` read with `mode`, options adjusted by `tune`. */
 struct drawn {
@@ -352,9 +285,6 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_escape_markup),
-	        cmocka_unit_test(test_escape_controls),
-	        cmocka_unit_test(test_escape_unicode),
 	        cmocka_unit_test(test_one_group_per_box),
 	        cmocka_unit_test(test_data_attributes),
 	        cmocka_unit_test(test_removed_frame_drawn_with_base_widths),

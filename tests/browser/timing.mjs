@@ -5,7 +5,7 @@
 //
 // Usage: node tests/browser/timing.mjs DIFFFOLD BASE HEAD [RUNS]
 // e.g. for the generated 10 MB pair:
-//   python3 ../shared/gen-folded.py --size-mb 10 --seed 1 --out-base /tmp/b10 --out-head /tmp/h10
+//   python3 bench/gen-pair.py --size-mb 10 --seed 1 --out-base /tmp/b10 --out-head /tmp/h10
 //   node tests/browser/timing.mjs build/src/difffold /tmp/b10 /tmp/h10
 import fs from 'node:fs';
 import os from 'node:os';

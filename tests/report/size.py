@@ -3,8 +3,8 @@
 65,536-character comment limit, with the default --top and with the
 largest one, and with an image link.
 
-The pair is generated at test time into the build directory by
-../shared/gen-folded.py (skipped when that checkout is absent).
+The pair is generated at test time into the build directory by the
+project's own bench/gen-pair.py (fixed seed, so always the same pair).
 
 Usage: size.py DIFFFOLD SOURCE_ROOT BUILD_DIR
 """
@@ -17,13 +17,13 @@ LIMIT = 65536
 
 def main():
     exe, root, build = sys.argv[1], sys.argv[2], sys.argv[3]
-    gen = os.path.join(root, "..", "shared", "gen-folded.py")
-    if not os.path.exists(gen):
-        print(f"SKIP: {gen} not found")
-        return 77
+    gen = os.path.join(root, "bench", "gen-pair.py")
     base = os.path.join(build, "report-size-base.folded")
     head = os.path.join(build, "report-size-head.folded")
-    if not (os.path.exists(base) and os.path.exists(head)):
+    # Kept in the build directory between runs; made again when the
+    # generator changes.
+    if not all(os.path.exists(p) and os.path.getmtime(p) >= os.path.getmtime(gen)
+               for p in (base, head)):
         subprocess.run([sys.executable, gen, "--size-mb", "10", "--seed", "1",
                         "--out-base", base, "--out-head", head], check=True)
     failed = False

@@ -1,0 +1,344 @@
+#include "escape.h"
+
+#include <inttypes.h>
+
+#include "utf8.h"
+
+static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+/* ---- invisible code points ---------------------------------------------- */
+
+bool
+escape_is_invisible(uint32_t cp)
+{
+	if (cp < 0xAD || (cp > 0x3164 && cp < 0xFEFF)) {
+		return false; /* the common case, and the gap without any */
+	}
+	return cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
+	       cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) ||
+	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
+	       (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+void
+escape_add_marker(struct buf *b, uint32_t cp)
+{
+	buf_printf(b, "<U+%04" PRIX32 ">", cp);
+}
+
+/* ---- XML ---------------------------------------------------------------- */
+
+/*
+ * Printable ASCII but & < > " ': copied as it is. A bit test, not a
+ * switch: names are mostly such bytes, and every frame has two.
+ */
+static bool
+is_plain(unsigned char c)
+{
+	const uint64_t special = 1ull << ('"' - 0x20) | 1ull << ('&' - 0x20) |
+	                         1ull << ('\'' - 0x20) | 1ull << ('<' - 0x20) |
+	                         1ull << ('>' - 0x20);
+	unsigned d = (unsigned)c - 0x20u;
+	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
+}
+
+/* The character reference or replacement for an ASCII byte that is not plain. */
+static const char *
+ascii_escape(unsigned char c)
+{
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&#39;";
+	/* Kept as references: raw, an attribute value would turn them into spaces. */
+	case '\t':
+		return "&#9;";
+	case '\n':
+		return "&#10;";
+	case '\r':
+		return "&#13;";
+	default:
+		/* XML 1.0 has no way to write the other C0 controls or DEL, not
+		 * even as references (DEL is legal but invisible): U+FFFD. */
+		return replacement;
+	}
+}
+
+/* Appends one non-ASCII code point of s, or its replacement; returns its length. */
+static size_t
+xml_multibyte(struct buf *b, const char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n = utf8_decode(s, len, &cp);
+	if (n == 0) {
+		/* One replacement per invalid byte, as utf8_length counts them. */
+		buf_adds(b, replacement);
+		return 1;
+	}
+	if (escape_is_invisible(cp)) {
+		/* Direction overrides and invisible characters spoof other names:
+		 * the marker, escaped, is what the title, label and script show. */
+		buf_printf(b, "&lt;U+%04" PRIX32 "&gt;", cp);
+	} else if (cp == 0x2028 || cp == 0x2029) {
+		/* Line separators break JavaScript tooling: references keep them
+		 * in the DOM but make them visible in the file. */
+		buf_printf(b, "&#x%x;", (unsigned)cp);
+	} else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
+		buf_adds(b, replacement); /* C1 controls and XML non-characters */
+	} else {
+		buf_add(b, s, n);
+	}
+	return n;
+}
+
+void
+escape_xml(struct buf *b, const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		/* Copy the longest run of plain ASCII at once: names are mostly that. */
+		size_t run = i;
+		while (run < len && is_plain((unsigned char)s[run])) {
+			run++;
+		}
+		buf_add(b, s + i, run - i);
+		i = run;
+		if (i == len) {
+			break;
+		}
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			buf_adds(b, ascii_escape(c));
+			i++;
+		} else {
+			i += xml_multibyte(b, s + i, len - i);
+		}
+	}
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void
+add_json_u(struct buf *b, uint32_t cp)
+{
+	if (cp >= 0x10000) {
+		cp -= 0x10000;
+		buf_printf(b, "\\u%04" PRIx32 "\\u%04" PRIx32, 0xD800 + (cp >> 10),
+		        0xDC00 + (cp & 0x3FF));
+	} else {
+		buf_printf(b, "\\u%04" PRIx32, cp);
+	}
+}
+
+void
+escape_json_string(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	buf_addc(b, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+			i++;
+		} else if (c < 0x20) {
+			char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+			buf_add(b, esc, 6);
+			i++;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+			i++;
+		} else {
+			size_t n = utf8_decode(s + i, len - i, &cp);
+			if (n == 0) {
+				buf_adds(b, "\\ufffd");
+				i++;
+			} else if (cp == 0x2028 || cp == 0x2029 || escape_is_invisible(cp)) {
+				/* Exact data, but visible in a raw dump (UTF-16 for planes above
+				 * 0). */
+				add_json_u(b, cp);
+				i += n;
+			} else {
+				buf_add(b, s + i, n);
+				i += n;
+			}
+		}
+	}
+	buf_addc(b, '"');
+}
+
+/* ---- Markdown and terminal ---------------------------------------------- */
+
+/* Code points a terminal or a comment must not get from a frame name. */
+static bool
+unsafe_code_point(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x2028 || cp == 0x2029;
+}
+
+static void
+add_md_char(struct buf *b, uint32_t cp)
+{
+	switch (cp) {
+	case '&':
+		buf_adds(b, "&amp;");
+		return;
+	case '<':
+		buf_adds(b, "&lt;");
+		return;
+	case '>':
+		buf_adds(b, "&gt;");
+		return;
+	case '\\':
+	case '`':
+	case '*':
+	case '_':
+	case '[':
+	case ']':
+	case '|':
+	case '~':
+	case '$':
+		/* Any ASCII punctuation may be backslash-escaped in CommonMark. */
+		buf_addc(b, '\\');
+		buf_addc(b, (char)cp);
+		return;
+	default:
+		utf8_encode(b, cp);
+	}
+}
+
+static void
+add_marker_chars(struct buf *b, uint32_t cp, bool md)
+{
+	if (!md) {
+		escape_add_marker(b, cp);
+		return;
+	}
+	buf_adds(b, "&lt;");
+	buf_printf(b, "U+%04" PRIX32, cp);
+	buf_adds(b, "&gt;");
+}
+
+/* The cut and replacements of escape_md and escape_terminal; md picks the syntax. */
+static void
+add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
+{
+	bool cut = utf8_length(s, len) > cap;
+	size_t shown = 0;
+	for (size_t i = 0; i < len; shown++) {
+		if (cut && shown == cap - 1) {
+			buf_adds(b, "\u2026");
+			return;
+		}
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, len - i, &cp);
+		if (k == 0 || unsafe_code_point(cp)) {
+			cp = 0xFFFD;
+		}
+		i += k ? k : 1;
+		if (k != 0 && escape_is_invisible(cp)) {
+			add_marker_chars(b, cp, md);
+		} else if (md) {
+			add_md_char(b, cp);
+		} else {
+			utf8_encode(b, cp);
+		}
+	}
+}
+
+void
+escape_md(struct buf *b, const char *s, size_t len, size_t cap)
+{
+	add_name(b, s, len, cap, true);
+}
+
+void
+escape_terminal(struct buf *b, const char *s, size_t len, size_t cap)
+{
+	add_name(b, s, len, cap, false);
+}
+
+/*
+ * The longest run of backticks in s: a code span's fence must be longer
+ * than any run inside it.
+ */
+static size_t
+longest_backticks(const char *s, size_t len)
+{
+	size_t best = 0, run = 0;
+	for (size_t i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
+void
+escape_md_code(struct buf *b, const char *s, size_t len)
+{
+	size_t fence = longest_backticks(s, len) + 1;
+	/* One space each side is stripped again when both are there, so a
+	 * name that starts or ends with a backtick or space keeps its own. */
+	bool pad = len == 0 || s[0] == '`' || s[len - 1] == '`' || s[0] == ' ' || s[len - 1] == ' ';
+	for (size_t i = 0; i < fence; i++) {
+		buf_addc(b, '`');
+	}
+	if (pad) {
+		buf_addc(b, ' ');
+	}
+	for (size_t i = 0; i < len; i++) {
+		/* GFM splits table cells before it sees code spans. */
+		if (s[i] == '|') {
+			buf_addc(b, '\\');
+		}
+		buf_addc(b, s[i]);
+	}
+	if (pad) {
+		buf_addc(b, ' ');
+	}
+	for (size_t i = 0; i < fence; i++) {
+		buf_addc(b, '`');
+	}
+}
+
+void
+escape_diag(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp = 0;
+		size_t k = c < 0x80 ? 1 : utf8_decode(s + i, len - i, &cp);
+		if (c == '\\') {
+			buf_adds(b, "\\\\");
+		} else if (c == '\n') {
+			buf_adds(b, "\\n");
+		} else if (c == '\t') {
+			buf_adds(b, "\\t");
+		} else if (c == '\r') {
+			buf_adds(b, "\\r");
+		} else if (c < 0x20 || c == 0x7F || k == 0) {
+			/* Terminal escapes and bytes that are not UTF-8, as C writes them. */
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			buf_add(b, esc, 4);
+			k = 1;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+		} else if ((cp >= 0x80 && cp < 0xA0) || cp == 0x2028 || cp == 0x2029 ||
+		           escape_is_invisible(cp)) {
+			escape_add_marker(b, cp);
+		} else {
+			buf_add(b, s + i, k);
+		}
+		i += k;
+	}
+}

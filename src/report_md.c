@@ -1,0 +1,168 @@
+#include "report.h"
+
+#include <string.h>
+
+#include "numfmt.h"
+#include "report_private.h"
+
+static void
+md_cells(struct buf *b, const char *const *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_adds(b, "| ");
+		buf_adds(b, cells[i]);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, "|\n");
+}
+
+static void
+md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct buf *cell)
+{
+	const char *h[NCOL];
+	size_t ncol = report_columns(s);
+	report_header_cells(s, l, h);
+	buf_printf(b, "\n#### %s\n\n", report_title(s, l));
+	if (s->count[l] == 0) {
+		buf_adds(b, "_None._\n");
+		return;
+	}
+	md_cells(b, h, ncol);
+	buf_adds(b, "|:--");
+	for (size_t i = 1; i < ncol; i++) {
+		buf_adds(b, "|--:");
+	}
+	buf_adds(b, "|\n");
+	struct buf row;
+	buf_init(&row);
+	size_t used = 0, shown = 0;
+	for (; shown < s->count[l] && shown < top; shown++) {
+		report_row_cells(s, l, &s->rows[l][shown], true, cell);
+		const char *c[NCOL];
+		for (size_t i = 0; i < ncol; i++) {
+			c[i] = cell[i].data;
+		}
+		buf_reset(&row);
+		md_cells(&row, c, ncol);
+		if (used + row.len > MD_TABLE_BUDGET) {
+			break;
+		}
+		used += row.len;
+		buf_add(b, row.data, row.len);
+	}
+	buf_finish(&row);
+	if (shown < s->count[l]) {
+		buf_printf(b, "\n_Showing %zu of %zu._\n", shown, s->count[l]);
+	}
+}
+
+/*
+ * The image URL, percent-encoding what would end or break a Markdown link
+ * destination. False (no image) for control characters, an unexpected
+ * scheme, or a URL too long for a comment.
+ */
+static bool
+add_url(struct buf *b, const char *url)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *colon = strchr(url, ':');
+	const char *slash = strchr(url, '/');
+	if (colon && (!slash || colon < slash) && strncmp(url, "https:", 6) != 0 &&
+	        strncmp(url, "http:", 5) != 0) {
+		return false;
+	}
+	size_t start = b->len;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
+		if (*p < 0x20 || *p == 0x7F) {
+			buf_setlen(b, start);
+			return false;
+		}
+		if (*p >= 0x80 || strchr(" ()<>[]\"'`\\|{}^", *p)) {
+			buf_addc(b, '%');
+			buf_addc(b, hex[*p >> 4]);
+			buf_addc(b, hex[*p & 15]);
+		} else {
+			buf_addc(b, (char)*p);
+		}
+		if (b->len - start > MD_URL_MAX) {
+			buf_setlen(b, start);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+md_headline(struct buf *b, const struct summary *s, const struct options *opt)
+{
+	if (opt && opt->image_url) {
+		size_t at = b->len;
+		buf_adds(b, "![difffold](");
+		if (add_url(b, opt->image_url)) {
+			buf_adds(b, ")\n\n");
+		} else {
+			buf_setlen(b, at);
+			buf_adds(
+			        b, "_The image URL was left out: it cannot be linked safely._\n\n");
+		}
+	}
+	buf_adds(b, "### difffold: ");
+	if (s->differential) {
+		report_add_label(b, report_label(opt, SIDE_BASE), true);
+		buf_adds(b, " \u2192 ");
+	}
+	report_add_label(b, report_label(opt, SIDE_HEAD), true);
+	buf_adds(b, "\n\n");
+	if (!s->differential) {
+		buf_adds(b, "**");
+		report_add_amount(b, s->head_total, false);
+		buf_adds(b, "** ");
+		report_add_label(b, report_countname(opt), true);
+		buf_adds(b, " in one profile.\n");
+		return;
+	}
+	buf_adds(b, "**Total ");
+	if (s->base_total.v > 0) {
+		numfmt_report_percent(b, s->change.v / s->base_total.v * 100, true);
+	} else {
+		buf_adds(b, "n/a");
+	}
+	buf_adds(b, "**: ");
+	report_add_amount(b, s->base_total, false);
+	buf_adds(b, " \u2192 ");
+	report_add_amount(b, s->head_total, false);
+	buf_addc(b, ' ');
+	report_add_label(b, report_countname(opt), true);
+	buf_adds(b, " (");
+	report_add_amount(b, s->change, true);
+	buf_adds(b, ").\n\n");
+}
+
+/* The rule used, shared word for word by the Markdown and text reports. */
+void
+report_write_md(struct out *o, const struct tree *t, const struct options *opt)
+{
+	struct summary s;
+	report_summary_init(&s, t, true);
+	struct buf b, cell[NCOL];
+	buf_init(&b);
+	for (size_t i = 0; i < NCOL; i++) {
+		buf_init(&cell[i]);
+	}
+	md_headline(&b, &s, opt);
+	if (s.differential) {
+		report_add_rule(&b, &s, true);
+	}
+	for (int l = 0; l < LIST_COUNT; l++) {
+		if (report_title(&s, (enum list)l)) {
+			md_table(&b, &s, (enum list)l, report_top(opt), cell);
+		}
+	}
+	buf_add(&o->b, b.data, b.len);
+	out_maybe_flush(o);
+	for (size_t i = 0; i < NCOL; i++) {
+		buf_finish(&cell[i]);
+	}
+	buf_finish(&b);
+	report_summary_finish(&s);
+}

@@ -1,0 +1,102 @@
+/*
+ * report_private: what the parts of the report module share. report.c
+ * builds the summary (functions summed over call sites, sorted lists) and
+ * formats its cells; report_md.c, report_text.c, report_json.c and
+ * report_gate.c write it. Not for use outside src/report*.c.
+ */
+#ifndef DIFFFOLD_REPORT_PRIVATE_H
+#define DIFFFOLD_REPORT_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "count.h"
+#include "options.h"
+#include "tree.h"
+
+/*
+ * Size limits. GitHub rejects comments over 65,536 characters; every row of
+ * a Markdown table is charged against its table's byte budget (bytes bound
+ * characters from above), so no input can push the report past the limit.
+ */
+#define MD_NAME_CAP 120 /* code points of a function name */
+#define MD_FRAME_CAP 40 /* code points of each frame of a call path */
+#define MD_LABEL_CAP 120
+#define MD_TABLE_BUDGET 7000 /* bytes of rows per table */
+#define MD_URL_MAX 1024 /* bytes of the encoded image URL */
+#define TEXT_NAME_CAP 80
+#define GATE_MAX_LINES 20
+#define DEFAULT_TOP 10
+#define NCOL 6
+
+enum list {
+	LIST_REG_SELF,
+	LIST_IMP_SELF,
+	LIST_REG_TOTAL,
+	LIST_IMP_TOTAL,
+	LIST_NEW,
+	LIST_REMOVED,
+	LIST_PATHS,
+	LIST_COUNT,
+};
+
+/* A table row: a function (id = intern id) or a call path (id = node id). */
+/*
+ * A count or a change as the reports print it: exact (c, with a sign for
+ * changes) unless normalisation scaled a base count; v is the value as a
+ * double for ranking and percentages.
+ */
+struct amount {
+	struct count c;
+	bool negative;
+	bool exact;
+	double v;
+};
+
+struct row {
+	uint32_t id;
+	uint32_t order; /* tie-break independent of input order */
+	struct amount base, head, delta;
+	double key; /* sorted by key, largest first */
+};
+
+struct summary {
+	const struct tree *t;
+	bool differential;
+	struct amount base_total, head_total, change, larger;
+	double floor;
+	struct row *rows[LIST_COUNT];
+	size_t count[LIST_COUNT];
+	size_t cap[LIST_COUNT];
+};
+
+/* noise_floor: drop changes within --min-delta, as the colours do. */
+void report_summary_init(struct summary *s, const struct tree *t, bool noise_floor);
+void report_summary_finish(struct summary *s);
+/* Rows per list: --top, or DEFAULT_TOP. */
+size_t report_top(const struct options *opt);
+/* The list's heading, or NULL when the list is not shown for this summary. */
+const char *report_title(const struct summary *s, enum list l);
+size_t report_columns(const struct summary *s);
+void report_header_cells(const struct summary *s, enum list l, const char **h);
+/* Fills cell[0..NCOL) for one row (md: Markdown escaping); cell[0] is the name. */
+void report_row_cells(
+        const struct summary *s, enum list l, const struct row *r, bool md, struct buf *cell);
+/* A count with up to 2 decimals and separators; '+' on positive when plus. */
+void report_add_count(struct buf *b, double v, bool plus);
+/* The same for an amount, digit for digit when it is exact. */
+void report_add_amount(struct buf *b, struct amount a, bool plus);
+/* A change in percentage points of the larger total. */
+double report_points(const struct summary *s, double delta);
+/* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */
+void report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md);
+void report_add_label(struct buf *b, const char *s, bool md);
+/* --base-label / --head-label, or "base" / "head". */
+const char *report_label(const struct options *opt, enum side side);
+const char *report_countname(const struct options *opt);
+/* The rule used, shared word for word by the Markdown and text reports. */
+void report_add_rule(struct buf *b, const struct summary *s, bool md);
+
+#endif

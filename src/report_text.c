@@ -1,0 +1,167 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "report_private.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+/* ---- text ------------------------------------------------------------- */
+
+#define ANSI_RED "\x1b[31m"
+#define ANSI_GREEN "\x1b[32m"
+#define ANSI_BOLD "\x1b[1m"
+#define ANSI_RESET "\x1b[0m"
+
+static void
+pad(struct buf *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		buf_addc(b, ' ');
+	}
+}
+
+/* A cell padded to width (code points): names left-aligned, numbers right. */
+static void
+text_cell(struct buf *b, const char *s, size_t width, bool left, const char *ansi)
+{
+	size_t w = utf8_length(s, strlen(s));
+	if (!left) {
+		pad(b, width - w);
+	}
+	if (ansi) {
+		buf_adds(b, ansi);
+	}
+	buf_adds(b, s);
+	if (ansi) {
+		buf_adds(b, ANSI_RESET);
+	}
+	if (left) {
+		pad(b, width - w);
+	}
+}
+
+static void
+text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol, const char *ansi)
+{
+	buf_adds(b, "  ");
+	for (size_t i = 0; i < ncol; i++) {
+		if (i > 0) {
+			buf_adds(b, "  ");
+		}
+		/* The name column is last-padded only when more columns follow. */
+		text_cell(b, c[i], width[i], i == 0, i >= 3 ? ansi : NULL);
+	}
+	while (b->len > 0 && b->data[b->len - 1] == ' ') {
+		buf_setlen(b, b->len - 1);
+	}
+	buf_addc(b, '\n');
+}
+
+static void
+text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool color)
+{
+	const char *h[NCOL];
+	size_t ncol = report_columns(s), n = s->count[l] < top ? s->count[l] : top;
+	report_header_cells(s, l, h);
+	buf_printf(b, "\n%s%s%s\n", color ? ANSI_BOLD : "", report_title(s, l),
+	        color ? ANSI_RESET : "");
+	if (n == 0) {
+		buf_adds(b, "  (none)\n");
+		return;
+	}
+	struct buf *cells = xmalloc(n * NCOL * sizeof(struct buf));
+	for (size_t i = 0; i < n * NCOL; i++) {
+		buf_init(&cells[i]);
+	}
+	size_t width[NCOL];
+	for (size_t i = 0; i < ncol; i++) {
+		width[i] = utf8_length(h[i], strlen(h[i]));
+	}
+	for (size_t r = 0; r < n; r++) {
+		report_row_cells(s, l, &s->rows[l][r], false, &cells[r * NCOL]);
+		for (size_t i = 0; i < ncol; i++) {
+			size_t w = utf8_length(cells[r * NCOL + i].data, cells[r * NCOL + i].len);
+			width[i] = w > width[i] ? w : width[i];
+		}
+	}
+	text_line(b, h, width, ncol, NULL);
+	for (size_t r = 0; r < n; r++) {
+		const char *c[NCOL];
+		for (size_t i = 0; i < ncol; i++) {
+			c[i] = cells[r * NCOL + i].data;
+		}
+		double d = s->rows[l][r].delta.v;
+		const char *ansi = !color || !s->differential ? NULL
+		                   : d > 0                    ? ANSI_RED
+		                   : d < 0                    ? ANSI_GREEN
+		                                              : NULL;
+		text_line(b, c, width, ncol, ansi);
+	}
+	for (size_t i = 0; i < n * NCOL; i++) {
+		buf_finish(&cells[i]);
+	}
+	free(cells);
+	if (n < s->count[l]) {
+		buf_printf(b, "  (%zu of %zu shown)\n", n, s->count[l]);
+	}
+}
+
+static void
+text_headline(struct buf *b, const struct summary *s, const struct options *opt, bool color)
+{
+	buf_adds(b, "difffold: ");
+	if (s->differential) {
+		report_add_label(b, report_label(opt, SIDE_BASE), false);
+		buf_adds(b, " -> ");
+	}
+	report_add_label(b, report_label(opt, SIDE_HEAD), false);
+	buf_adds(b, "\nTotal: ");
+	if (!s->differential) {
+		report_add_amount(b, s->head_total, false);
+		buf_addc(b, ' ');
+		report_add_label(b, report_countname(opt), false);
+		buf_addc(b, '\n');
+		return;
+	}
+	double d = s->change.v;
+	const char *ansi = !color ? NULL : d > 0 ? ANSI_RED : d < 0 ? ANSI_GREEN : NULL;
+	report_add_amount(b, s->base_total, false);
+	buf_adds(b, " -> ");
+	report_add_amount(b, s->head_total, false);
+	buf_addc(b, ' ');
+	report_add_label(b, report_countname(opt), false);
+	buf_adds(b, " (");
+	buf_adds(b, ansi ? ansi : "");
+	report_add_amount(b, s->change, true);
+	buf_adds(b, ", ");
+	if (s->base_total.v > 0) {
+		numfmt_report_percent(b, d / s->base_total.v * 100, true);
+	} else {
+		buf_adds(b, "n/a");
+	}
+	buf_adds(b, ansi ? ANSI_RESET : "");
+	buf_adds(b, ")\n");
+	report_add_rule(b, s, false);
+}
+
+void
+report_write_text(struct out *o, const struct tree *t, const struct options *opt, bool color)
+{
+	struct summary s;
+	report_summary_init(&s, t, true);
+	struct buf b;
+	buf_init(&b);
+	text_headline(&b, &s, opt, color);
+	for (int l = 0; l < LIST_COUNT; l++) {
+		if (report_title(&s, (enum list)l)) {
+			text_table(&b, &s, (enum list)l, report_top(opt), color);
+		}
+	}
+	buf_add(&o->b, b.data, b.len);
+	out_maybe_flush(o);
+	buf_finish(&b);
+	report_summary_finish(&s);
+}
