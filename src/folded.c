@@ -164,6 +164,13 @@ parse_line(struct reader *r, const char *s, size_t len)
 	if (!parse_counts(r, s, &len, c, &pair, &reason)) {
 		return bad_line(r, reason);
 	}
+	/* heaptrack ends its stacks with ';': no empty leaf frame for that. */
+	while (len > 0 && s[len - 1] == ';') {
+		len--;
+	}
+	if (len == 0) {
+		return bad_line(r, "stack is empty");
+	}
 	r->st->lines++;
 	if (pair) {
 		return add(r, SIDE_BASE, s, len, c[0]) && add(r, SIDE_HEAD, s, len, c[1]);
@@ -206,13 +213,30 @@ parse_lines(struct reader *r, const char *data, size_t len, bool at_eof)
 	return (long long)pos;
 }
 
+/*
+ * A file whose lines are mostly malformed is not folded stacks read with a
+ * few bad lines but something else: drawing the few that parse would be a
+ * graph of a file we misread.
+ */
 static bool
 finish(struct reader *r)
 {
-	if (r->st->lines == 0) {
+	const struct folded_stats *st = r->st;
+	if (st->lines == 0) {
 		set_error(r->err, r->name, 0,
-		        r->st->bad_lines ? "no valid line (every line was malformed)"
-		                         : "no stack in the input (empty file?)");
+		        st->bad_lines ? "no valid line (every line was malformed)"
+		                      : "no stack in the input (empty file?)");
+		return false;
+	}
+	if (st->bad_lines > st->lines) {
+		char reason[256];
+		snprintf(reason, sizeof(reason),
+		        "%s; %llu of %llu lines are malformed, so this is not read as folded "
+		        "stacks "
+		        "(a file of another format? --input-format names the reader)",
+		        st->first_bad_reason, (unsigned long long)st->bad_lines,
+		        (unsigned long long)(st->bad_lines + st->lines));
+		set_error(r->err, r->name, st->first_bad, reason);
 		return false;
 	}
 	return true;

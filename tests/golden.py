@@ -112,9 +112,10 @@ def gen_deep_stack(path):
 
 
 def gen_semicolons(path):
-    """A 4 MiB line of ';': a frame per byte, the most frames a file can ask for."""
+    """A 4 MiB line of ';' and a leaf: a frame per byte, the most frames a
+    file can ask for (without the leaf, trailing ';' are dropped)."""
     with open(path, "w", encoding="ascii") as f:
-        f.write(";" * (4 << 20) + " 1\n")
+        f.write(";" * (4 << 20) + "x 1\n")
 
 
 def gen_truncated_gz(path):

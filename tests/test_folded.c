@@ -113,14 +113,16 @@ test_bad_lines(void **state)
 	                           "a;c x12\n"
 	                           "a;d -3\n"
 	                           "a;e 2\n"
-	                           "5\n",
+	                           "5\n"
+	                           "a;f 1\n"
+	                           "a;g 1\n",
 	        FOLDED_BASE, false);
 	assert_true(r.ok);
-	assert_int_equal(r.st.lines, 2);
+	assert_int_equal(r.st.lines, 4);
 	assert_int_equal(r.st.bad_lines, 4);
 	assert_int_equal(r.st.first_bad, 2);
 	assert_string_equal(r.st.first_bad_reason, "no count");
-	assert_string_equal(r.dump, "a;b 1 0\na;e 2 0\n");
+	assert_string_equal(r.dump, "a;b 1 0\na;e 2 0\na;f 1 0\na;g 1 0\n");
 	free(r.dump);
 
 	static const struct {
@@ -363,6 +365,37 @@ test_names_unchanged(void **state)
 	free(r.dump);
 }
 
+/* More malformed lines than valid ones: not folded stacks, refused. */
+static void
+test_mostly_malformed(void **state)
+{
+	(void)state;
+	struct result r = read_mem("fl=a.c\nfn=(1) main\nsummary:\nmain 5\n", FOLDED_HEAD, false);
+	assert_false(r.ok);
+	assert_non_null(strstr(r.err.msg, "mem:1: no count; 3 of 4 lines are malformed"));
+	/* As many bad as good is still read, with the warning counts. */
+	r = read_mem("a 1\nb 1\nx\ny\n", FOLDED_HEAD, false);
+	assert_true(r.ok);
+	assert_int_equal(r.st.bad_lines, 2);
+}
+
+/* heaptrack ends stacks with ';': no empty leaf frame. */
+static void
+test_trailing_separator(void **state)
+{
+	(void)state;
+	struct tree *t = tree_from("main;alloc; 5\nmain;alloc;; 2\nmain 1\n", FOLDED_HEAD, NULL);
+	tree_finish(t, false);
+	char *s = dump_tree(t);
+	assert_string_equal(s, "main 1\nmain;alloc 7\n");
+	free(s);
+	tree_destroy(t);
+	struct result r = read_mem(";; 3\na 1\n", FOLDED_HEAD, false);
+	assert_true(r.ok);
+	assert_int_equal(r.st.bad_lines, 1);
+	assert_string_equal(r.st.first_bad_reason, "stack is empty");
+}
+
 int
 main(void)
 {
@@ -371,6 +404,8 @@ main(void)
 	        cmocka_unit_test(test_skipped_silently),
 	        cmocka_unit_test(test_separators),
 	        cmocka_unit_test(test_bad_lines),
+	        cmocka_unit_test(test_mostly_malformed),
+	        cmocka_unit_test(test_trailing_separator),
 	        cmocka_unit_test(test_strict),
 	        cmocka_unit_test(test_no_valid_line),
 	        cmocka_unit_test(test_three_columns),

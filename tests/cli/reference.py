@@ -73,19 +73,24 @@ def make_lines(rng, three):
 
 
 def model_side(lines, side, sums, opts):
-    valid = 0
+    """Valid lines, and whether the file is read: no more bad lines than valid."""
+    valid = bad = 0
+    staged = {}
     for ln in "".join(lines).split("\n"):
         if ln == "":
             continue
         r = split_line(ln)
-        if r == "skip" or r is None:
+        if r == "skip":
             continue
-        stack, c = r[0], parse_count(r[1])
+        stack, c = (r[0].rstrip(";"), parse_count(r[1])) if r else ("", None)
         if c is None or stack == "":
+            bad += 1
             continue
         valid += 1
-        add(sums, stack, side, c, opts)
-    return valid
+        add(staged, stack, side, c, opts)
+    for k, v in staged.items():
+        sums.setdefault(k, [Decimal(0), Decimal(0)])[side] += v[side]
+    return valid, valid > 0 and bad <= valid
 
 
 def add(sums, stack, side, c, opts):
@@ -99,28 +104,33 @@ def add(sums, stack, side, c, opts):
 
 def model_three(lines, sums, opts):
     """A single 3-column file; returns (valid lines, is three-column)."""
-    valid, decided, three = 0, False, False
+    valid, bad, decided, three = 0, 0, False, False
     for ln in "".join(lines).split("\n"):
         r = split_line(ln) if ln else "skip"
-        if r == "skip" or r is None:
+        if r == "skip":
             continue
-        head = parse_count(r[1])
+        head = parse_count(r[1]) if r else None
         if head is None:
+            bad += 1
             continue
         m = re.match(r"^(.*?)[ \t]+([^ \t]*)$", r[0])
         base = parse_count(m.group(2)) if m else None
         if not decided:
             decided, three = True, base is not None and m.group(1) != ""
         if three:
-            if base is None or m.group(1) == "":
+            stack = m.group(1).rstrip(";") if base is not None else ""
+            if stack == "":
+                bad += 1
                 continue
             valid += 1
-            add(sums, m.group(1), 0, base, opts)
-            add(sums, m.group(1), 1, head, opts)
-        elif r[0] != "":
+            add(sums, stack, 0, base, opts)
+            add(sums, stack, 1, head, opts)
+        elif r[0].rstrip(";") != "":
             valid += 1
-            add(sums, r[0], 1, head, opts)
-    return valid, three
+            add(sums, r[0].rstrip(";"), 1, head, opts)
+        else:
+            bad += 1
+    return valid > 0 and bad <= valid, three
 
 
 def write(path, lines):
@@ -135,8 +145,8 @@ def one_round(exe, rng, tmp):
     if shape == "three":
         lines = make_lines(rng, True)
         write(os.path.join(tmp, "d.folded"), lines)
-        valid, three = model_three(lines, sums, opts)
-        ok, args = valid > 0, ["d.folded"]
+        ok, three = model_three(lines, sums, opts)
+        args = ["d.folded"]
     else:
         ok = True
         for side, flag in ((0, "--base"), (1, "--head")):
@@ -146,9 +156,10 @@ def one_round(exe, rng, tmp):
                 lines = make_lines(rng, False)
                 name = "s%d_%d.folded" % (side, k)
                 write(os.path.join(tmp, name), lines)
-                # Each file must hold a valid line of its own.
-                v = model_side(lines, side, sums, opts)
-                ok = ok and v > 0
+                # Each file must hold a valid line of its own, and more
+                # valid lines than malformed ones.
+                _, read = model_side(lines, side, sums, opts)
+                ok = ok and read
                 args += [flag, name] if shape == "split" else [name]
         three = True
     p = subprocess.run([exe, "-f", "folded"] + opts + args, cwd=tmp, capture_output=True)
