@@ -372,7 +372,7 @@ test_mostly_malformed(void **state)
 	(void)state;
 	struct result r = read_mem("fl=a.c\nfn=(1) main\nsummary:\nmain 5\n", FOLDED_HEAD, false);
 	assert_false(r.ok);
-	assert_non_null(strstr(r.err.msg, "mem:1: no count; 3 of 4 lines are malformed"));
+	assert_non_null(strstr(r.err.msg, "in.folded:1: no count; 3 of 4 lines are malformed"));
 	/* As many bad as good is still read, with the warning counts. */
 	r = read_mem("a 1\nb 1\nx\ny\n", FOLDED_HEAD, false);
 	assert_true(r.ok);
