@@ -322,15 +322,22 @@ open_temp(struct out *o, struct where *w, struct diag *err)
 	buf_add(&tmp, w->target, dir_len);
 	buf_adds(&tmp, ".difffold-XXXXXX");
 	char *tmp_path = buf_detach(&tmp, NULL);
+	/*
+	 * Listed before it exists, so no signal on any thread (pango's run
+	 * beside ours) finds the file and not the entry; mkostemp completes
+	 * the name before it creates the file. Unlisted only after it is gone.
+	 */
 	sigset_t old;
 	hold_signals(&old);
+	set_live(NULL, tmp_path);
 	o->fd = mkostemp(tmp_path, O_CLOEXEC);
-	if (o->fd >= 0) {
-		set_live(NULL, tmp_path);
+	int code = errno;
+	if (o->fd < 0) {
+		set_live(tmp_path, NULL);
 	}
 	release_signals(&old);
 	if (o->fd < 0) {
-		set_error(err, o->path, "cannot create output file", errno);
+		set_error(err, o->path, "cannot create output file", code);
 		free(tmp_path);
 		return false;
 	}
