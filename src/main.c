@@ -77,6 +77,7 @@ write_outputs(const struct tree *t, const struct options *o)
 {
 	struct layout *cache = NULL;
 	int code = EXIT_OK;
+	size_t cut = 0; /* outputs whose reader went away */
 	for (size_t i = 0; i < o->output_count && code == EXIT_OK; i++) {
 		const struct output_spec *spec = &o->outputs[i];
 		struct out out;
@@ -94,12 +95,16 @@ write_outputs(const struct tree *t, const struct options *o)
 		} else if (!out_commit(&out, &broken_pipe, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			code = EXIT_INPUT;
-		} else if (broken_pipe) {
-			break; /* the reader stopped reading: not an error */
+		} else if (broken_pipe && o->output_count > 1) {
+			/* The other outputs are still written; only a lone output
+			 * (difffold ... | head) may be cut quietly. */
+			fprintf(stderr, "difffold: %s: output cut short: Broken pipe\n",
+			        spec->path ? spec->path : "<stdout>");
+			cut++;
 		}
 	}
 	layout_destroy(cache);
-	return code;
+	return code == EXIT_OK && cut ? EXIT_INPUT : code;
 }
 
 /* Runs after the outputs are written, so a failing CI job still has them. */
@@ -145,6 +150,9 @@ run(const struct options *o)
 int
 main(int argc, char **argv)
 {
+	/* Before anything opens a file that could take descriptor 0, 1 or 2. */
+	out_guard_std_fds();
+	out_catch_signals();
 	struct options o;
 	struct diag err;
 	options_init(&o);

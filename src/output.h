@@ -4,6 +4,25 @@
  * target, which out_commit renames into place, so an error never leaves a
  * truncated file. Standard output is written as it goes. With no target
  * (out_init_memory) everything stays in `b`, for tests and the fuzzer.
+ *
+ * What a target path names decides how it is written (out_open):
+ *   - a symbolic link is followed to its final target, which is then
+ *     treated as below (a dangling link creates the file it points to);
+ *     the link itself is never replaced;
+ *   - a regular file, or a path that does not exist yet, is written through
+ *     a temporary file `.difffold-XXXXXX` in the same folder and renamed
+ *     over it at commit; a file that is replaced keeps its mode (and owner
+ *     and group where permitted), and a file the user may not write is
+ *     refused, as cp(1) would;
+ *   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are our own
+ *     descriptor N, written through a duplicate (no new open, no truncation);
+ *   - a device, FIFO or socket, and anything in /dev or /proc, is opened and
+ *     written in place: nothing there is ever created by rename.
+ *
+ * Live temporary files are kept in a fixed table that a signal handler can
+ * read: out_catch_signals removes them on the usual termination signals,
+ * and out_remove_temps (async-signal-safe) does so for fatal paths such as
+ * running out of memory.
  */
 #ifndef DIFFFOLD_OUTPUT_H
 #define DIFFFOLD_OUTPUT_H
@@ -18,10 +37,31 @@
 struct out {
 	struct buf b;
 	int fd; /* -1: memory only */
-	const char *path; /* target, NULL for standard output */
+	const char *path; /* as given, for messages; NULL for standard output */
+	char *target; /* path the temporary file replaces (links resolved) */
 	char *tmp_path; /* temporary file until committed */
 	int error; /* first errno of a failed write, 0 if none */
 };
+
+/*
+ * Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that
+ * no file opened later takes their place (a library's warnings would land in
+ * an output file). The descriptor is opened for the other direction (0 for
+ * writing, 1 and 2 for reading), so using it still fails with EBADF as it
+ * did while closed: output to a closed standard output remains an error.
+ */
+void out_guard_std_fds(void);
+
+/*
+ * Installs handlers for SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1
+ * and SIGUSR2 (those not ignored) that remove the live temporary files and
+ * then die of the same signal. SIGPIPE and SIGXFSZ are left to the caller
+ * (main ignores both, so they arrive as EPIPE and EFBIG).
+ */
+void out_catch_signals(void);
+
+/* Removes every live temporary file; async-signal-safe, for fatal paths. */
+void out_remove_temps(void);
 
 void out_init_memory(struct out *o);
 /* path NULL means standard output. */
@@ -39,7 +79,8 @@ out_maybe_flush(struct out *o)
 /*
  * Finishes the output: flushes, closes and renames into place. Returns false
  * with err set on failure (nothing is left behind). *broken_pipe is set when
- * standard output's reader went away, which is not reported as an error.
+ * the reader of a pipe written in place (standard output, a FIFO) went away,
+ * which is not reported as an error: the caller decides.
  */
 bool out_commit(struct out *o, bool *broken_pipe, struct diag *err);
 /* Drops the output: removes the temporary file and frees memory. */

@@ -5,6 +5,8 @@
 #include <fontconfig/fontconfig.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <stdio.h>
@@ -612,6 +614,60 @@ plan_bitmap(struct plan *pl, const struct layout *l)
 	pl->device_height = (int)fmin(ceil(pl->height * pl->scale), max_height);
 }
 
+/*
+ * Last resort for drawing. GLib aborts (SIGABRT or SIGTRAP) when an
+ * allocation fails, and fontconfig may crash on a NULL it did not expect;
+ * none of them can report running out of memory to us. So from the first
+ * PNG or PDF on, those signals remove the temporary output files, print one
+ * line and exit 1. The handlers stay for the rest of the run: pango's
+ * worker threads (FcInit and the like) go on after a drawing returns. The
+ * main thread's handler runs on its own stack, so that a stack overflow is
+ * caught too; it only calls async-signal-safe functions, and when several
+ * threads crash at once the first one does the work and exits.
+ */
+static const int crash_signals[] = {SIGABRT, SIGTRAP, SIGSEGV, SIGBUS};
+#define CRASH_COUNT (sizeof(crash_signals) / sizeof(crash_signals[0]))
+
+static const char *volatile crash_message = "";
+static atomic_flag crashing = ATOMIC_FLAG_INIT;
+static char crash_stack[64 << 10];
+
+static void
+on_crash(int sig)
+{
+	(void)sig;
+	if (atomic_flag_test_and_set(&crashing)) {
+		for (;;) {
+			pause(); /* another thread is already cleaning up and exiting */
+		}
+	}
+	out_remove_temps();
+	const char *m = crash_message;
+	(void)!write(STDERR_FILENO, m, strlen(m));
+	_exit(1);
+}
+
+static void
+catch_crashes(const char *message)
+{
+	static bool installed;
+	crash_message = message;
+	if (installed) {
+		return;
+	}
+	installed = true;
+	stack_t st = {.ss_sp = crash_stack, .ss_size = sizeof(crash_stack)};
+	sigaltstack(&st, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_ONSTACK;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < CRASH_COUNT; i++) {
+		sigaction(crash_signals[i], &sa, NULL);
+	}
+}
+
 static cairo_status_t
 write_to_out(void *closure, const unsigned char *data, unsigned int length)
 {
@@ -653,8 +709,8 @@ paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl,
 	return !cairo_failed(st, what, err);
 }
 
-bool
-png_write(struct out *o, const struct layout *l, struct diag *err)
+static bool
+draw_png(struct out *o, const struct layout *l, struct diag *err)
 {
 	struct fonts f;
 	if (!fonts_open(&f, l, err)) {
@@ -692,8 +748,8 @@ set_pdf_title(cairo_surface_t *s, const struct layout *l)
 	caption_finish(&c);
 }
 
-bool
-png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
+static bool
+draw_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
 	struct fonts f;
 	if (!fonts_open(&f, l, err)) {
@@ -720,4 +776,18 @@ png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
 	buf_finish(&pl.note);
 	fonts_close(&f);
 	return ok;
+}
+
+bool
+png_write(struct out *o, const struct layout *l, struct diag *err)
+{
+	catch_crashes("difffold: out of memory or crash while drawing PNG\n");
+	return draw_png(o, l, err);
+}
+
+bool
+png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
+{
+	catch_crashes("difffold: out of memory or crash while drawing PDF\n");
+	return draw_pdf(o, l, err);
 }

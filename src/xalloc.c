@@ -4,16 +4,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/mman.h>
-#include <unistd.h>
 #endif
 
+#include "output.h"
+
+/*
+ * Exit 1 like any other failure, with no temporary output file left behind.
+ * _exit, not exit: another thread may be running, and atexit handlers or a
+ * leak check have nothing useful to do with a heap that ran out.
+ */
 static void
 out_of_memory(size_t size)
 {
 	fprintf(stderr, "difffold: out of memory (asked for %zu bytes)\n", size);
-	abort();
+	out_remove_temps();
+	_exit(1);
 }
 
 void *

@@ -1,6 +1,8 @@
 /*
  * xalloc: allocation that never returns NULL. Running out of memory is not
- * an input error difffold can report usefully, so it prints and aborts.
+ * an input error difffold can report usefully, so it prints "difffold: out
+ * of memory", removes the live temporary output files (out_remove_temps)
+ * and exits with status 1.
  */
 #ifndef DIFFFOLD_XALLOC_H
 #define DIFFFOLD_XALLOC_H

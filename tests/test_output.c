@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "xalloc.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 
 static char *
 make_dir(void)
@@ -264,6 +276,190 @@ test_relative_and_memory(void **state)
 	buf_finish(&o.b);
 }
 
+/* Writes one line through out_open/out_commit; true on success. */
+static bool
+write_line(const char *path, const char *line)
+{
+	struct out o;
+	struct diag err;
+	if (!out_open(&o, path, &err)) {
+		return false;
+	}
+	buf_adds(&o.b, line);
+	bool broken;
+	return out_commit(&o, &broken, &err);
+}
+
+/* A link chain is followed: the final file is replaced, every link stays. */
+static void
+test_through_links(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *real = join(dir, "real.txt");
+	char *l1 = join(dir, "l1");
+	char *l2 = join(dir, "l2");
+	char *dangling = join(dir, "dangling");
+	char *created = join(dir, "created.txt");
+	assert_true(write_line(real, "old\n"));
+	assert_int_equal(chmod(real, 0600), 0);
+	assert_int_equal(symlink("real.txt", l1), 0); /* relative to its folder */
+	assert_int_equal(symlink(l1, l2), 0);
+	assert_int_equal(symlink("created.txt", dangling), 0);
+	assert_true(write_line(l2, "new\n"));
+	assert_true(write_line(dangling, "made\n"));
+	struct stat sb;
+	assert_int_equal(lstat(l1, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(lstat(l2, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(lstat(dangling, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(stat(real, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0600); /* the mode of the file replaced */
+	size_t len;
+	char *got = slurp(real, &len);
+	assert_string_equal(got, "new\n");
+	free(got);
+	got = slurp(created, &len);
+	assert_string_equal(got, "made\n");
+	free(got);
+	assert_int_equal(count_entries(dir), 5); /* no temporary file */
+	const char *all[] = {l1, l2, dangling, real, created};
+	for (size_t i = 0; i < 5; i++) {
+		unlink(all[i]);
+		free((void *)all[i]);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+/* A link loop is an error, not a hang, and leaves nothing. */
+static void
+test_link_loop(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *a = join(dir, "a");
+	char *b = join(dir, "b");
+	assert_int_equal(symlink("b", a), 0);
+	assert_int_equal(symlink("a", b), 0);
+	struct out o;
+	struct diag err;
+	assert_false(out_open(&o, a, &err));
+	assert_non_null(strstr(err.msg, "Too many levels of symbolic links"));
+	assert_int_equal(count_entries(dir), 2);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(dir);
+}
+
+/* The child's status after running fn in a fork with a temporary file live. */
+static int
+in_child(const char *path, void (*fn)(void))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		out_catch_signals();
+		struct out o;
+		struct diag err;
+		if (!out_open(&o, path, &err)) {
+			_exit(99);
+		}
+		buf_adds(&o.b, "partial");
+		out_flush(&o);
+		fn();
+		_exit(98);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void
+raise_term(void)
+{
+	raise(SIGTERM);
+}
+
+static void
+raise_hup(void)
+{
+	raise(SIGHUP);
+}
+
+/* A caught signal removes the temporary file and still kills with it. */
+static void
+test_signal_cleans_up(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "out.svg");
+	int status = in_child(path, raise_term);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGTERM);
+	status = in_child(path, raise_hup);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGHUP);
+	assert_int_equal(count_entries(dir), 0);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void
+exhaust_memory(void)
+{
+	/* More than any address space: malloc fails at once. */
+	(void)xmalloc(SIZE_MAX / 2);
+}
+
+/* Running out of memory exits 1 and leaves no temporary file. */
+static void
+test_oom_cleans_up(void **state)
+{
+	(void)state;
+#ifdef UNDER_ASAN
+	skip(); /* the sanitizer's allocator dies on a huge request itself */
+#endif
+	char *dir = make_dir();
+	char *path = join(dir, "out.svg");
+	int status = in_child(path, exhaust_memory);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+	assert_int_equal(count_entries(dir), 0);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+/* A closed standard descriptor is filled, yet still fails as if closed. */
+static void
+test_guard_std_fds(void **state)
+{
+	(void)state;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(STDOUT_FILENO);
+		out_guard_std_fds();
+		int fd = open("/dev/null", O_RDONLY);
+		bool taken = fcntl(STDOUT_FILENO, F_GETFD) != -1 && fd > STDERR_FILENO;
+		bool fails = write(STDOUT_FILENO, "x", 1) < 0 && errno == EBADF;
+		_exit(taken && fails ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int
 main(void)
 {
@@ -274,6 +470,11 @@ main(void)
 	        cmocka_unit_test(test_missing_dir),
 	        cmocka_unit_test(test_target_is_dir),
 	        cmocka_unit_test(test_relative_and_memory),
+	        cmocka_unit_test(test_through_links),
+	        cmocka_unit_test(test_link_loop),
+	        cmocka_unit_test(test_signal_cleans_up),
+	        cmocka_unit_test(test_oom_cleans_up),
+	        cmocka_unit_test(test_guard_std_fds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
