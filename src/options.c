@@ -27,6 +27,11 @@ static const char usage_text[] =
         "  --base FILE           add FILE to the base profile (repeatable)\n"
         "  --head FILE           add FILE to the head profile (repeatable)\n"
         "  --strict              stop at the first malformed line (default: skip, warn once)\n"
+        "  --input-format NAME   read every input as folded or callgrind (default: judged\n"
+        "                        by each file's content; other formats are refused)\n"
+        "  --event NAME          callgrind: the event to read (default the file's first,\n"
+        "                        e.g. Ir; also CEst, the estimated cycles)\n"
+        "  --objects             callgrind: name frames `function [object]`\n"
         "  --reverse             merge stacks from the leaf end\n"
         "  --strip-hex           replace hex literals 0x1234abcd with 0x... before merging\n"
         "  --normalize           scale base counts by head total / base total\n"
@@ -107,6 +112,9 @@ enum long_only {
 	OPT_TOP,
 	OPT_IMAGE_URL,
 	OPT_FAIL_ON_REGRESSION,
+	OPT_INPUT_FORMAT,
+	OPT_EVENT,
+	OPT_OBJECTS,
 };
 
 static const struct option long_options[] = {
@@ -141,6 +149,9 @@ static const struct option long_options[] = {
         {"top", required_argument, NULL, OPT_TOP},
         {"image-url", required_argument, NULL, OPT_IMAGE_URL},
         {"fail-on-regression", required_argument, NULL, OPT_FAIL_ON_REGRESSION},
+        {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
+        {"event", required_argument, NULL, OPT_EVENT},
+        {"objects", no_argument, NULL, OPT_OBJECTS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -457,6 +468,17 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_COUNTNAME:
 		o->countname = arg;
+		o->countname_given = true;
+		return true;
+	case OPT_INPUT_FORMAT:
+		o->input_forced = true;
+		return detect_parse_reader(arg, &o->input_format) ||
+		       usage(err, "--input-format: unknown reader (folded or callgrind)", arg);
+	case OPT_EVENT:
+		o->event = arg;
+		return true;
+	case OPT_OBJECTS:
+		o->objects = true;
 		return true;
 	case OPT_NOTES:
 		o->notes = arg;

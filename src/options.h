@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "detect.h"
 #include "diag.h"
 #include "tree.h"
 
@@ -61,6 +62,10 @@ struct options {
 	size_t base_count, head_count;
 	const char *single; /* one positional profile: plain or 3-column */
 	bool strict;
+	bool input_forced; /* --input-format: every file read as input_format */
+	enum input_format input_format;
+	const char *event; /* --event: which of the profile's events (callgrind) */
+	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	struct tree_options tree;
 	/* outputs */
 	struct output_spec *outputs;
@@ -76,6 +81,7 @@ struct options {
 	const char *font_family;
 	const char *title, *subtitle; /* NULL or empty: the default, none */
 	const char *countname, *notes; /* "samples"; NULL or empty: none */
+	bool countname_given; /* else a reader may name its unit ("instructions") */
 	/* The first file of each side; one profile is the head against "base". */
 	const char *base_label, *head_label;
 	enum truncate truncate;
