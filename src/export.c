@@ -1,7 +1,9 @@
 #include "export.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "folded.h"
 #include "report.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -53,6 +55,34 @@ add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum s
 	}
 }
 
+/*
+ * Before the first line: a column mark when a single input would misread
+ * it (a single profile whose first stack ends in a number, `a;b 7 3`), or
+ * when the stack starts with a UTF-8 byte-order mark, which the reader drops
+ * at the start of a file. So difffold reads its own output back unchanged.
+ */
+static void
+folded_mark(struct buf *b, const struct tree *t, const char *stack, size_t len)
+{
+	bool bom = len >= 3 && memcmp(stack, "\xEF\xBB\xBF", 3) == 0;
+	if (t->differential) {
+		if (bom) {
+			buf_adds(b, FOLDED_MARK_3_COLUMNS "\n");
+		}
+	} else if (bom || folded_stack_ends_in_count(stack, len)) {
+		buf_adds(b, FOLDED_MARK_2_COLUMNS "\n");
+	}
+}
+
+/* A node gets a line when it has samples of its own, or is a leaf: zero-count
+ * stacks stay in the model, so they stay in the output too. */
+static bool
+folded_has_line(const struct tree_node *n)
+{
+	return !count_is_zero(n->self[SIDE_BASE]) || !count_is_zero(n->self[SIDE_HEAD]) ||
+	       n->first_child == TREE_NONE;
+}
+
 void
 export_folded(struct out *o, const struct tree *t)
 {
@@ -60,6 +90,7 @@ export_folded(struct out *o, const struct tree *t)
 	buf_init(&path);
 	size_t *offsets = xmalloc((t->max_depth + 1) * sizeof(size_t));
 	offsets[0] = 0;
+	uint64_t written = 0;
 	for (uint32_t id = tree_next_preorder(t, TREE_ROOT, TREE_ROOT); id != TREE_NONE;
 	        id = tree_next_preorder(t, id, TREE_ROOT)) {
 		const struct tree_node *n = tree_node(t, id);
@@ -71,8 +102,11 @@ export_folded(struct out *o, const struct tree *t)
 		}
 		buf_add(&path, name, len);
 		offsets[n->depth] = path.len;
-		if (count_is_zero(n->self[SIDE_BASE]) && count_is_zero(n->self[SIDE_HEAD])) {
+		if (!folded_has_line(n)) {
 			continue;
+		}
+		if (!written++) {
+			folded_mark(&o->b, t, path.data, path.len);
 		}
 		buf_add(&o->b, path.data, path.len);
 		buf_addc(&o->b, ' ');

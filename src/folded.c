@@ -131,6 +131,34 @@ bad_line(struct reader *r, const char *reason)
 	return true;
 }
 
+bool
+folded_stack_ends_in_count(const char *stack, size_t len)
+{
+	while (len > 0 && is_space(stack[len - 1])) {
+		len--;
+	}
+	const char *f, *why;
+	size_t flen;
+	struct count c;
+	return last_field(stack, &len, &f, &flen) && len > 0 && count_parse(f, flen, &c, &why);
+}
+
+/* A column mark before the first stack decides the column count. */
+static void
+column_mark(struct reader *r, const char *s, size_t len)
+{
+	static const size_t n = sizeof(FOLDED_MARK_2_COLUMNS) - 1;
+	if (r->mode != FOLDED_AUTO || r->decided || len != n) {
+		return;
+	}
+	bool two = memcmp(s, FOLDED_MARK_2_COLUMNS, n) == 0;
+	bool three = memcmp(s, FOLDED_MARK_3_COLUMNS, n) == 0;
+	if (two || three) {
+		r->decided = true;
+		r->st->three_column = three;
+	}
+}
+
 /* One line without its newline. Returns false on a fatal error. */
 static bool
 parse_line(struct reader *r, const char *s, size_t len)
@@ -151,6 +179,7 @@ parse_line(struct reader *r, const char *s, size_t len)
 		lead++;
 	}
 	if (lead == len || s[0] == '#') {
+		column_mark(r, s, len);
 		return true;
 	}
 	struct count c[2];

@@ -209,11 +209,59 @@ test_three_columns(void **state)
 	assert_false(r.st.three_column);
 	assert_string_equal(r.dump, "1 2\nx 1 2\n");
 	free(r.dump);
-	/* In base/head mode three columns are a stack with a space. */
+	/* In base/head mode three columns are a stack with a space. Written
+	 * back, a column mark keeps a single input from reading it as 3. */
 	r = read_mem("a 1 2\n", FOLDED_HEAD, false);
 	assert_true(r.ok);
-	assert_string_equal(r.dump, "a 1 2\n");
+	assert_string_equal(r.dump, "# difffold: 2 columns\na 1 2\n");
 	free(r.dump);
+}
+
+/* Issue 21, item 15: a column mark before the first stack decides. */
+static void
+test_column_mark(void **state)
+{
+	(void)state;
+	struct result r = read_mem("# difffold: 2 columns\na;b 7 3\nc 1\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_false(r.st.three_column);
+	assert_int_equal(r.st.bad_lines, 0);
+	assert_string_equal(r.dump, "# difffold: 2 columns\na;b 7 3\nc 1\n");
+	free(r.dump);
+	/* Comments and blank lines may come first; the mark still decides. */
+	r = read_mem("# x\n\n# difffold: 3 columns\n\xEF\xBB\xBF"
+	             "a 1 2\n",
+	        FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	assert_string_equal(r.dump, "# difffold: 3 columns\n\xEF\xBB\xBF"
+	                            "a 1 2\n");
+	free(r.dump);
+	/* After the first stack it is an ordinary comment. */
+	r = read_mem("a 1 2\n# difffold: 2 columns\nb 3 4\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	assert_string_equal(r.dump, "a 1 2\nb 3 4\n");
+	free(r.dump);
+	/* Only the exact line (CRLF and trailing blanks aside) is a mark. */
+	r = read_mem("# difffold: 2 columns.\na 1 2\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	free(r.dump);
+	r = read_mem("# difffold: 2 columns \r\na 1 2\r\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_false(r.st.three_column);
+	free(r.dump);
+	r = read_mem("# difffold: 3 columns\nb 3\n", FOLDED_HEAD, false);
+	assert_true(r.ok);
+	assert_string_equal(r.dump, "b 3\n");
+	free(r.dump);
+	assert_true(folded_stack_ends_in_count("a;b 7", 5));
+	assert_true(folded_stack_ends_in_count("a;b\t1.5 ", 8));
+	assert_false(folded_stack_ends_in_count("a;b 7x", 6));
+	assert_false(folded_stack_ends_in_count("7", 1));
+	assert_false(folded_stack_ends_in_count(" 7", 2));
+	assert_false(folded_stack_ends_in_count("a;b 0x1", 7));
 }
 
 static void
@@ -489,6 +537,7 @@ main(void)
 	        cmocka_unit_test(test_file_blocks),
 	        cmocka_unit_test(test_gzip),
 	        cmocka_unit_test(test_gzip_members),
+	        cmocka_unit_test(test_column_mark),
 	        cmocka_unit_test(test_file_errors),
 	        cmocka_unit_test(test_overflow_is_fatal),
 	        cmocka_unit_test(test_names_unchanged),
