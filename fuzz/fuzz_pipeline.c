@@ -16,9 +16,12 @@
  *            (2 or 3 columns decided by the first line).
  *
  * Beyond "no crash, no leak" it checks properties every output must have
- * whatever the names are: JSON and SVG are valid UTF-8 with no raw control
- * characters, JSON has no raw U+2028/U+2029, and the SVG holds at most the
- * one <script> and <style> element and CDATA sections difffold embeds.
+ * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
+ * with no raw control characters, JSON has no raw U+2028/U+2029, and the
+ * SVG holds at most the one <script> and <style> element and CDATA sections
+ * difffold embeds. The folded output, read back as one input, gives the
+ * same folded output again (without --reverse and --normalize, which
+ * change names or counts on the way out).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -155,6 +158,29 @@ check_svg(const struct buf *b)
 	check(count_of(b->data, b->len, "<style") <= 1);
 }
 
+/* difffold reads its own folded output back as the same profile. */
+static void
+check_round_trip(const struct buf *folded)
+{
+	struct tree_options topt = {.min_delta = OPTIONS_DEFAULT_MIN_DELTA};
+	struct tree *t = tree_create(&topt);
+	struct folded_stats st;
+	struct diag err;
+	bool ok =
+	        folded_read_mem(t, "back", folded->data, folded->len, FOLDED_AUTO, true, &st, &err);
+	if (!ok) {
+		fprintf(stderr, "reading the folded output back: %s\n", err.msg);
+	}
+	check(ok);
+	tree_finish(t, st.three_column);
+	struct out again;
+	out_init_memory(&again);
+	export_folded(&again, t);
+	check(again.b.len == folded->len && memcmp(again.b.data, folded->data, folded->len) == 0);
+	buf_finish(&again.b);
+	tree_destroy(t);
+}
+
 static void
 write_text_formats(const struct tree *t, const struct options *o, const struct layout *l)
 {
@@ -165,8 +191,18 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
+	struct options flat = *o;
+	flat.json_layout = JSON_LAYOUT_FLAT;
+	out_init_memory(&out);
+	export_json(&out, t, &flat);
+	check(clean_text(out.b.data, out.b.len, false));
+	buf_finish(&out.b);
+
 	out_init_memory(&out);
 	export_folded(&out, t);
+	if (!o->tree.reverse && !o->tree.normalize) {
+		check_round_trip(&out.b);
+	}
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
@@ -186,6 +222,21 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	buf_init(&why);
 	report_gate(t, o->fail_on_regression, &why);
 	buf_finish(&why);
+}
+
+/*
+ * One line per process the first time a PNG or PDF is drawn, so a fuzz log
+ * shows the cairo/pango backend really ran (.ci/hardening checks for it).
+ */
+static bool told_png, told_pdf;
+
+static void
+tell_once(bool drawn, bool *told, const char *what)
+{
+	if (drawn && !*told) {
+		*told = true;
+		fprintf(stderr, "fuzz_pipeline: drew %s\n", what);
+	}
 }
 
 static void
@@ -212,6 +263,7 @@ write_bitmaps(const struct layout *l)
 		fprintf(stderr, "png_write: %s\n", err.msg);
 	}
 	check(ok || !must_draw);
+	tell_once(ok, &told_png, "a PNG");
 	out_init_memory(&out);
 	ok = png_write_pdf(&out, l, &err);
 	buf_finish(&out.b);
@@ -219,6 +271,7 @@ write_bitmaps(const struct layout *l)
 		fprintf(stderr, "png_write_pdf: %s\n", err.msg);
 	}
 	check(ok || !must_draw);
+	tell_once(ok, &told_pdf, "a PDF");
 }
 
 /* Reads base and head, or one profile; false when the input is rejected. */

@@ -1,6 +1,7 @@
 #include "count.h"
 
 static const char *const reason_nan = "count is not a number";
+static const char *const reason_large = "count is larger than 2^64-1";
 
 bool
 count_parse(const char *s, size_t len, struct count *out, const char **reason)
@@ -22,21 +23,29 @@ count_parse(const char *s, size_t len, struct count *out, const char **reason)
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 		if (units > (UINT64_MAX - d) / 10) {
-			*reason = "count is larger than 2^64-1";
+			*reason = reason_large;
 			return false;
 		}
 		units = units * 10 + d;
 	}
 	uint32_t nanos = 0;
+	/* Nonzero digits past the ninth still make 2^64-1.0000000001 too large. */
+	bool any_fraction = false;
 	if (i < len && s[i] == '.') {
 		uint32_t scale = COUNT_NANOS_PER_UNIT / 10;
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 			nanos += (uint32_t)(s[i] - '0') * scale;
 			scale /= 10;
+			any_fraction |= s[i] != '0';
 		}
 	}
 	if (i != len) {
 		*reason = reason_nan;
+		return false;
+	}
+	/* The limit is 2^64-1 exactly, so the sum of counts has one bound too. */
+	if (units == UINT64_MAX && any_fraction) {
+		*reason = reason_large;
 		return false;
 	}
 	out->units = units;
@@ -54,6 +63,10 @@ count_add(struct count a, struct count b, struct count *sum)
 		carry = 1;
 	}
 	if (a.units > UINT64_MAX - b.units || a.units + b.units > UINT64_MAX - carry) {
+		return false;
+	}
+	/* 2^64-1 exactly is the largest count: 2^64-1.5 passes it too. */
+	if (a.units + b.units + carry == UINT64_MAX && nanos != 0) {
 		return false;
 	}
 	sum->units = a.units + b.units + carry;

@@ -1,7 +1,8 @@
 /*
- * count: a sample count in fixed point, whole units up to 2^64-1 plus nine
- * decimal places. Fractional inputs (`12.5`) therefore add up exactly, and
- * integer profiles lose nothing. Digits past the ninth decimal are dropped.
+ * count: a sample count in fixed point, whole units plus nine decimal places,
+ * at most 2^64-1 exactly (so units == UINT64_MAX implies nanos == 0).
+ * Fractional inputs (`12.5`) therefore add up exactly, and integer profiles
+ * lose nothing. Digits past the ninth decimal are dropped.
  */
 #ifndef DIFFFOLD_COUNT_H
 #define DIFFFOLD_COUNT_H
@@ -24,7 +25,7 @@ struct count {
  * returns false and sets *reason to a static message for the user.
  */
 bool count_parse(const char *s, size_t len, struct count *out, const char **reason);
-/* *sum = a + b; false (and *sum untouched) when the sum exceeds 2^64-1 units. */
+/* *sum = a + b; false (and *sum untouched) when the sum exceeds 2^64-1. */
 bool count_add(struct count a, struct count b, struct count *sum);
 /* a - b for a >= b (callers guarantee it); used for self = total - children. */
 struct count count_sub(struct count a, struct count b);

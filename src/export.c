@@ -1,8 +1,10 @@
 #include "export.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "escape.h"
+#include "folded.h"
 #include "report.h"
 #include "xalloc.h"
 
@@ -17,6 +19,34 @@ add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum s
 	}
 }
 
+/*
+ * Before the first line: a column mark when a single input would misread
+ * it (a single profile whose first stack ends in a number, `a;b 7 3`), or
+ * when the stack starts with a UTF-8 byte-order mark, which the reader drops
+ * at the start of a file. So difffold reads its own output back unchanged.
+ */
+static void
+folded_mark(struct buf *b, const struct tree *t, const char *stack, size_t len)
+{
+	bool bom = len >= 3 && memcmp(stack, "\xEF\xBB\xBF", 3) == 0;
+	if (t->differential) {
+		if (bom) {
+			buf_adds(b, FOLDED_MARK_3_COLUMNS "\n");
+		}
+	} else if (bom || folded_stack_ends_in_count(stack, len)) {
+		buf_adds(b, FOLDED_MARK_2_COLUMNS "\n");
+	}
+}
+
+/* A node gets a line when it has samples of its own, or is a leaf: zero-count
+ * stacks stay in the model, so they stay in the output too. */
+static bool
+folded_has_line(const struct tree_node *n)
+{
+	return !count_is_zero(n->self[SIDE_BASE]) || !count_is_zero(n->self[SIDE_HEAD]) ||
+	       n->first_child == TREE_NONE;
+}
+
 void
 export_folded(struct out *o, const struct tree *t)
 {
@@ -24,6 +54,7 @@ export_folded(struct out *o, const struct tree *t)
 	buf_init(&path);
 	size_t *offsets = xmalloc((t->max_depth + 1) * sizeof(size_t));
 	offsets[0] = 0;
+	uint64_t written = 0;
 	for (uint32_t id = tree_next_preorder(t, TREE_ROOT, TREE_ROOT); id != TREE_NONE;
 	        id = tree_next_preorder(t, id, TREE_ROOT)) {
 		const struct tree_node *n = tree_node(t, id);
@@ -35,8 +66,11 @@ export_folded(struct out *o, const struct tree *t)
 		}
 		buf_add(&path, name, len);
 		offsets[n->depth] = path.len;
-		if (count_is_zero(n->self[SIDE_BASE]) && count_is_zero(n->self[SIDE_HEAD])) {
+		if (!folded_has_line(n)) {
 			continue;
+		}
+		if (!written++) {
+			folded_mark(&o->b, t, path.data, path.len);
 		}
 		buf_add(&o->b, path.data, path.len);
 		buf_addc(&o->b, ' ');
@@ -72,10 +106,10 @@ json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
 	buf_adds(b, "\",\"children\":[");
 }
 
-void
-export_json(struct out *o, const struct tree *t, const struct options *opt)
+/* The document's opening: totals and flags, shared by both layouts. */
+static void
+json_totals(struct buf *b, const struct tree *t)
 {
-	struct buf *b = &o->b;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	buf_adds(b, "{\"base_total\":");
 	buf_add_count(b, root->total[SIDE_BASE]);
@@ -87,6 +121,82 @@ export_json(struct out *o, const struct tree *t, const struct options *opt)
 	buf_add_double(b, t->base_scale, 12);
 	buf_adds(b, ",\"differential\":");
 	buf_adds(b, t->differential ? "true" : "false");
+}
+
+/* One flat node: id, parent and depth, then the nested node's fields but children. */
+static void
+json_flat_node(
+        struct buf *b, const struct tree *t, const struct tree_node *n, size_t id, size_t parent)
+{
+	buf_adds(b, "{\"id\":");
+	buf_add_u64(b, id);
+	buf_adds(b, ",\"parent\":");
+	if (n->depth == 0) {
+		buf_adds(b, "null");
+	} else {
+		buf_add_u64(b, parent);
+	}
+	buf_adds(b, ",\"depth\":");
+	buf_add_u64(b, n->depth);
+	size_t len;
+	const char *name = tree_node_name(t, n, &len);
+	buf_adds(b, ",\"name\":");
+	escape_json_string(b, name, len);
+	buf_adds(b, ",\"base\":");
+	buf_add_count(b, n->total[SIDE_BASE]);
+	buf_adds(b, ",\"head\":");
+	buf_add_count(b, n->total[SIDE_HEAD]);
+	buf_adds(b, ",\"base_self\":");
+	buf_add_count(b, n->self[SIDE_BASE]);
+	buf_adds(b, ",\"head_self\":");
+	buf_add_count(b, n->self[SIDE_HEAD]);
+	buf_adds(b, ",\"status\":\"");
+	buf_adds(b, tree_status_name((enum node_status)n->status));
+	buf_adds(b, "\"}");
+}
+
+/*
+ * --json-layout flat: the same nodes as the nested form, in the same
+ * pre-order, one object each with its parent's id, so no reader has to
+ * nest as deep as the stacks. Ids are pre-order positions (the root is 0),
+ * so a parent always comes before its children.
+ */
+static void
+export_json_flat(struct out *o, const struct tree *t, const struct options *opt)
+{
+	struct buf *b = &o->b;
+	json_totals(b, t);
+	buf_adds(b, ",\"nodes\":[");
+	/* ids[d]: the id of the last node seen at depth d, a parent for d + 1. */
+	size_t *ids = xmalloc((t->max_depth + 1) * sizeof(size_t));
+	size_t next = 0;
+	for (uint32_t id = TREE_ROOT; id != TREE_NONE; id = tree_next_preorder(t, id, TREE_ROOT)) {
+		const struct tree_node *n = tree_node(t, id);
+		if (next > 0) {
+			buf_addc(b, ',');
+		}
+		json_flat_node(b, t, n, next, n->depth ? ids[n->depth - 1] : 0);
+		ids[n->depth] = next++;
+		out_maybe_flush(o);
+	}
+	free(ids);
+	buf_addc(b, ']');
+	if (t->differential) {
+		buf_addc(b, ',');
+		report_json_summary(b, t, opt);
+	}
+	buf_adds(b, "}\n");
+}
+
+void
+export_json(struct out *o, const struct tree *t, const struct options *opt)
+{
+	if (opt->json_layout == JSON_LAYOUT_FLAT) {
+		export_json_flat(o, t, opt);
+		return;
+	}
+	struct buf *b = &o->b;
+	json_totals(b, t);
 	buf_adds(b, ",\"root\":");
 	/* Pre-order walk; closing brackets are emitted when depth falls. */
 	uint32_t depth = 0;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,34 @@ bad_line(struct reader *r, const char *reason)
 	return true;
 }
 
+bool
+folded_stack_ends_in_count(const char *stack, size_t len)
+{
+	while (len > 0 && is_space(stack[len - 1])) {
+		len--;
+	}
+	const char *f, *why;
+	size_t flen;
+	struct count c;
+	return last_field(stack, &len, &f, &flen) && len > 0 && count_parse(f, flen, &c, &why);
+}
+
+/* A column mark before the first stack decides the column count. */
+static void
+column_mark(struct reader *r, const char *s, size_t len)
+{
+	static const size_t n = sizeof(FOLDED_MARK_2_COLUMNS) - 1;
+	if (r->mode != FOLDED_AUTO || r->decided || len != n) {
+		return;
+	}
+	bool two = memcmp(s, FOLDED_MARK_2_COLUMNS, n) == 0;
+	bool three = memcmp(s, FOLDED_MARK_3_COLUMNS, n) == 0;
+	if (two || three) {
+		r->decided = true;
+		r->st->three_column = three;
+	}
+}
+
 /* One line without its newline. Returns false on a fatal error. */
 static bool
 parse_line(struct reader *r, const char *s, size_t len)
@@ -156,6 +185,7 @@ parse_line(struct reader *r, const char *s, size_t len)
 		lead++;
 	}
 	if (lead == len || s[0] == '#') {
+		column_mark(r, s, len);
 		return true;
 	}
 	struct count c[2];
@@ -269,8 +299,9 @@ folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
  * The bytes of one input file. Plain files are read with read(2) straight
  * into the line buffer; gzip (detected by its magic bytes, so pipes work
  * too) is inflated from a buffer of compressed bytes. Concatenated gzip
- * members are read one after another; anything else after a member is
- * ignored, as zlib's gzread does.
+ * members are read one after another, as gzip does; anything else after a
+ * member but NUL padding is an error (gzip -t calls it trailing garbage), so
+ * a damaged file is never read as a shorter profile.
  */
 struct input {
 	int fd;
@@ -279,6 +310,7 @@ struct input {
 	z_stream zs;
 	unsigned char *zbuf;
 	uint64_t raw_bytes; /* bytes read from fd, for progress */
+	uint64_t member_at; /* file offset of the gzip member being inflated */
 	const struct folded_progress *progress;
 };
 
@@ -388,6 +420,92 @@ start_gzip(struct input *in, const char *head, size_t len, struct diag *err)
 	return true;
 }
 
+/* File offset of the next compressed byte zlib has not consumed. */
+static uint64_t
+gzip_offset(const struct input *in)
+{
+	return in->raw_bytes - in->zs.avail_in;
+}
+
+/*
+ * A gzip error. Errors in a later member say where that member starts, since
+ * its first bytes were read fine: "read error: REASON (member at byte N)".
+ */
+static void
+gzip_error(struct input *in, const char *what, struct diag *err)
+{
+	char reason[512];
+	if (in->member_at == 0) {
+		snprintf(reason, sizeof(reason), "read error: %s", what);
+	} else {
+		snprintf(reason, sizeof(reason), "read error: %s (member at byte %" PRIu64 ")",
+		        what, in->member_at);
+	}
+	set_error(err, in->name, 0, reason);
+}
+
+/* Consumes a run of NUL bytes; *only_zeros says whether the file ended
+ * there. False with err set on a read error. */
+static bool
+skip_zeros(struct input *in, bool *only_zeros, struct diag *err)
+{
+	for (;;) {
+		while (in->zs.avail_in && in->zs.next_in[0] == 0) {
+			in->zs.next_in++;
+			in->zs.avail_in--;
+		}
+		if (in->zs.avail_in) {
+			*only_zeros = false;
+			return true;
+		}
+		if (!fill(in, 1, err)) {
+			return false;
+		}
+		if (in->zs.avail_in == 0) {
+			*only_zeros = true;
+			return true;
+		}
+	}
+}
+
+/*
+ * After a member: true with *more set when another member starts here, false
+ * with err set when other bytes follow (trailing garbage); at the end of the
+ * file true with *more false. NUL padding at the end is allowed, as gzip
+ * allows it (tape blocks).
+ */
+static bool
+next_member(struct input *in, bool *more, struct diag *err)
+{
+	*more = false;
+	if (!fill(in, 2, err)) {
+		return false;
+	}
+	if (in->zs.avail_in == 0) {
+		return true;
+	}
+	if (in->zs.avail_in >= 2 && in->zs.next_in[0] == 0x1f && in->zs.next_in[1] == 0x8b) {
+		in->member_at = gzip_offset(in);
+		inflateReset(&in->zs);
+		in->member_done = false;
+		*more = true;
+		return true;
+	}
+	uint64_t tail_at = gzip_offset(in);
+	bool only_zeros = false;
+	if (!skip_zeros(in, &only_zeros, err)) {
+		return false;
+	}
+	if (only_zeros) {
+		return true;
+	}
+	char reason[512];
+	snprintf(reason, sizeof(reason),
+	        "read error: trailing garbage after gzip data at byte %" PRIu64, tail_at);
+	set_error(err, in->name, 0, reason);
+	return false;
+}
+
 /* Inflates into dst; returns bytes produced (0 at the end) or -1. */
 static ssize_t
 gzip_read(struct input *in, char *dst, size_t cap, struct diag *err)
@@ -396,32 +514,26 @@ gzip_read(struct input *in, char *dst, size_t cap, struct diag *err)
 	in->zs.avail_out = (uInt)cap;
 	while (in->zs.avail_out == cap) {
 		if (in->member_done) {
-			/* Another member follows only if its magic bytes do. */
-			if (!fill(in, 2, err)) {
+			bool more;
+			if (!next_member(in, &more, err)) {
 				return -1;
 			}
-			if (in->zs.avail_in < 2 || in->zs.next_in[0] != 0x1f ||
-			        in->zs.next_in[1] != 0x8b) {
+			if (!more) {
 				break;
 			}
-			inflateReset(&in->zs);
-			in->member_done = false;
 		}
 		if (!fill(in, 1, err)) {
 			return -1;
 		}
 		if (in->zs.avail_in == 0) {
-			set_error(err, in->name, 0, "read error: truncated gzip data");
+			gzip_error(in, "truncated gzip data", err);
 			return -1;
 		}
 		int rc = inflate(&in->zs, Z_NO_FLUSH);
 		if (rc == Z_STREAM_END) {
 			in->member_done = true;
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			char reason[512];
-			snprintf(reason, sizeof(reason), "read error: %s",
-			        in->zs.msg ? in->zs.msg : "invalid gzip data");
-			set_error(err, in->name, 0, reason);
+			gzip_error(in, in->zs.msg ? in->zs.msg : "invalid gzip data", err);
 			return -1;
 		}
 	}

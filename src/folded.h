@@ -15,6 +15,14 @@
 #include "diag.h"
 #include "tree.h"
 
+/*
+ * A comment line that decides the column count of a single input (mode
+ * FOLDED_AUTO) when it comes before the first stack. difffold's own folded
+ * output starts with one when its first stack would be misread otherwise.
+ */
+#define FOLDED_MARK_2_COLUMNS "# difffold: 2 columns"
+#define FOLDED_MARK_3_COLUMNS "# difffold: 3 columns"
+
 /* Lines longer than this are an error, not an allocation. */
 #define FOLDED_MAX_LINE ((size_t)16 << 20)
 
@@ -53,5 +61,11 @@ bool folded_read_file_progress(struct tree *t, const char *path, enum folded_mod
 /* The same over bytes in memory; `name` is used in messages. */
 bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
+/*
+ * True when `stack COUNT` as the first stack line of a single input would be
+ * read as the 3 columns `STACK BASE HEAD`: the stack itself ends in a field
+ * that is a count (`a;b 7`).
+ */
+bool folded_stack_ends_in_count(const char *stack, size_t len);
 
 #endif

@@ -45,6 +45,8 @@ static const char usage_text[] =
         "                        format from the extension: .svg .png .pdf .json .folded\n"
         "                        .txt .md); files are replaced atomically\n"
         "  -f, --format FORMAT   svg, png, pdf, json, folded, md, text (default svg)\n"
+        "  --json-layout LAYOUT  nested (one object per stack level) or flat (a node\n"
+        "                        array with parent ids, for any depth) (default nested)\n"
         "\n"
         "Picture:\n"
         "  --widths BASIS        head, base or union: what frame widths show (default head)\n"
@@ -115,6 +117,7 @@ enum long_only {
 	OPT_INPUT_FORMAT,
 	OPT_EVENT,
 	OPT_OBJECTS,
+	OPT_JSON_LAYOUT,
 };
 
 static const struct option long_options[] = {
@@ -152,6 +155,7 @@ static const struct option long_options[] = {
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
+        {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -340,6 +344,7 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	static const char *const truncs[] = {"right", "left", NULL};
 	static const char *const color_by[] = {"self", "total", NULL};
 	static const char *const themes[] = {"light", "dark", NULL};
+	static const char *const json_layouts[] = {"nested", "flat", NULL};
 	int v = 0;
 	switch (c) {
 	case OPT_WIDTHS:
@@ -365,6 +370,12 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 			return false;
 		}
 		o->theme = (enum theme)v;
+		return true;
+	case OPT_JSON_LAYOUT:
+		if (!parse_choice(arg, "--json-layout", json_layouts, &v, err)) {
+			return false;
+		}
+		o->json_layout = (enum json_layout)v;
 		return true;
 	case OPT_PALETTE:
 		if (!parse_choice(arg, "--palette", color_palettes, &v, err)) {

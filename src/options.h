@@ -51,6 +51,12 @@ enum theme {
 	THEME_DARK,
 };
 
+/* -f json: one object per stack level, or a flat array with parent ids. */
+enum json_layout {
+	JSON_LAYOUT_NESTED,
+	JSON_LAYOUT_FLAT,
+};
+
 struct output_spec {
 	const char *path; /* NULL: standard output */
 	enum format format;
@@ -70,6 +76,7 @@ struct options {
 	/* outputs */
 	struct output_spec *outputs;
 	size_t output_count;
+	enum json_layout json_layout;
 	/* picture */
 	enum widths widths;
 	double min_width; /* pixels, or a percentage with min_width_percent */

@@ -419,6 +419,7 @@
 	}
 
 	function clearSearch(keepHash) {
+		dropPending();
 		for (var i = 0; i < n; i++) {
 			if (matches[i]) {
 				matches[i] = 0;
@@ -447,6 +448,7 @@
 		} catch (e) {
 			return false;
 		}
+		dropPending();
 		caseSensitive = !!cs;
 		if (caseToggle) {
 			caseToggle.textContent = caseSensitive ? 'Cc' : 'ic';
@@ -480,6 +482,51 @@
 		return true;
 	}
 
+	// A search that arrives with a link (the URL hash) is a pattern someone
+	// else wrote. A regular expression such as ^([\w:_-]+)*#$ backtracks for
+	// minutes on a long name and would hang the page as it opens, so a link's
+	// pattern waits for a click on "Search from link: ...". A plain word, with
+	// no regular expression syntax, cannot backtrack and runs at once.
+	var pending = null, linkPrompt = null;
+
+	function isPlain(re) {
+		return !/[\\^$.|?*+()[\]{}]/.test(re);
+	}
+
+	function showPending(re, cs) {
+		pending = {re: re, cs: cs};
+		if (!linkPrompt && matched) {
+			linkPrompt = matched.cloneNode(false);
+			linkPrompt.setAttribute('class', 'link-search');
+			linkPrompt.setAttribute('style', 'cursor: pointer');
+			matched.parentNode.insertBefore(linkPrompt, matched.nextSibling);
+		}
+		if (linkPrompt) {
+			var shown = re.length > 40 ? re.slice(0, 39) + '\u2026' : re;
+			linkPrompt.textContent = 'Search from link: ' + shown + ' \u2014 click to run';
+			display(linkPrompt, true);
+		}
+	}
+
+	function dropPending() {
+		pending = null;
+		display(linkPrompt, false);
+	}
+
+	function linkSearch(re, cs) {
+		try {
+			new RegExp(re); // compiling never backtracks; an invalid one is ignored
+		} catch (e) {
+			return;
+		}
+		if (re === '' || isPlain(re)) {
+			search(re, cs, true);
+		} else {
+			clearSearch(true);
+			showPending(re, cs);
+		}
+	}
+
 	function hashState() {
 		var parts = [];
 		if (zoomed !== null) {
@@ -488,6 +535,12 @@
 		if (term !== null) {
 			parts.push('search=' + encodeURIComponent(term));
 			if (caseSensitive) {
+				parts.push('case=1');
+			}
+		} else if (pending) {
+			// Not run yet, but still part of what the link shares.
+			parts.push('search=' + encodeURIComponent(pending.re));
+			if (pending.cs) {
 				parts.push('case=1');
 			}
 		}
@@ -520,7 +573,7 @@
 		});
 		if (st.search !== undefined) {
 			try {
-				search(decodeURIComponent(st.search), st['case'] === '1', true);
+				linkSearch(decodeURIComponent(st.search), st['case'] === '1');
 			} catch (e) {
 				// a malformed hash is ignored
 			}
@@ -614,6 +667,10 @@
 			reset();
 		} else if (t.closest('.search-button')) {
 			openSearch();
+		} else if (t.closest('.link-search')) {
+			if (pending) {
+				search(pending.re, pending.cs);
+			}
 		} else if (t.closest('.case-toggle')) {
 			caseSensitive = !caseSensitive;
 			caseToggle.textContent = caseSensitive ? 'Cc' : 'ic';
@@ -667,7 +724,8 @@
 			clearSearch();
 		},
 		state: function () {
-			return {zoom: zoomed, search: term, matchedPercent: matchedPercent};
+			return {zoom: zoomed, search: term, matchedPercent: matchedPercent,
+			        linkSearch: pending ? pending.re : null};
 		}
 	};
 })();

@@ -54,6 +54,21 @@ test_too_large(void **state)
 	(void)state;
 	assert_string_equal(parse_bad("18446744073709551616"), "count is larger than 2^64-1");
 	assert_string_equal(parse_bad("99999999999999999999999"), "count is larger than 2^64-1");
+	/* The limit is 2^64-1 exactly: its fraction counts too (issue 21, item 8). */
+	assert_string_equal(
+	        parse_bad("18446744073709551615.999999999"), "count is larger than 2^64-1");
+	assert_string_equal(parse_bad("18446744073709551615.5"), "count is larger than 2^64-1");
+	assert_string_equal(
+	        parse_bad("18446744073709551615.000000001"), "count is larger than 2^64-1");
+	/* Even past the ninth decimal, where the digit itself is dropped. */
+	assert_string_equal(
+	        parse_bad("18446744073709551615.0000000001"), "count is larger than 2^64-1");
+	struct count c = parse_ok("18446744073709551615.000000000000");
+	assert_true(c.units == UINT64_MAX && c.nanos == 0);
+	c = parse_ok("18446744073709551615.");
+	assert_true(c.units == UINT64_MAX && c.nanos == 0);
+	c = parse_ok("18446744073709551614.999999999");
+	assert_true(c.units == UINT64_MAX - 1 && c.nanos == 999999999);
 }
 
 static void
@@ -71,8 +86,8 @@ test_decimals(void **state)
 	assert_true(c.units == 1 && c.nanos == 123456789);
 	c = parse_ok("3.99999999999999");
 	assert_true(c.units == 3 && c.nanos == 999999999);
-	c = parse_ok("18446744073709551615.5");
-	assert_true(c.units == UINT64_MAX && c.nanos == 500000000);
+	c = parse_ok("18446744073709551614.5");
+	assert_true(c.units == UINT64_MAX - 1 && c.nanos == 500000000);
 }
 
 static void
@@ -119,9 +134,17 @@ test_add(void **state)
 		assert_true(count_add(acc, tenth, &acc));
 	}
 	assert_true(acc.units == 1 && acc.nanos == 0);
-	struct count max = {UINT64_MAX, 0};
-	assert_true(count_add(max, (struct count){0, 999999999}, &sum));
-	assert_true(sum.units == UINT64_MAX && sum.nanos == 999999999);
+	/* Sums up to 2^64-1 exactly are fine, also through the carry. */
+	struct count below = {UINT64_MAX - 1, 0};
+	assert_true(count_add(below, (struct count){0, 999999999}, &sum));
+	assert_true(sum.units == UINT64_MAX - 1 && sum.nanos == 999999999);
+	assert_true(count_add(sum, (struct count){0, 1}, &sum));
+	assert_true(sum.units == UINT64_MAX && sum.nanos == 0);
+	assert_true(count_add(
+	        (struct count){UINT64_MAX - 1, 500000000}, (struct count){0, 500000000}, &sum));
+	assert_true(sum.units == UINT64_MAX && sum.nanos == 0);
+	assert_true(count_add((struct count){UINT64_MAX, 0}, (struct count){0, 0}, &sum));
+	assert_true(sum.units == UINT64_MAX && sum.nanos == 0);
 }
 
 static void
@@ -130,6 +153,12 @@ test_add_overflow(void **state)
 	(void)state;
 	struct count sum = {5, 5};
 	assert_false(count_add((struct count){UINT64_MAX, 0}, (struct count){1, 0}, &sum));
+	assert_true(sum.units == 5 && sum.nanos == 5);
+	/* 2^64-1 plus any fraction is past the limit (issue 21, item 8). */
+	assert_false(count_add((struct count){UINT64_MAX, 0}, (struct count){0, 1}, &sum));
+	assert_false(count_add((struct count){UINT64_MAX - 1, 0}, (struct count){1, 1}, &sum));
+	assert_false(count_add(
+	        (struct count){UINT64_MAX - 1, 600000000}, (struct count){0, 500000000}, &sum));
 	assert_true(sum.units == 5 && sum.nanos == 5);
 	/* Overflow through the carry of the fractions. */
 	assert_false(count_add(
@@ -175,7 +204,8 @@ test_format(void **state)
 	check_format("12.50", "12.5");
 	check_format("0.000000001", "0.000000001");
 	check_format("1.000100000", "1.0001");
-	check_format("18446744073709551615.999999999", "18446744073709551615.999999999");
+	check_format("18446744073709551614.999999999", "18446744073709551614.999999999");
+	check_format("18446744073709551615.000", "18446744073709551615");
 	/* Round trip: what is printed parses back to the same count. */
 	const char *samples[] = {"3.14159", "100.000000009", "5"};
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -210,11 +211,59 @@ test_three_columns(void **state)
 	assert_false(r.st.three_column);
 	assert_string_equal(r.dump, "1 2\nx 1 2\n");
 	free(r.dump);
-	/* In base/head mode three columns are a stack with a space. */
+	/* In base/head mode three columns are a stack with a space. Written
+	 * back, a column mark keeps a single input from reading it as 3. */
 	r = read_mem("a 1 2\n", FOLDED_HEAD, false);
 	assert_true(r.ok);
-	assert_string_equal(r.dump, "a 1 2\n");
+	assert_string_equal(r.dump, "# difffold: 2 columns\na 1 2\n");
 	free(r.dump);
+}
+
+/* Issue 21, item 15: a column mark before the first stack decides. */
+static void
+test_column_mark(void **state)
+{
+	(void)state;
+	struct result r = read_mem("# difffold: 2 columns\na;b 7 3\nc 1\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_false(r.st.three_column);
+	assert_int_equal(r.st.bad_lines, 0);
+	assert_string_equal(r.dump, "# difffold: 2 columns\na;b 7 3\nc 1\n");
+	free(r.dump);
+	/* Comments and blank lines may come first; the mark still decides. */
+	r = read_mem("# x\n\n# difffold: 3 columns\n\xEF\xBB\xBF"
+	             "a 1 2\n",
+	        FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	assert_string_equal(r.dump, "# difffold: 3 columns\n\xEF\xBB\xBF"
+	                            "a 1 2\n");
+	free(r.dump);
+	/* After the first stack it is an ordinary comment. */
+	r = read_mem("a 1 2\n# difffold: 2 columns\nb 3 4\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	assert_string_equal(r.dump, "a 1 2\nb 3 4\n");
+	free(r.dump);
+	/* Only the exact line (CRLF and trailing blanks aside) is a mark. */
+	r = read_mem("# difffold: 2 columns.\na 1 2\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_true(r.st.three_column);
+	free(r.dump);
+	r = read_mem("# difffold: 2 columns \r\na 1 2\r\n", FOLDED_AUTO, false);
+	assert_true(r.ok);
+	assert_false(r.st.three_column);
+	free(r.dump);
+	r = read_mem("# difffold: 3 columns\nb 3\n", FOLDED_HEAD, false);
+	assert_true(r.ok);
+	assert_string_equal(r.dump, "b 3\n");
+	free(r.dump);
+	assert_true(folded_stack_ends_in_count("a;b 7", 5));
+	assert_true(folded_stack_ends_in_count("a;b\t1.5 ", 8));
+	assert_false(folded_stack_ends_in_count("a;b 7x", 6));
+	assert_false(folded_stack_ends_in_count("7", 1));
+	assert_false(folded_stack_ends_in_count(" 7", 2));
+	assert_false(folded_stack_ends_in_count("a;b 0x1", 7));
 }
 
 static void
@@ -324,6 +373,115 @@ test_gzip(void **state)
 	free(path);
 }
 
+/* Appends data as one complete gzip member, as gzip or Python's gzip write it. */
+static void
+add_gzip_member(struct buf *out, const char *data, size_t len)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(
+	        deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	uLong cap = deflateBound(&zs, (uLong)len);
+	char *dst = malloc(cap);
+	assert_non_null(dst);
+	zs.next_in = (Bytef *)data;
+	zs.avail_in = (uInt)len;
+	zs.next_out = (Bytef *)dst;
+	zs.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	buf_add(out, dst, cap - zs.avail_out);
+	deflateEnd(&zs);
+	free(dst);
+}
+
+/* Reads bytes as a .gz file; the error message has the temp path removed. */
+static struct result
+read_gzip_bytes(const struct buf *bytes, char *msg, size_t msg_cap)
+{
+	char *path = temp_file(".folded.gz", bytes->data, bytes->len);
+	struct result r = read_path(path, FOLDED_HEAD, false);
+	size_t plen = strlen(path);
+	msg[0] = '\0';
+	if (!r.ok && strncmp(r.err.msg, path, plen) == 0) {
+		snprintf(msg, msg_cap, "X%s", r.err.msg + plen);
+	}
+	unlink(path);
+	free(path);
+	return r;
+}
+
+/*
+ * Issue 21, item 9: concatenated members are all read, as gzip reads them;
+ * trailing garbage or a truncated later member is an error with the offset.
+ * The first member is larger than the reader's 256 KiB compressed buffer, so
+ * the member boundary falls inside a later buffer.
+ */
+static void
+test_gzip_members(void **state)
+{
+	(void)state;
+	struct buf big, small, all, bytes;
+	buf_init(&big);
+	buf_init(&small);
+	buf_init(&all);
+	buf_init(&bytes);
+	uint64_t x = 88172645463325252u;
+	for (unsigned i = 0; i < 40000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf_printf(&big, "main;f%016llx;g%u 1\n", (unsigned long long)x, i % 7);
+	}
+	buf_printf(&small, "main;tail 5\nmain;g0 2\n");
+	buf_add(&all, big.data, big.len);
+	buf_add(&all, small.data, small.len);
+	struct result want = read_mem_len(all.data, all.len, FOLDED_HEAD, false);
+	assert_true(want.ok);
+
+	add_gzip_member(&bytes, big.data, big.len);
+	size_t first = bytes.len;
+	assert_true(first > ((size_t)256 << 10));
+	add_gzip_member(&bytes, small.data, small.len);
+	size_t second = bytes.len - first;
+	add_gzip_member(&bytes, "", 0);
+	buf_add(&bytes, "\0\0\0\0", 4); /* NUL padding, which gzip allows too */
+	char msg[512];
+	struct result r = read_gzip_bytes(&bytes, msg, sizeof(msg));
+	if (!r.ok) {
+		fail_msg("%s", r.err.msg);
+	}
+	assert_string_equal(r.dump, want.dump);
+	free(r.dump);
+
+	char expect[512];
+	bytes.len = first;
+	buf_add(&bytes, "main;x 1\n", 9);
+	r = read_gzip_bytes(&bytes, msg, sizeof(msg));
+	assert_false(r.ok);
+	snprintf(expect, sizeof(expect),
+	        "X: read error: trailing garbage after gzip data at byte %zu", first);
+	assert_string_equal(msg, expect);
+
+	bytes.len = first;
+	buf_add(&bytes, "\0\0x", 3);
+	r = read_gzip_bytes(&bytes, msg, sizeof(msg));
+	assert_false(r.ok);
+	assert_string_equal(msg, expect);
+
+	bytes.len = first;
+	add_gzip_member(&bytes, small.data, small.len);
+	bytes.len = first + second / 2;
+	r = read_gzip_bytes(&bytes, msg, sizeof(msg));
+	assert_false(r.ok);
+	snprintf(expect, sizeof(expect), "X: read error: truncated gzip data (member at byte %zu)",
+	        first);
+	assert_string_equal(msg, expect);
+
+	free(want.dump);
+	buf_finish(&big);
+	buf_finish(&small);
+	buf_finish(&all);
+	buf_finish(&bytes);
+}
+
 static void
 test_file_errors(void **state)
 {
@@ -413,6 +571,8 @@ main(void)
 	        cmocka_unit_test(test_file),
 	        cmocka_unit_test(test_file_blocks),
 	        cmocka_unit_test(test_gzip),
+	        cmocka_unit_test(test_gzip_members),
+	        cmocka_unit_test(test_column_mark),
 	        cmocka_unit_test(test_file_errors),
 	        cmocka_unit_test(test_overflow_is_fatal),
 	        cmocka_unit_test(test_names_unchanged),

@@ -211,6 +211,31 @@ async function searchState(page) {
 	return page.evaluate(() => window.difffold.state());
 }
 
+// The prompt of a search that came with a link: shown, naming the pattern;
+// a click runs it.
+async function linkPrompt(page) {
+	return page.evaluate(() => {
+		const el = document.querySelector('.link-search');
+		if (!el) {
+			return null;
+		}
+		const r = el.getBoundingClientRect();
+		return { text: el.textContent, shown: getComputedStyle(el).display !== 'none' && r.width > 0 };
+	});
+}
+
+async function runLinkSearch(page, re) {
+	const st = await searchState(page);
+	assert(st.search === null && st.linkSearch === re, `link search ${JSON.stringify(re)} not pending: ${JSON.stringify(st)}`);
+	const p = await linkPrompt(page);
+	assert(p && p.shown, `no visible link-search prompt: ${JSON.stringify(p)}`);
+	assert(p.text.includes(re.length > 40 ? re.slice(0, 39) : re), `prompt '${p.text}' does not name ${JSON.stringify(re)}`);
+	await clickClass(page, 'link-search');
+	await poll(page, (r) => window.difffold.state().search === r, re, 'the link search after a click');
+	const after = await linkPrompt(page);
+	assert(!after.shown, 'the link-search prompt stays after running');
+}
+
 // The frame the pointer and zoom checks use: deep enough to have siblings,
 // wide enough to aim at, ideally with children to watch scale.
 function pickZoomFrame(frames, rootW) {
@@ -592,6 +617,8 @@ async function interactive(context, label, pair, extra) {
 		for (const u of [saved, handMade]) {
 			const p2 = await openDoc(context, u, page.viewportSize());
 			try {
+				// A link's regular expression waits for a click on its prompt.
+				await runLinkSearch(p2.page, regex);
 				const st = await searchState(p2.page);
 				assert(st.zoom === target.index, `zoom not restored from ${u}: ${JSON.stringify(st)}`);
 				assert(st.search === regex, `search not restored from ${u}: ${JSON.stringify(st)}`);
@@ -672,6 +699,7 @@ async function suite(context) {
 		await interactive(context, 'generated', gen, []);
 	}
 	await hostileChecks(context);
+	await linkSearchChecks(context);
 	if (main) {
 		await inlineChecks(context, main.svgPath, path.join(tmp, 'hostile.svg'));
 	}
@@ -983,7 +1011,8 @@ async function hostileChecks(context) {
 			const p2 = await openDoc(context, page.url(), { width: 1280, height: 800 });
 			const st = await searchState(p2.page);
 			await p2.page.close();
-			assert(st.search === re, `search ${JSON.stringify(re)} came back from the URL as ${JSON.stringify(st.search)}`);
+			// `^...$` is a regular expression: it comes back waiting for a click.
+			assert(st.search === null && st.linkSearch === re, `search ${JSON.stringify(re)} came back from the URL as ${JSON.stringify(st)}`);
 			assert(p2.w.unexpected().length === 0 && p2.w.errors.length === 0, `reload: ${p2.w.errors} ${JSON.stringify(p2.w.unexpected())}`);
 			await page.evaluate(() => window.difffold.clearSearch());
 		}
@@ -1029,6 +1058,81 @@ async function hostileChecks(context) {
 		assert(w.errors.length === 0, w.errors.join('\n'));
 	});
 	await page.close();
+}
+
+// Issue 21, item 11: a search in a shared link is a pattern someone else
+// wrote. ^([\w:_-]+)*#$ on a long name backtracks for minutes; opening such a
+// link must leave the page responsive, the pattern waiting for a click.
+async function linkSearchChecks(context) {
+	const long = 'std::vector_' + 'abcdefghij_'.repeat(5) + 'insert';
+	const folded = path.join(tmp, 'link-search.folded');
+	fs.writeFileSync(folded, `main;${long} 5\nmain;plain_name 3\nmain;hash# 2\n`);
+	const svgPath = path.join(tmp, 'link-search.svg');
+	let ok = false;
+	await t.check('link search: difffold writes the graph', async () => {
+		difffold(exe, [folded, '-o', svgPath]);
+		ok = true;
+	});
+	if (!ok) {
+		return;
+	}
+	const url = pathToFileURL(svgPath).href;
+	const page0 = await openDoc(context, url, { width: 1280, height: 800 });
+	const prefix = await page0.page.evaluate(() => document.documentElement.getAttribute('data-prefix'));
+	const frames = buildTree(await readFrames(page0.page));
+	await page0.page.close();
+	const evil = '^([\\w:_-]+)*#$';
+
+	await t.check('link search: a catastrophic regex in the URL leaves the page responsive', async () => {
+		const page = await context.newPage();
+		const w = watch(page);
+		try {
+			await page.setViewportSize({ width: 1280, height: 800 });
+			const started = Date.now();
+			// The old script ran the pattern while the page loaded: no load event.
+			await page.goto(`${url}#${prefix}zoom=1&search=${encodeURIComponent(evil)}`, { waitUntil: 'load', timeout: 15000 });
+			const answer = await Promise.race([
+				page.evaluate(() => 'answered'),
+				new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000)),
+			]);
+			assert(answer === 'answered', 'the page does not answer');
+			const st = await searchState(page);
+			assert(st.zoom === 1, `zoom from the link not applied: ${JSON.stringify(st)}`);
+			assert(st.search === null && st.linkSearch === evil, `the pattern ran or was lost: ${JSON.stringify(st)}`);
+			const p = await linkPrompt(page);
+			assert(p && p.shown && p.text.includes(evil), `prompt: ${JSON.stringify(p)}`);
+			// Other actions work and keep the pattern in the URL.
+			await page.evaluate(() => window.difffold.reset());
+			const h = parseHash(await page.evaluate(() => location.hash), prefix) || {};
+			assert(h.search === encodeURIComponent(evil), `the link's search left the URL: ${JSON.stringify(h)}`);
+			assert(Date.now() - started < 15000, 'too slow');
+			assert(w.unexpected().length === 0 && w.errors.length === 0, `${w.errors} ${JSON.stringify(w.unexpected())}`);
+		} finally {
+			await page.close({ runBeforeUnload: false });
+		}
+	});
+
+	await t.check('link search: a plain word runs at once, a regex after a click', async () => {
+		let p2 = await openDoc(context, `${url}#${prefix}search=plain_name`, { width: 1280, height: 800 });
+		let st = await searchState(p2.page);
+		assert(st.search === 'plain_name' && st.linkSearch === null, `plain word: ${JSON.stringify(st)}`);
+		let hit = await p2.page.evaluate(() => document.querySelectorAll('g.frame.match').length);
+		assert(hit === expectedSearch(frames, /plain_name/i).hit.size && hit === 1, `plain word: ${hit} matches`);
+		await p2.page.close();
+		const re = '^(?:plain_name|hash#)$';
+		p2 = await openDoc(context, `${url}#${prefix}search=${encodeURIComponent(re)}&case=1`, { width: 1280, height: 800 });
+		hit = await p2.page.evaluate(() => document.querySelectorAll('g.frame.match').length);
+		assert(hit === 0, `${hit} matches before the click`);
+		await runLinkSearch(p2.page, re);
+		hit = await p2.page.evaluate(() => document.querySelectorAll('g.frame.match').length);
+		assert(hit === 2, `${hit} matches after the click, not 2`);
+		st = await searchState(p2.page);
+		const c = await readChrome(p2.page);
+		assert(c.caseToggle.text.trim() === 'Cc', "case=1 from the link not applied");
+		checkMatched(c, 50);
+		assert(p2.w.unexpected().length === 0 && p2.w.errors.length === 0, `${p2.w.errors} ${JSON.stringify(p2.w.unexpected())}`);
+		await p2.page.close();
+	});
 }
 
 main()
