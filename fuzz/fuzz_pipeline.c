@@ -13,7 +13,10 @@
  *   byte 3   palette, min-delta and --top
  *   rest     BASE "\n--\n" HEAD ["\n--\n" LABEL]; without a separator the
  *            rest is one profile read as the CLI reads a single file
- *            (2 or 3 columns decided by the first line).
+ *            (2 or 3 columns decided by the first line). Each profile's
+ *            reader is chosen by its content as the CLI chooses it: a
+ *            callgrind header makes it a callgrind file ("events: Ir\n"
+ *            then fl=/fn= lines), other known formats are refused.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
@@ -29,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind.h"
+#include "detect.h"
 #include "export.h"
 #include "folded.h"
 #include "layout.h"
@@ -274,17 +279,36 @@ write_bitmaps(const struct layout *l)
 	tell_once(ok, &told_pdf, "a PDF");
 }
 
+/* One profile, read by the reader its content asks for. */
+static bool
+read_part(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
+        const struct options *o, struct folded_stats *st)
+{
+	struct diag err;
+	memset(st, 0, sizeof(*st));
+	switch (detect_format(data, len, true)) {
+	case INPUT_FOLDED:
+		return folded_read_mem(t, name, data, len, mode, o->strict, st, &err);
+	case INPUT_CALLGRIND: {
+		struct callgrind_options co = {NULL, o->tree.reverse, CALLGRIND_DEFAULT_FLOOR};
+		struct callgrind_info info;
+		return callgrind_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name,
+		        data, len, &co, &info, &err);
+	}
+	default:
+		return false;
+	}
+}
+
 /* Reads base and head, or one profile; false when the input is rejected. */
 static bool
 read_inputs(struct tree *t, const struct options *o, const char *rest, size_t len,
         bool *differential, char **label)
 {
 	struct folded_stats st;
-	struct diag err;
 	const char *sep = find(rest, len, separator, sizeof(separator) - 1);
 	if (!sep) {
-		bool ok =
-		        folded_read_mem(t, "single", rest, len, FOLDED_AUTO, o->strict, &st, &err);
+		bool ok = read_part(t, "single", rest, len, FOLDED_AUTO, o, &st);
 		*differential = st.three_column;
 		return ok;
 	}
@@ -298,8 +322,8 @@ read_inputs(struct tree *t, const struct options *o, const char *rest, size_t le
 		head_len = (size_t)(sep2 - head);
 	}
 	*differential = true;
-	return folded_read_mem(t, "base", rest, base_len, FOLDED_BASE, o->strict, &st, &err) &&
-	       folded_read_mem(t, "head", head, head_len, FOLDED_HEAD, o->strict, &st, &err);
+	return read_part(t, "base", rest, base_len, FOLDED_BASE, o, &st) &&
+	       read_part(t, "head", head, head_len, FOLDED_HEAD, o, &st);
 }
 
 int

@@ -1,22 +1,20 @@
 #include "callgrind.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "buf.h"
-#include "folded.h"
+#include "escape.h"
 #include "hash.h"
 #include "intern.h"
+#include "source.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
 #define MAX_EVENTS 64
 #define MAX_LINE ((size_t)16 << 20)
+#define READ_SIZE ((size_t)128 << 10)
 
 /* A map from 64-bit keys to 32-bit values (open addressing, grows). */
 struct idmap {
@@ -140,8 +138,7 @@ struct callgrind {
 static bool
 fail(struct callgrind *cg, struct diag *err, const char *reason)
 {
-	snprintf(err->msg, sizeof(err->msg), "%s:%llu: %s", cg->name,
-	        (unsigned long long)cg->line_no, reason);
+	diag_set(err, cg->name, cg->line_no, reason);
 	return false;
 }
 
@@ -504,15 +501,18 @@ choose_event(struct callgrind *cg, struct diag *err)
 	if (i != SIZE_MAX) {
 		cg->coef[i] = 1;
 	} else if (!derived_event(cg, want)) {
-		struct buf list;
-		buf_init(&list);
+		struct buf why; /* names from the file and the command line, escaped */
+		buf_init(&why);
+		buf_adds(&why, "no event ");
+		escape_diag(&why, want, strlen(want));
+		buf_adds(&why, " in this file (it has:");
 		for (size_t k = 0; k < cg->event_count; k++) {
-			buf_printf(&list, "%s%s", k ? " " : "", cg->events[k]);
+			buf_addc(&why, ' ');
+			escape_diag(&why, cg->events[k], strlen(cg->events[k]));
 		}
-		snprintf(err->msg, sizeof(err->msg),
-		        "%s:%llu: no event %s in this file (it has: %s)", cg->name,
-		        (unsigned long long)cg->line_no, want, list.data ? list.data : "");
-		buf_finish(&list);
+		buf_addc(&why, ')');
+		fail(cg, err, why.data);
+		buf_finish(&why);
 		return false;
 	}
 	cg->event_chosen = true;
@@ -951,7 +951,7 @@ add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost,
 		return true;
 	}
 	if (!tree_add_stack(t, side, path->data, path->len, (struct count){cost, 0}, &reason)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", name, reason);
+		diag_set(err, name, 0, reason);
 		return false;
 	}
 	return true;
@@ -1061,11 +1061,13 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	bool stated = cg->has_totals || cg->has_summary;
 	uint64_t said = cg->has_totals ? cg->totals : cg->summary;
 	if (stated && said != cg->self_sum) {
-		snprintf(err->msg, sizeof(err->msg),
-		        "%s: the cost lines add up to %llu but the file's %s %llu "
-		        "(a cut or damaged file?)",
-		        cg->name, (unsigned long long)cg->self_sum,
+		char why[256];
+		snprintf(why, sizeof(why),
+		        "the cost lines add up to %llu but the file's %s %llu (a cut or damaged "
+		        "file?)",
+		        (unsigned long long)cg->self_sum,
 		        cg->has_totals ? "totals: say" : "summary: says", (unsigned long long)said);
+		diag_set(err, cg->name, 0, why);
 		return false;
 	}
 	describe(cg, info);
@@ -1104,49 +1106,56 @@ callgrind_read_mem(struct tree *t, enum side side, const char *name, const char 
 	return ok;
 }
 
-/* Feeds the lines of what gzread returns (plain files pass through). */
+/* Feeds the lines of head and then of the rest of the source. */
 static bool
-read_lines(struct callgrind *cg, gzFile gz, struct diag *err)
+read_lines(struct callgrind *cg, struct source *src, const char *head, size_t head_len,
+        struct diag *err)
 {
-	struct buf line;
-	char *chunk = xmalloc((size_t)128 << 10);
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, head, head_len);
 	bool ok = true;
-	int n;
-	buf_init(&line);
-	while (ok && (n = gzread(gz, chunk, (unsigned)128 << 10)) > 0) {
-		const char *p = chunk, *end = chunk + n;
-		while (ok && p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *eol = nl ? nl : end;
-			if (line.len + (size_t)(eol - p) > MAX_LINE) {
-				cg->line_no++;
-				ok = fail(cg, err, "line longer than 16 MiB");
-				break;
-			}
-			if (!nl) {
-				buf_add(&line, p, (size_t)(eol - p));
-			} else if (line.len) {
-				buf_add(&line, p, (size_t)(eol - p));
-				ok = callgrind_line(cg, line.data, line.len, err);
-				line.len = 0;
-			} else {
-				ok = callgrind_line(cg, p, (size_t)(eol - p), err);
-			}
-			p = nl ? nl + 1 : end;
+	for (;;) {
+		buf_reserve(&b, READ_SIZE);
+		ssize_t n = source_read(src, b.data + b.len, READ_SIZE, err);
+		if (n < 0) {
+			ok = false;
+			break;
+		}
+		buf_setlen(&b, b.len + (size_t)n);
+		size_t pos = 0;
+		const char *nl;
+		while (ok && (nl = memchr(b.data + pos, '\n', b.len - pos))) {
+			ok = callgrind_line(cg, b.data + pos, (size_t)(nl - b.data) - pos, err);
+			pos = (size_t)(nl - b.data) + 1;
+		}
+		if (ok && b.len - pos > MAX_LINE) {
+			cg->line_no++;
+			ok = fail(cg, err, "line is longer than 16 MiB");
+		}
+		if (ok && n == 0 && pos < b.len) {
+			ok = callgrind_line(cg, b.data + pos, b.len - pos, err);
+			pos = b.len;
+		}
+		memmove(b.data, b.data + pos, b.len - pos);
+		buf_setlen(&b, b.len - pos);
+		if (!ok || n == 0) {
+			break;
 		}
 	}
-	if (ok && n < 0) {
-		int code;
-		const char *msg = gzerror(gz, &code);
-		snprintf(err->msg, sizeof(err->msg), "%s: read error: %s", cg->name,
-		        code == Z_ERRNO ? strerror(errno) : msg);
-		ok = false;
-	}
-	if (ok && line.len) {
-		ok = callgrind_line(cg, line.data, line.len, err);
-	}
-	buf_finish(&line);
-	free(chunk);
+	buf_finish(&b);
+	return ok;
+}
+
+bool
+callgrind_read_source(struct tree *t, enum side side, struct source *src, const char *head,
+        size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
+        struct diag *err)
+{
+	struct callgrind *cg = callgrind_create(source_name(src), opt);
+	bool ok = read_lines(cg, src, head, head_len, err) &&
+	          callgrind_finish(cg, t, side, info, err);
+	callgrind_destroy(cg);
 	return ok;
 }
 
@@ -1154,21 +1163,11 @@ bool
 callgrind_read_file(struct tree *t, enum side side, const char *path,
         const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
 {
-	bool std_in = strcmp(path, "-") == 0;
-	const char *name = std_in ? "<stdin>" : path;
-	int fd = std_in ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
-	gzFile gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
-	if (!gz) {
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", name, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-		}
+	struct source *src = source_open(path, NULL, err);
+	if (!src) {
 		return false;
 	}
-	gzbuffer(gz, (unsigned)128 << 10);
-	struct callgrind *cg = callgrind_create(name, opt);
-	bool ok = read_lines(cg, gz, err) && callgrind_finish(cg, t, side, info, err);
-	callgrind_destroy(cg);
-	gzclose(gz);
+	bool ok = callgrind_read_source(t, side, src, NULL, 0, opt, info, err);
+	source_close(src);
 	return ok;
 }

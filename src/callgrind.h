@@ -23,7 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "folded.h" /* struct diag */
+#include "diag.h"
+#include "source.h"
 #include "tree.h"
 
 struct callgrind_options {
@@ -60,6 +61,10 @@ bool callgrind_finish(struct callgrind *cg, struct tree *t, enum side side,
 /* The whole reader over bytes in memory (tests, the fuzzer). */
 bool callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data,
         size_t len, const struct callgrind_options *opt, struct callgrind_info *info,
+        struct diag *err);
+/* The same over the rest of an open source, head (already read) first. */
+bool callgrind_read_source(struct tree *t, enum side side, struct source *src, const char *head,
+        size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
         struct diag *err);
 /* The same over a file ("-": standard input), gzip or not. */
 bool callgrind_read_file(struct tree *t, enum side side, const char *path,

@@ -218,8 +218,15 @@ caption_init(struct caption *c, const struct layout *l)
 		c->title =
 		        xstrdup(l->tree->differential ? "Differential flame graph" : "Flame graph");
 	}
-	if (o->subtitle && *o->subtitle) {
+	if (o->subtitle && *o->subtitle && o->input_note) {
+		struct buf b;
+		buf_init(&b);
+		buf_printf(&b, "%s (%s)", o->subtitle, o->input_note);
+		c->subtitle = buf_detach(&b, NULL);
+	} else if (o->subtitle && *o->subtitle) {
 		c->subtitle = xstrdup(o->subtitle);
+	} else if (o->input_note) {
+		c->subtitle = xstrdup(o->input_note);
 	}
 	c->totals = totals_line(l);
 	c->rule = rule_line(l);

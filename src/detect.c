@@ -133,7 +133,9 @@ utf16_without_bom(struct span s)
 			}
 		}
 	}
-	return zero_even == n / 2 || zero_odd == n / 2;
+	/* One half all NUL, the other (the ASCII) mostly not: not a run of NULs. */
+	return (zero_even == n / 2 && zero_odd * 4 < n / 2) ||
+	       (zero_odd == n / 2 && zero_even * 4 < n / 2);
 }
 
 /* Control bytes other than white space: many of them is not text. */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "source.h"
 #include "tree.h"
 
 /*
@@ -48,16 +49,11 @@ struct folded_stats {
 bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
         struct folded_stats *st, struct diag *err);
 /*
- * Progress of a long read: fn gets the number of bytes just read from the
- * file (compressed bytes for gzip input, so they add up to its size).
+ * Reads the rest of an open source, head (head_len bytes already read from
+ * it, for judging its format) first. The caller closes the source.
  */
-struct folded_progress {
-	void (*fn)(void *ctx, uint64_t bytes);
-	void *ctx;
-};
-/* folded_read_file, reporting progress to *progress (which may be NULL). */
-bool folded_read_file_progress(struct tree *t, const char *path, enum folded_mode mode, bool strict,
-        const struct folded_progress *progress, struct folded_stats *st, struct diag *err);
+bool folded_read_source(struct tree *t, struct source *src, const char *head, size_t head_len,
+        enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
 /* The same over bytes in memory; `name` is used in messages. */
 bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);

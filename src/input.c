@@ -7,9 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "callgrind.h"
+#include "detect.h"
 #include "escape.h"
 #include "folded.h"
+#include "source.h"
 #include "timing.h"
+#include "xalloc.h"
 
 static void
 warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
@@ -25,29 +29,144 @@ warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
 	        (unsigned long long)st->bad_lines, st->bad_lines == 1 ? "" : "s");
 }
 
+/* How one side is read: its mode, what its files said, where messages go. */
+struct side_read {
+	const struct options *o;
+	const struct read_progress *progress;
+	enum folded_mode mode;
+	bool three_column;
+	struct input_info info;
+	struct buf *msg;
+};
+
+/* What a callgrind file said, kept for the picture and the reports. */
+static void
+input_info_add(struct input_info *info, const struct callgrind_info *ci)
+{
+	if (!info->callgrind) {
+		memcpy(info->event, ci->event, sizeof(info->event));
+		info->countname = ci->countname;
+	} else if (strcmp(info->event, ci->event) != 0) {
+		info->countname = NULL; /* files of different events: no one unit */
+	}
+	info->callgrind = true;
+	info->reconstructed |= ci->reconstructed;
+	info->unexpanded += ci->unexpanded;
+}
+
+static void
+input_info_merge(struct input_info *info, const struct input_info *side)
+{
+	if (side->callgrind) {
+		struct callgrind_info ci = {.countname = side->countname,
+		        .reconstructed = side->reconstructed,
+		        .unexpanded = side->unexpanded};
+		memcpy(ci.event, side->event, sizeof(ci.event));
+		input_info_add(info, &ci);
+	}
+	info->folded |= side->folded;
+}
+
+/* The bytes judged for a file's format: enough for any header we know. */
+#define DETECT_SIZE ((size_t)64 << 10)
+
+static bool
+refuse(struct side_read *sd, const char *name, enum input_format f)
+{
+	buf_adds(sd->msg, "difffold: ");
+	escape_diag(sd->msg, name, strlen(name));
+	buf_printf(sd->msg, ": this looks like %s, which difffold does not read; ",
+	        detect_format_name(f));
+	/* The advice's commands name the file: FILE stands for it. */
+	for (const char *a = detect_advice(f); *a;) {
+		const char *at = strstr(a, "FILE");
+		size_t n = at ? (size_t)(at - a) : strlen(a);
+		buf_add(sd->msg, a, n);
+		if (at) {
+			escape_diag(sd->msg, name, strlen(name));
+		}
+		a += n + (at ? 4 : 0);
+	}
+	buf_addc(sd->msg, '\n');
+	return false;
+}
+
+static bool
+read_callgrind(struct side_read *sd, struct tree *t, struct source *src, const char *head,
+        size_t len, struct diag *err)
+{
+	struct callgrind_options co = {sd->o->event, sd->o->objects, CALLGRIND_DEFAULT_FLOOR};
+	struct callgrind_info ci;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!callgrind_read_source(t, side, src, head, len, &co, &ci, err)) {
+		return false;
+	}
+	input_info_add(&sd->info, &ci);
+	return true;
+}
+
+static bool
+read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct folded_stats st;
+	if (!folded_read_source(t, src, head, len, sd->mode, sd->o->strict, &st, err)) {
+		return false;
+	}
+	warn_bad_lines(source_name(src), &st, sd->msg);
+	sd->three_column = st.three_column;
+	sd->info.folded = true;
+	return true;
+}
+
+/* One file: its format judged by its first bytes, unless --input-format. */
+static bool
+read_file(struct side_read *sd, struct tree *t, const char *path, char *head, struct diag *err)
+{
+	struct source *src = source_open(path, sd->progress, err);
+	if (!src) {
+		return false;
+	}
+	bool whole;
+	size_t len = source_peek(src, head, DETECT_SIZE, &whole, err);
+	bool ok = len != SIZE_MAX;
+	if (ok) {
+		enum input_format f =
+		        sd->o->input_forced ? sd->o->input_format : detect_format(head, len, whole);
+		if (f == INPUT_CALLGRIND) {
+			ok = read_callgrind(sd, t, src, head, len, err);
+		} else if (f == INPUT_FOLDED) {
+			ok = read_folded(sd, t, src, head, len, err);
+		} else {
+			ok = refuse(sd, source_name(src), f);
+			err->msg[0] = '\0';
+		}
+	}
+	source_close(src);
+	return ok;
+}
+
 /* Messages go to msg, so that two sides read at once still print in order. */
 static bool
-read_side(struct tree *t, const char *const *paths, size_t count, enum folded_mode mode,
-        bool strict, const struct folded_progress *progress, bool *three_column, struct buf *msg)
+read_side(struct side_read *sd, struct tree *t, const char *const *paths, size_t count)
 {
-	for (size_t i = 0; i < count; i++) {
-		struct folded_stats st;
-		struct diag err;
-		if (!folded_read_file_progress(t, paths[i], mode, strict, progress, &st, &err)) {
-			buf_printf(msg, "difffold: %s\n", err.msg);
-			return false;
+	char *head = xmalloc(DETECT_SIZE);
+	bool ok = true;
+	for (size_t i = 0; ok && i < count; i++) {
+		struct diag err = {{0}};
+		ok = read_file(sd, t, paths[i], head, &err);
+		if (!ok && err.msg[0]) {
+			buf_printf(sd->msg, "difffold: %s\n", err.msg);
 		}
-		warn_bad_lines(paths[i], &st, msg);
-		*three_column = st.three_column;
 	}
-	return true;
+	free(head);
+	return ok;
 }
 
 /* The head side, read into a tree of its own on a second thread. */
 struct head_job {
 	struct tree *t;
-	const struct options *o;
-	const struct folded_progress *progress;
+	struct side_read sd;
 	struct buf msg;
 	bool ok;
 };
@@ -56,9 +175,7 @@ static void *
 read_head(void *arg)
 {
 	struct head_job *job = arg;
-	bool ignored;
-	job->ok = read_side(job->t, job->o->head, job->o->head_count, FOLDED_HEAD, job->o->strict,
-	        job->progress, &ignored, &job->msg);
+	job->ok = read_side(&job->sd, job->t, job->sd.o->head, job->sd.o->head_count);
 	return NULL;
 }
 
@@ -85,22 +202,26 @@ read_threaded(uint64_t total_bytes)
 }
 
 static bool
-read_both(struct tree *t, const struct options *o, const struct folded_progress *progress,
-        uint64_t total_bytes, struct buf *msg)
+read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
+        uint64_t total_bytes, struct input_info *info, struct buf *msg)
 {
-	bool ignored;
+	struct side_read base = {.o = o, .progress = progress, .mode = FOLDED_BASE, .msg = msg};
+	struct side_read head = base;
+	head.mode = FOLDED_HEAD;
+	bool ok;
 	if (!read_threaded(total_bytes)) {
-		return read_side(t, o->base, o->base_count, FOLDED_BASE, o->strict, progress,
-		               &ignored, msg) &&
-		       read_side(t, o->head, o->head_count, FOLDED_HEAD, o->strict, progress,
-		               &ignored, msg);
+		ok = read_side(&base, t, o->base, o->base_count) &&
+		     read_side(&head, t, o->head, o->head_count);
+		input_info_merge(info, &base.info);
+		input_info_merge(info, &head.info);
+		return ok;
 	}
-	struct head_job job = {.t = tree_create(&o->tree), .o = o, .progress = progress};
+	struct head_job job = {.t = tree_create(&o->tree), .sd = head};
 	buf_init(&job.msg);
+	job.sd.msg = &job.msg;
 	pthread_t thread;
 	bool threaded = pthread_create(&thread, NULL, read_head, &job) == 0;
-	bool ok = read_side(
-	        t, o->base, o->base_count, FOLDED_BASE, o->strict, progress, &ignored, msg);
+	ok = read_side(&base, t, o->base, o->base_count);
 	if (threaded) {
 		pthread_join(thread, NULL);
 	} else {
@@ -115,6 +236,8 @@ read_both(struct tree *t, const struct options *o, const struct folded_progress 
 		buf_printf(msg, "difffold: %s\n", reason);
 		ok = false;
 	}
+	input_info_merge(info, &base.info);
+	input_info_merge(info, &job.sd.info);
 	buf_finish(&job.msg);
 	tree_destroy(job.t);
 	return ok;
@@ -144,7 +267,7 @@ progress_step(void *ctx, uint64_t bytes)
 }
 
 static void
-progress_init(struct progress *p, struct folded_progress *fp, const struct options *o)
+progress_init(struct progress *p, struct read_progress *fp, const struct options *o)
 {
 	pthread_mutex_init(&p->lock, NULL);
 	p->total = p->done = 0;
@@ -176,16 +299,25 @@ progress_end(struct progress *p)
 }
 
 bool
-input_read(const struct options *o, struct tree **out, struct buf *messages)
+input_read(
+        const struct options *o, struct tree **out, struct input_info *info, struct buf *messages)
 {
 	struct progress pr;
-	struct folded_progress fp;
-	progress_init(&pr, &fp, o);
+	struct read_progress rp;
+	progress_init(&pr, &rp, o);
+	memset(info, 0, sizeof(*info));
 	struct tree *t = tree_create(&o->tree);
+	bool ok;
 	bool three_column = false;
-	bool ok = o->single ? read_side(t, &o->single, 1, FOLDED_AUTO, o->strict, &fp,
-	                              &three_column, messages)
-	                    : read_both(t, o, &fp, pr.total, messages);
+	if (o->single) {
+		struct side_read sd = {
+		        .o = o, .progress = &rp, .mode = FOLDED_AUTO, .msg = messages};
+		ok = read_side(&sd, t, &o->single, 1);
+		three_column = sd.three_column;
+		input_info_merge(info, &sd.info);
+	} else {
+		ok = read_both(t, o, &rp, pr.total, info, messages);
+	}
 	progress_end(&pr);
 	timing_stage("read");
 	if (!ok) {

@@ -1,8 +1,9 @@
 /*
  * input: reads the profiles the options name (base and head, each one or
  * more files, or one profile of 2 or 3 columns) into one finished tree.
- * The place where readers plug in: today folded stacks (folded.c); other
- * formats (callgrind, perf script...) would be picked here.
+ * The place where readers plug in: each file's format is judged by its
+ * first bytes (detect.c) and read by its reader (folded.c, callgrind.c);
+ * a file of a format no reader reads is refused with advice.
  *
  * Big inputs are read on two threads (base and head into trees of their
  * own, then merged), with the same result and messages as one after the
@@ -14,6 +15,7 @@
 #define DIFFFOLD_INPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "options.h"
@@ -24,6 +26,16 @@
  * the caller to destroy. messages gets one line per warning and, when it
  * returns false (bad input, I/O, a limit), the error; *out is then NULL.
  */
-bool input_read(const struct options *o, struct tree **out, struct buf *messages);
+/* What the inputs said beyond their stacks, for the picture and reports. */
+struct input_info {
+	bool folded, callgrind; /* which readers read a file */
+	char event[64]; /* callgrind: the event read */
+	const char *countname; /* its unit ("instructions"), NULL: none */
+	bool reconstructed; /* callgrind stacks expanded from the call graph */
+	uint64_t unexpanded; /* cost drawn under [unexpanded] */
+};
+
+bool input_read(
+        const struct options *o, struct tree **out, struct input_info *info, struct buf *messages);
 
 #endif

@@ -219,7 +219,7 @@ place_header(struct layout *l)
 	l->title_size = TITLE_SCALE * fs;
 	l->title_y = y + TITLE_LINE * fs * 0.7;
 	y += TITLE_LINE * fs;
-	if (o->subtitle && *o->subtitle) {
+	if ((o->subtitle && *o->subtitle) || o->input_note) {
 		l->subtitle_y = y + TEXT_LINE * fs * 0.75;
 		y += TEXT_LINE * fs;
 	}

@@ -124,19 +124,42 @@ gate(const struct tree *t, double pct)
 	return failed ? EXIT_REGRESSION : EXIT_OK;
 }
 
+/*
+ * The options as the outputs see them: what the inputs said fills in what
+ * the user left open (callgrind's unit, and how its stacks were made).
+ */
+static struct options
+with_input(const struct options *o, const struct input_info *info)
+{
+	struct options eff = *o;
+	if (!o->countname_given && info->countname) {
+		eff.countname = info->countname;
+	}
+	if (info->callgrind && info->reconstructed) {
+		eff.input_note = "callgrind: stacks reconstructed from the call graph, "
+		                 "self costs exact";
+	} else if (info->callgrind) {
+		eff.input_note = "callgrind: stacks from call contexts";
+	}
+	return eff;
+}
+
 static int
-run(const struct options *o)
+run(const struct options *opt)
 {
 	timing_start();
 	struct tree *t;
+	struct input_info info;
 	struct buf msg;
 	buf_init(&msg);
-	bool ok = input_read(o, &t, &msg);
+	bool ok = input_read(opt, &t, &info, &msg);
 	fputs(msg.data, stderr);
 	buf_finish(&msg);
 	if (!ok) {
 		return EXIT_INPUT;
 	}
+	const struct options eff = with_input(opt, &info);
+	const struct options *o = &eff;
 	int code = write_outputs(t, o);
 	timing_stage("outputs");
 	timing_print();

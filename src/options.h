@@ -89,6 +89,8 @@ struct options {
 	const char *title, *subtitle; /* NULL or empty: the default, none */
 	const char *countname, *notes; /* "samples"; NULL or empty: none */
 	bool countname_given; /* else a reader may name its unit ("instructions") */
+	/* Set by main from what the inputs said: how their stacks were made. */
+	const char *input_note;
 	/* The first file of each side; one profile is the head against "base". */
 	const char *base_label, *head_label;
 	enum truncate truncate;

@@ -153,6 +153,9 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 	if (s.differential) {
 		report_add_rule(&b, &s, true);
 	}
+	if (opt->input_note) {
+		buf_printf(&b, "\n_Input: %s._\n", opt->input_note);
+	}
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (report_title(&s, (enum list)l)) {
 			md_table(&b, &s, (enum list)l, report_top(opt), cell);

@@ -155,6 +155,9 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	struct buf b;
 	buf_init(&b);
 	text_headline(&b, &s, opt, color);
+	if (opt->input_note) {
+		buf_printf(&b, "Input: %s.\n", opt->input_note);
+	}
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (report_title(&s, (enum list)l)) {
 			text_table(&b, &s, (enum list)l, report_top(opt), color);

@@ -1,0 +1,47 @@
+/*
+ * source: the bytes of one input file or of standard input ("-"). Plain
+ * files are read with read(2) straight into the caller's buffer; gzip
+ * (recognised by its magic bytes, so pipes work too) is inflated from a
+ * buffer of compressed bytes. Concatenated gzip members are read one after
+ * another, as gzip does; anything after a member but NUL padding is an
+ * error (gzip -t calls it trailing garbage), so a damaged file is never
+ * read as a shorter profile. The readers (folded, callgrind) take a source
+ * and the first bytes already read from it, which is how input.c can judge
+ * a file's format by its content even on a pipe.
+ */
+#ifndef DIFFFOLD_SOURCE_H
+#define DIFFFOLD_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "diag.h"
+
+/*
+ * Progress of a long read: fn gets the number of bytes just read from the
+ * file (compressed bytes for gzip input, so they add up to its size).
+ */
+struct read_progress {
+	void (*fn)(void *ctx, uint64_t bytes);
+	void *ctx;
+};
+
+struct source;
+
+/* NULL with err set when the file cannot be opened or is a directory. */
+struct source *source_open(
+        const char *path, const struct read_progress *progress, struct diag *err);
+void source_close(struct source *s);
+/* "<stdin>" for "-", else the path: the name messages use. */
+const char *source_name(const struct source *s);
+/* Reads up to cap bytes of content; returns 0 at the end, -1 with err set. */
+ssize_t source_read(struct source *s, char *dst, size_t cap, struct diag *err);
+/*
+ * Reads until dst holds cap bytes or the file ends (*whole is then true).
+ * Returns the count, or SIZE_MAX with err set.
+ */
+size_t source_peek(struct source *s, char *dst, size_t cap, bool *whole, struct diag *err);
+
+#endif

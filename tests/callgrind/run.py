@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Real profiles made during the test run, read by difffold.
+
+usage: run.py DIFFFOLD
+
+Compiles a small C program (a diamond, a function called from two sites,
+direct recursion, a two-function cycle), runs it under valgrind's callgrind
+(with and without --separate-callers, and with the cache simulation for
+--event), and checks difffold against callgrind_annotate:
+  - every function's self cost equals `callgrind_annotate --inclusive=no`;
+  - the root equals the file's totals;
+  - with full call contexts, every non-recursive context's inclusive cost
+    equals `callgrind_annotate --inclusive=yes`;
+  - the count name and the header follow the file (instructions, and
+    "reconstructed" without contexts).
+Then files of formats difffold does not read, made by the real tools where
+this machine has them (valgrind's massif and DHAT; perf.data and perf
+script when perf may record here, else a message says which were made), and
+a UTF-16 file, must be refused with exit 1 and their format named.
+valgrind and a C compiler are required (.ci/setup installs them): a missing
+one fails the test.
+"""
+import collections
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PROGRAM = r"""
+static volatile long sink;
+__attribute__((noinline)) static void leaf(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) static void helper(int n) { leaf(n); leaf(n / 2); }
+__attribute__((noinline)) static void left(void) { helper(1000); leaf(300); }
+__attribute__((noinline)) static void right(void) { helper(4000); }
+__attribute__((noinline)) static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+__attribute__((noinline)) static void ping(int n);
+__attribute__((noinline)) static void pong(int n) { leaf(50); if (n) ping(n - 1); }
+__attribute__((noinline)) static void ping(int n) { leaf(20); if (n) pong(n - 1); }
+__attribute__((noinline)) static void *grow(int n)
+{
+	void *p = 0;
+	for (int i = 0; i < n; i++) {
+		extern void *realloc(void *, unsigned long);
+		p = realloc(p, (unsigned long)(i + 1) * 4096);
+	}
+	return p;
+}
+int main(void)
+{
+	extern void free(void *);
+	left();
+	right();
+	sink += fib(15);
+	ping(6);
+	free(grow(8));
+	return 0;
+}
+"""
+
+failures = []
+passed = []
+
+
+def check(ok, what):
+    print(("ok - " if ok else "FAIL - ") + what, flush=True)
+    (passed if ok else failures).append(what)
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, **kw)
+
+
+def annotate(path, inclusive, event="Ir", whole=True):
+    """{name with its context: cost} of one event from callgrind_annotate's
+    function list. With whole, only the rows that carry an [object], which
+    are whole functions; without, also the rows of code inlined from other
+    files, which callgrind_annotate lists apart (a function's self cost is
+    the sum of its rows)."""
+    args = ["callgrind_annotate", "--inclusive=" + ("yes" if inclusive else "no"),
+            "--threshold=100", "--auto=no", "--show=" + event]
+    out = run(args + [path], text=True, check=True).stdout
+    rows = collections.Counter()
+    for line in out.splitlines():
+        m = re.match(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S.*?)( \[[^\]]*\])?$", line)
+        if m and "PROGRAM TOTALS" not in line and (m.group(3) or not whole):
+            rows[m.group(2)] += int(m.group(1).replace(",", ""))
+    return rows
+
+
+def file_totals(path, event="Ir"):
+    """The event's figure on the file's totals: line (its sum over parts)."""
+    with open(path) as f:
+        text = f.read()
+    events = re.search(r"^events: (.*)$", text, re.M).group(1).split()
+    values = [int(line.split()[1:][events.index(event)])
+              for line in re.findall(r"^totals: .*$", text, re.M)]
+    return sum(values)
+
+
+def bare(name):
+    """A function's name without its file, call context or recursion level."""
+    fn = name.split(":", 1)[1] if ":" in name.split("'")[0] else name
+    return fn.split("'")[0]
+
+
+def folded(exe, path, *opts):
+    p = run([exe, "-f", "folded", *opts, path])
+    if p.returncode != 0:
+        raise RuntimeError("difffold %s: exit %d: %s" % (path, p.returncode, p.stderr))
+    stacks = []
+    for line in p.stdout.decode("utf-8").splitlines():
+        stack, n = line.rsplit(" ", 1)
+        stacks.append((stack.split(";"), int(n)))
+    return stacks
+
+
+def strip_file(frame, names):
+    """difffold writes file:name only for names two functions share."""
+    if ":" in frame and not frame.startswith("0x"):
+        rest = frame.split(":", 1)[1]
+        if rest in names:
+            return rest
+    return frame
+
+
+def check_self(exe, path, label):
+    rows, total = annotate(path, False, whole=False), file_totals(path)
+    want = collections.Counter()
+    for name, cost in rows.items():
+        want[bare(name)] += cost
+    got, root = collections.Counter(), 0
+    for frames, n in folded(exe, path):
+        got[strip_file(frames[-1], want)] += n
+        root += n
+    bad = [(k, want[k], got[k]) for k in set(want) | set(got) if want[k] != got[k]]
+    check(not bad, "%s: self cost of all %d functions equals callgrind_annotate's%s" % (
+        label, len(want), "" if not bad else ": " + repr(sorted(bad)[:5])))
+    check(root == total, "%s: root %d equals totals %s" % (label, root, total))
+
+
+def check_contexts(exe, path):
+    rows = annotate(path, True)
+    stacks = folded(exe, path)
+    names = {bare(k) for k in rows}
+    stacks = [([strip_file(f, names) for f in frames], n) for frames, n in stacks]
+    checked, bad = 0, []
+    for name, cost in rows.items():
+        fn = name.split(":", 1)[1] if ":" in name.split("'")[0] else name
+        chain = fn.split("'")
+        if any(c.isdigit() for c in chain) or len(set(chain)) != len(chain):
+            continue  # recursion: callgrind counts nested calls per level
+        want = list(reversed(chain))
+        got = sum(n for frames, n in stacks if frames[:len(want)] == want)
+        checked += 1
+        if got != cost:
+            bad.append((want[-2:], cost, got))
+    check(checked > 20 and not bad, "contexts: inclusive cost of %d call paths equals "
+          "callgrind_annotate's%s" % (checked, "" if not bad else ": " + repr(bad[:5])))
+
+
+def check_output(exe, tmp, cg, ctx, cache):
+    svg = run([exe, cg, ctx], check=True).stdout.decode("utf-8")
+    check("instructions" in svg, "SVG: count name from the event (instructions)")
+    check("reconstructed from the call graph" in svg, "SVG: header says stacks were reconstructed")
+    md = run([exe, "-f", "md", cg, ctx], check=True).stdout.decode("utf-8")
+    check("_Input: callgrind: stacks reconstructed" in md, "Markdown: says it too")
+    one = run([exe, "-f", "md", ctx], check=True).stdout.decode("utf-8")
+    check("stacks from call contexts" in one, "contexts: the report says so")
+    stacks = folded(exe, cache, "--event", "Dr")
+    check(sum(n for _, n in stacks) == file_totals(cache, "Dr"),
+          "--event Dr: root equals the file's Dr totals")
+    rows = annotate(cache, False, "D1mr", whole=False)
+    got = collections.Counter()
+    for frames, n in folded(exe, cache, "--event", "D1mr"):
+        got[frames[-1]] += n
+    check(sum(got.values()) == sum(rows.values()), "--event D1mr: the same sum as "
+          "callgrind_annotate --show=D1mr")
+    est = sum(n for _, n in folded(exe, cache, "--event", "CEst"))
+    parts = {e: file_totals(cache, e) for e in ("Ir", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr",
+                                                "DLmw")}
+    want = parts["Ir"] + 10 * (parts["I1mr"] + parts["D1mr"] + parts["D1mw"]) + 100 * (
+        parts["ILmr"] + parts["DLmr"] + parts["DLmw"])
+    check(est == want, "--event CEst: Ir + 10 L1 misses + 100 LL misses (%d)" % want)
+    p = run([exe, "--event", "Nope", cg])
+    check(p.returncode == 1 and b"no event Nope in this file (it has: Ir)" in p.stderr,
+          "an unknown event is refused, naming the file's events")
+    gz = os.path.join(tmp, "cg.out.gz")
+    with open(cg, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    with open(cg, "rb") as f:
+        piped = run([exe, "-f", "folded", "-"], stdin=f).stdout
+    same = run([exe, "-f", "folded", gz]).stdout == run([exe, "-f", "folded", cg]).stdout
+    check(same and piped == run([exe, "-f", "folded", cg]).stdout,
+          "gzip and standard input read the same as the file")
+    p = run([exe, "--objects", "-f", "folded", cg], check=True).stdout.decode("utf-8")
+    check(" [prog]" in p, "--objects names frames function [object]")
+
+
+def refused(exe, path, what):
+    p = run([exe, path, path])
+    err = p.stderr.decode("utf-8", "replace")
+    check(p.returncode == 1 and ("looks like " + what) in err,
+          "%s refused with exit 1 (%s)" % (os.path.basename(path), err.strip()[:90]))
+
+
+def check_refusals(exe, tmp, prog):
+    massif = os.path.join(tmp, "massif.out")
+    run(["valgrind", "--tool=massif", "--massif-out-file=" + massif, prog], check=True)
+    refused(exe, massif, "valgrind massif output")
+    dhat = os.path.join(tmp, "dhat.json")
+    run(["valgrind", "--tool=dhat", "--dhat-out-file=" + dhat, prog], check=True)
+    refused(exe, dhat, "DHAT JSON")
+    u16 = os.path.join(tmp, "u16.folded")
+    with open(u16, "wb") as f:
+        f.write("main;a 1\nmain;b 2\n".encode("utf-16"))
+    refused(exe, u16, "UTF-16 text")
+    data = os.path.join(tmp, "perf.data")
+    rec = run(["perf", "record", "-q", "-g", "-o", data, prog]) if shutil.which("perf") else None
+    if rec is None or rec.returncode != 0 or not os.path.exists(data):
+        print("# perf cannot record here: perf.data and perf script not made by perf")
+        return
+    refused(exe, data, "perf.data")
+    script = os.path.join(tmp, "perf.txt")
+    with open(script, "wb") as f:
+        f.write(run(["perf", "script", "-i", data], check=True).stdout)
+    if os.path.getsize(script) > 0:
+        refused(exe, script, "perf script output")
+
+
+def main(argv):
+    exe = os.path.abspath(argv[1])
+    tmp = tempfile.mkdtemp(prefix="difffold-callgrind-")
+    try:
+        src = os.path.join(tmp, "prog.c")
+        with open(src, "w") as f:
+            f.write(PROGRAM)
+        prog = os.path.join(tmp, "prog")
+        run([os.environ.get("CC", "cc"), "-O1", "-g", src, "-o", prog], check=True)
+        cg, ctx, cache = (os.path.join(tmp, n) for n in ("cg.out", "ctx.out", "cache.out"))
+        vg = ["valgrind", "--tool=callgrind"]
+        run(vg + ["--callgrind-out-file=" + cg, prog], check=True)
+        run(vg + ["--separate-callers=40", "--callgrind-out-file=" + ctx, prog], check=True)
+        run(vg + ["--cache-sim=yes", "--callgrind-out-file=" + cache, prog], check=True)
+        check_self(exe, cg, "callgrind")
+        check_self(exe, ctx, "callgrind --separate-callers=40")
+        check_self(exe, cache, "callgrind --cache-sim=yes")
+        check_contexts(exe, ctx)
+        check_output(exe, tmp, cg, ctx, cache)
+        check_refusals(exe, tmp, prog)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (len(passed), len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
