@@ -79,10 +79,12 @@ path_tags(const struct tree_build *s)
 	return k;
 }
 
-/* Adds src's self counts into dst's mapped nodes; bounded by the checked totals. */
+/*
+ * Adds src's self counts into dst's mapped nodes; bounded by the checked
+ * totals. Each of src's arrays goes once added, before dst's next grows.
+ */
 static void
-merge_self(struct tree_build *d, const struct tree_build *s, const uint32_t *map,
-        const struct count *sum)
+merge_self(struct tree_build *d, struct tree_build *s, const uint32_t *map, const struct count *sum)
 {
 	size_t n = s->count;
 	for (int side = 0; side < 2; side++) {
@@ -99,6 +101,8 @@ merge_self(struct tree_build *d, const struct tree_build *s, const uint32_t *map
 			struct count *c = &d->self[side][map[id]];
 			count_add(*c, s->self[side][id], c);
 		}
+		free(s->self[side]);
+		s->self[side] = NULL;
 		d->sum[side] = sum[side];
 	}
 }
@@ -120,12 +124,21 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	xprefault(map, s->count * sizeof(uint32_t));
 	map[TREE_ROOT] = TREE_ROOT;
 	uint64_t *k = path_tags(s);
+	/* src can only be destroyed after this: what the merge has read goes
+	 * at once, so that dst grows into its room (the peak memory of a
+	 * threaded read is two trees at once). */
+	free(s->slots);
+	s->slots = NULL;
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
 	merge_nodes(d, s, k, map, name_map);
 	dst->node_count = d->count;
 	free(name_map);
 	free(k);
+	free(s->keys);
+	s->keys = NULL;
+	free(s->name_ids);
+	s->name_ids = NULL;
 	if (d->full) {
 		free(map);
 		*reason = tree_build_full_reason(d);
