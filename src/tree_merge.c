@@ -55,7 +55,10 @@ merge_nodes(struct tree_build *d, const struct tree_build *s, const uint64_t *k,
 		if (c && d->keys[c].parent == parent && d->name_ids[c] == named) {
 			map[id] = c;
 		} else {
-			struct name nm = {key->bytes, key->len, 0, named};
+			/* dst's copy of the name: src's table is gone (tree_merge). */
+			size_t len;
+			const char *bytes = intern_name(d->names, named, &len);
+			struct name nm = {bytes, len, 0, named};
 			map[id] = tree_build_child(d, k[id], parent, &nm);
 		}
 	}
@@ -120,13 +123,16 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	}
 	/* Names first, so nodes are compared and created by name id. */
 	uint32_t *name_map = intern_merge(dst->names, src->names);
+	/* src can only be destroyed after this: what the merge has read goes at
+	 * once, so that dst grows into its room (the peak memory of a threaded
+	 * read is two trees at once). Its names are all in dst's table now. */
+	intern_destroy(src->names);
+	src->names = NULL;
+	s->names = NULL;
 	uint32_t *map = xmalloc(s->count * sizeof(uint32_t));
 	xprefault(map, s->count * sizeof(uint32_t));
 	map[TREE_ROOT] = TREE_ROOT;
 	uint64_t *k = path_tags(s);
-	/* src can only be destroyed after this: what the merge has read goes
-	 * at once, so that dst grows into its room (the peak memory of a
-	 * threaded read is two trees at once). */
 	free(s->slots);
 	s->slots = NULL;
 	/* Parents first, in src's order of creation: dst gets the ids reading
