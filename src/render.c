@@ -82,9 +82,11 @@ find_module(struct buf *found)
 	size_t root_len = strlen(root);
 	bool in_build = root_len > 0 && dir.len > root_len &&
 	                memcmp(dir.data, root, root_len) == 0 && dir.data[root_len] == '/';
-	if (dir.len > 0) {
+	static const char relative[] = DIFFFOLD_RENDER_MODULE_RELATIVE;
+	/* Empty when bindir or libdir is absolute: no relocation then. */
+	if (dir.len > 0 && relative[0] != '\0') {
 		buf_add(&rel, dir.data, dir.len);
-		buf_adds(&rel, DIFFFOLD_RENDER_MODULE_RELATIVE);
+		buf_adds(&rel, relative);
 	}
 	const char *order[] = {
 	        in_build ? DIFFFOLD_RENDER_MODULE_BUILD : "",
