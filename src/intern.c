@@ -132,7 +132,10 @@ add_folded(struct intern *in, const char *name, size_t len, uint32_t hash)
 	in->entries[id].hash = hash;
 	in->count++;
 	in->slots[i] = (uint64_t)hash << 32 | (id + 1);
-	if (in->count * 2 > in->slot_mask) {
+	/* Up to 13/16 full, as the tree's table: a probe compares the hashes
+	 * kept in the slots, so a longer probe stays cheap, and the slots were
+	 * a sixth of the memory of big inputs at half full. */
+	if (in->count > (in->slot_mask + 1) / 16 * 13) {
 		rehash(in);
 	}
 	return id;

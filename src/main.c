@@ -19,7 +19,7 @@
 #include "layout.h"
 #include "options.h"
 #include "output.h"
-#include "png.h"
+#include "render.h"
 #include "report.h"
 #include "svg.h"
 #include "timing.h"
@@ -57,9 +57,9 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 		svg_write(out, picture(t, o, cache));
 		return true;
 	case FORMAT_PNG:
-		return png_write(out, picture(t, o, cache), err);
+		return render_png(out, picture(t, o, cache), err);
 	case FORMAT_PDF:
-		return png_write_pdf(out, picture(t, o, cache), err);
+		return render_pdf(out, picture(t, o, cache), err);
 	case FORMAT_MD:
 		report_write_md(out, t, o);
 		return true;

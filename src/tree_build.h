@@ -17,7 +17,7 @@
  * Interning happens only when a node is created.
  *
  * While building, a node is only its key, its name id and its self counts
- * (about 40 bytes, not the 88 of a struct tree_node): tree_finish lays out
+ * (about 40 bytes, not the 72 of a struct tree_node): tree_finish lays out
  * the nodes array and sums the totals once, so adding a stack writes to its
  * leaf, not to every frame, and a tree being built stays small enough for
  * two to be built at once (base and head on two threads, see tree_merge).

@@ -55,7 +55,10 @@ merge_nodes(struct tree_build *d, const struct tree_build *s, const uint64_t *k,
 		if (c && d->keys[c].parent == parent && d->name_ids[c] == named) {
 			map[id] = c;
 		} else {
-			struct name nm = {key->bytes, key->len, 0, named};
+			/* dst's copy of the name: src's table is gone (tree_merge). */
+			size_t len;
+			const char *bytes = intern_name(d->names, named, &len);
+			struct name nm = {bytes, len, 0, named};
 			map[id] = tree_build_child(d, k[id], parent, &nm);
 		}
 	}
@@ -79,10 +82,12 @@ path_tags(const struct tree_build *s)
 	return k;
 }
 
-/* Adds src's self counts into dst's mapped nodes; bounded by the checked totals. */
+/*
+ * Adds src's self counts into dst's mapped nodes; bounded by the checked
+ * totals. Each of src's arrays goes once added, before dst's next grows.
+ */
 static void
-merge_self(struct tree_build *d, const struct tree_build *s, const uint32_t *map,
-        const struct count *sum)
+merge_self(struct tree_build *d, struct tree_build *s, const uint32_t *map, const struct count *sum)
 {
 	size_t n = s->count;
 	for (int side = 0; side < 2; side++) {
@@ -99,6 +104,8 @@ merge_self(struct tree_build *d, const struct tree_build *s, const uint32_t *map
 			struct count *c = &d->self[side][map[id]];
 			count_add(*c, s->self[side][id], c);
 		}
+		free(s->self[side]);
+		s->self[side] = NULL;
 		d->sum[side] = sum[side];
 	}
 }
@@ -116,16 +123,28 @@ tree_merge(struct tree *dst, struct tree *src, const char **reason)
 	}
 	/* Names first, so nodes are compared and created by name id. */
 	uint32_t *name_map = intern_merge(dst->names, src->names);
+	/* src can only be destroyed after this: what the merge has read goes at
+	 * once, so that dst grows into its room (the peak memory of a threaded
+	 * read is two trees at once). Its names are all in dst's table now. */
+	intern_destroy(src->names);
+	src->names = NULL;
+	s->names = NULL;
 	uint32_t *map = xmalloc(s->count * sizeof(uint32_t));
 	xprefault(map, s->count * sizeof(uint32_t));
 	map[TREE_ROOT] = TREE_ROOT;
 	uint64_t *k = path_tags(s);
+	free(s->slots);
+	s->slots = NULL;
 	/* Parents first, in src's order of creation: dst gets the ids reading
 	 * src's input after its own would give. */
 	merge_nodes(d, s, k, map, name_map);
 	dst->node_count = d->count;
 	free(name_map);
 	free(k);
+	free(s->keys);
+	s->keys = NULL;
+	free(s->name_ids);
+	s->name_ids = NULL;
 	if (d->full) {
 		free(map);
 		*reason = tree_build_full_reason(d);

@@ -7,7 +7,10 @@ Checks what the unit tests cannot see from inside the library: the output
 file is written atomically and removed on failure, the missing-font error
 reaches the user with exit code 1, the font configuration is found beside
 a relocated binary, and the user's own fontconfig set-up leaves the pixels
-alone.
+alone. And the drawing module (issue 20): other outputs load none of the
+libraries it brings, PNG output works after `meson install --destdir`
+(the binary's build folder is found from DIFFFOLD's path), and a missing
+module is an error with exit code 1.
 """
 import os
 import shutil
@@ -34,6 +37,7 @@ def check(cond, what):
 def run(exe, args, env=None, cwd=None):
     full = dict(os.environ)
     full.pop("DIFFFOLD_FONTS_CONF", None)
+    full.pop("DIFFFOLD_RENDER_MODULE", None)
     full.update(env or {})
     return subprocess.run([exe] + args, capture_output=True, env=full, cwd=cwd)
 
@@ -53,6 +57,59 @@ def pages(data):
         if data[at + len(tag):at + len(tag) + 1] != b"s":
             n += 1
         at += len(tag)
+
+
+# Libraries that only PNG and PDF output may bring into the process.
+DRAWING_LIBS = ("libcairo", "libpango", "libglib", "libgobject", "libfontconfig",
+                "libfreetype", "libharfbuzz")
+
+
+def loaded(exe, args, env=None):
+    """Names of the shared objects the dynamic loader opened for one run."""
+    r = run(exe, args, env=dict(env or {}, LD_DEBUG="libs"))
+    names = set()
+    for line in r.stderr.decode(errors="replace").splitlines():
+        if "calling init:" in line:
+            names.add(line.rsplit("calling init:", 1)[1].strip())
+    return r, names
+
+
+def check_module(exe, base, head, tmp, first):
+    for fmt in ("svg", "json", "folded", "md", "text"):
+        r, names = loaded(exe, [base, head, "-f", fmt, "-o", os.path.join(tmp, "o." + fmt)])
+        drawing = [n for n in names if os.path.basename(n).startswith(DRAWING_LIBS)]
+        check(r.returncode == 0 and names and not drawing,
+              "-f %s loads no drawing library: %r" % (fmt, drawing))
+    r, names = loaded(exe, [base, head, "-f", "png"])
+    check(any("libcairo" in n for n in names), "-f png loads cairo")
+
+    out = os.path.join(tmp, "m.png")
+    r = run(exe, [base, head, "-o", out], env={"DIFFFOLD_RENDER_MODULE": "/nonexistent.so"})
+    check(r.returncode == 1 and r.stderr.startswith(b"difffold: PNG/PDF output needs "
+                                                    b"difffold's drawing module"),
+          "missing module: exit code 1 and a message: %r" % r.stderr)
+    check(not os.path.exists(out), "missing module: no output file")
+
+    # An installation into a scratch folder draws the same PNG with its own
+    # module (not the build tree's) and its own font configuration.
+    build = os.path.dirname(os.path.dirname(exe))
+    dest = os.path.join(tmp, "dest")
+    r = subprocess.run(["meson", "install", "-C", build, "--no-rebuild", "--quiet",
+                        "--destdir", dest], capture_output=True)
+    check(r.returncode == 0, "meson install --destdir: %r" % r.stderr)
+    found = {}
+    for folder, _, files in os.walk(dest):
+        for name in ("difffold", "difffold-render.so"):
+            if name in files:
+                found[name] = os.path.join(folder, name)
+    check(len(found) == 2, "installed binary and module: %r" % found)
+    if len(found) == 2:
+        r, names = loaded(found["difffold"], [base, head, "-o", out])
+        with open(out, "rb") as f:
+            check(r.returncode == 0 and f.read() == first,
+                  "installed binary draws the same PNG: %r" % r.stderr[-300:])
+        check(os.path.realpath(found["difffold-render.so"]) in
+              {os.path.realpath(n) for n in names}, "installed binary loads its own module")
 
 
 def main():
@@ -145,6 +202,8 @@ def main():
         r = run(moved, [base, head, "-o", out])
         with open(out, "rb") as f:
             check(r.returncode == 0 and f.read() == first, "relocated binary draws the same PNG")
+
+        check_module(exe, base, head, tmp, first)
     finally:
         shutil.rmtree(tmp)
     if failures:
