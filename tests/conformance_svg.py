@@ -17,6 +17,12 @@ match exactly. flamegraph-pl's copy lacks one of its 200 stacks (285
 samples instead of 286); there inferno's counts are first reduced by the
 stacks the two files differ in, then must match exactly too. The fixtures
 are read in place; a missing fixture fails the test.
+
+One difference is by design: a stack that ends in ';' gets no empty leaf
+frame in difffold (its samples stay the parent's own), where inferno draws
+a frame with an empty name. Those empty-named leaves of inferno's are left
+out before comparing; their parents' counts, which hold the samples, are
+compared as usual.
 """
 import collections
 import os
@@ -121,6 +127,7 @@ def compare(exe, profile, theirs, label):
         print("not ok - %s: difffold exited %d: %s" % (label, r.returncode, r.stderr.decode()))
         return False
     ours = our_frames(r.stdout)
+    theirs = collections.Counter({k: n for k, n in theirs.items() if k[0][-1] != ""})
     missing = theirs - ours
     root_theirs = [c for (p, c) in theirs if len(p) == 1]
     root_ours = [c for (p, c) in ours if len(p) == 1]
