@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "caption.h"
@@ -778,16 +779,40 @@ draw_pdf(struct out *o, const struct layout *l, struct diag *err)
 	return ok;
 }
 
+/*
+ * pango starts fontconfig on a thread of GLib's pool and waits for it on a
+ * condition variable; when the limit on address space leaves no room for
+ * that thread (its stack, its malloc arena), the task never runs and the
+ * wait never ends. Drawing starts only with room for such a thread left:
+ * otherwise it is an out-of-memory error like any other, not a hang.
+ */
+#define DRAW_HEADROOM ((size_t)96 << 20)
+
+static bool
+room_to_draw(const char *what, struct diag *err)
+{
+	void *p = mmap(
+	        NULL, DRAW_HEADROOM, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p != MAP_FAILED) {
+		munmap(p, DRAW_HEADROOM);
+		return true;
+	}
+	snprintf(err->msg, sizeof(err->msg),
+	        "out of memory: less than %zu MiB of address space left to draw the %s",
+	        DRAW_HEADROOM >> 20, what);
+	return false;
+}
+
 bool
 png_write(struct out *o, const struct layout *l, struct diag *err)
 {
 	catch_crashes("difffold: out of memory or crash while drawing PNG\n");
-	return draw_png(o, l, err);
+	return room_to_draw("PNG", err) && draw_png(o, l, err);
 }
 
 bool
 png_write_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
 	catch_crashes("difffold: out of memory or crash while drawing PDF\n");
-	return draw_pdf(o, l, err);
+	return room_to_draw("PDF", err) && draw_pdf(o, l, err);
 }
