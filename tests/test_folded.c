@@ -535,6 +535,7 @@ test_mostly_malformed(void **state)
 	r = read_mem("a 1\nb 1\nx\ny\n", FOLDED_HEAD, false);
 	assert_true(r.ok);
 	assert_int_equal(r.st.bad_lines, 2);
+	free(r.dump);
 }
 
 /* heaptrack ends stacks with ';': no empty leaf frame. */
@@ -552,6 +553,7 @@ test_trailing_separator(void **state)
 	assert_true(r.ok);
 	assert_int_equal(r.st.bad_lines, 1);
 	assert_string_equal(r.st.first_bad_reason, "stack is empty");
+	free(r.dump);
 }
 
 int
