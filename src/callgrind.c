@@ -123,6 +123,7 @@ struct callgrind {
 	char events[MAX_EVENTS][64];
 	size_t event_count;
 	int64_t coef[MAX_EVENTS]; /* the chosen event as a sum of the file's */
+	size_t single; /* the chosen event's index when it is one of the file's */
 	bool event_chosen;
 	size_t positions;
 	uint64_t totals, summary, self_sum; /* each summed over the parts */
@@ -178,12 +179,16 @@ decimal(const char **p, const char *end, uint64_t *v)
 {
 	const char *q = *p;
 	uint64_t x = 0;
-	while (q < end && *q >= '0' && *q <= '9') {
-		unsigned d = (unsigned)(*q - '0');
-		if (x > (UINT64_MAX - d) / 10) {
+	/* 19 digits cannot overflow; only longer numbers are checked. */
+	const char *safe = end - q > 19 ? q + 19 : end;
+	while (q < safe && (unsigned)(*q - '0') < 10) {
+		x = x * 10 + (unsigned)(*q++ - '0');
+	}
+	while (q < end && (unsigned)(*q - '0') < 10) {
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		        __builtin_add_overflow(x, (unsigned)(*q - '0'), &x)) {
 			return false;
 		}
-		x = x * 10 + d;
 		q++;
 	}
 	if (q == *p) {
@@ -284,9 +289,44 @@ add_sat(uint64_t a, uint64_t b)
 }
 
 /* The chosen event's value on a cost line (positions already skipped). */
+/* Skips one count (digits), checking it is one; NULL when it is not. */
+static const char *
+skip_count(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && (unsigned)(*q - '0') < 10) {
+		q++;
+	}
+	return q > p && (q == end || *q == ' ' || *q == '\t') ? q : NULL;
+}
+
+/* The usual case, one event read as it is: only its count is converted. */
+static bool
+single_event_value(const struct callgrind *cg, const char *p, const char *end, uint64_t *out)
+{
+	*out = 0;
+	for (size_t i = 0; i < cg->event_count; i++) {
+		p = skip_blanks(p, end);
+		if (p == end) {
+			return true; /* missing counts are zero */
+		}
+		if (i == cg->single) {
+			if (!decimal(&p, end, out) || (p < end && *p != ' ' && *p != '\t')) {
+				return false;
+			}
+		} else if (!(p = skip_count(p, end))) {
+			return false;
+		}
+	}
+	return skip_blanks(p, end) == end;
+}
+
 static bool
 event_value(struct callgrind *cg, const char *p, const char *end, uint64_t *out)
 {
+	if (cg->single != SIZE_MAX) {
+		return single_event_value(cg, p, end, out);
+	}
 	unsigned __int128 sum = 0;
 	for (size_t i = 0; i < cg->event_count; i++) {
 		p = skip_blanks(p, end);
@@ -498,6 +538,7 @@ choose_event(struct callgrind *cg, struct diag *err)
 	memset(cg->coef, 0, sizeof(cg->coef));
 	const char *want = cg->opt.event ? cg->opt.event : cg->events[0];
 	size_t i = event_index(cg, want);
+	cg->single = i;
 	if (i != SIZE_MAX) {
 		cg->coef[i] = 1;
 	} else if (!derived_event(cg, want)) {
