@@ -6,7 +6,8 @@
 
 #include "buf.h"
 #include "escape.h"
-#include "hash.h"
+#include "callgraph.h"
+#include "idmap.h"
 #include "intern.h"
 #include "source.h"
 #include "xalloc.h"
@@ -16,76 +17,6 @@
 #define MAX_LINE ((size_t)16 << 20)
 #define READ_SIZE ((size_t)128 << 10)
 
-/* A map from 64-bit keys to 32-bit values (open addressing, grows). */
-struct idmap {
-	uint64_t *keys; /* key + 1; 0 is empty */
-	uint32_t *vals;
-	size_t mask, count;
-};
-
-static void
-idmap_finish(struct idmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-static size_t
-idmap_pos(const struct idmap *m, uint64_t key)
-{
-	size_t i = hash_end(hash_mix(hash_seed(), key), 8) & m->mask;
-	while (m->keys[i] && m->keys[i] != key + 1) {
-		i = (i + 1) & m->mask;
-	}
-	return i;
-}
-
-static void
-idmap_grow(struct idmap *m)
-{
-	struct idmap old = *m;
-	size_t size = old.keys ? (old.mask + 1) * 2 : 256;
-	m->keys = xcalloc(size, sizeof(*m->keys));
-	m->vals = xmalloc(size * sizeof(*m->vals));
-	m->mask = size - 1;
-	for (size_t i = 0; old.keys && i <= old.mask; i++) {
-		if (old.keys[i]) {
-			size_t j = idmap_pos(m, old.keys[i] - 1);
-			m->keys[j] = old.keys[i];
-			m->vals[j] = old.vals[i];
-		}
-	}
-	idmap_finish(&old);
-}
-
-static bool
-idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
-{
-	if (!m->keys) {
-		return false;
-	}
-	size_t i = idmap_pos(m, key);
-	if (!m->keys[i]) {
-		return false;
-	}
-	*val = m->vals[i];
-	return true;
-}
-
-static void
-idmap_set(struct idmap *m, uint64_t key, uint32_t val)
-{
-	if (!m->keys || (m->count + 1) * 4 > (m->mask + 1) * 3) {
-		idmap_grow(m);
-	}
-	size_t i = idmap_pos(m, key);
-	if (!m->keys[i]) {
-		m->keys[i] = key + 1;
-		m->count++;
-	}
-	m->vals[i] = val;
-}
-
 /* The three name spaces of the compression: objects, files, functions. */
 enum space {
 	SPACE_OBJECT,
@@ -93,32 +24,14 @@ enum space {
 	SPACE_FUNCTION,
 };
 
-struct function {
-	uint32_t name, file, object; /* ids in cg->names */
-	uint64_t self;
-	uint64_t out; /* inclusive cost of its calls to others */
-	uint64_t in; /* inclusive cost of the calls to it */
-	uint32_t first_edge, edge_count; /* after sort_edges */
-	bool defined; /* had an fn= block */
-};
-
-struct edge {
-	uint32_t caller, callee;
-	uint64_t cost;
-};
-
 struct callgrind {
 	const char *name;
 	struct callgrind_options opt;
 	uint64_t line_no;
-	struct intern *names;
+	struct callgraph graph;
 	struct idmap ids[3]; /* compressed id -> name id */
 	struct idmap function_of; /* file << 32 | name -> function */
 	struct idmap edge_of; /* caller << 32 | callee -> edge */
-	struct function *fns;
-	size_t fn_count, fn_cap;
-	struct edge *edges;
-	size_t edge_count, edge_cap;
 	/* header */
 	char events[MAX_EVENTS][64];
 	size_t event_count;
@@ -149,7 +62,7 @@ callgrind_create(const char *name, const struct callgrind_options *opt)
 	struct callgrind *cg = xcalloc(1, sizeof(*cg));
 	cg->name = name;
 	cg->opt = *opt;
-	cg->names = intern_create();
+	cg->graph.names = intern_create();
 	cg->positions = 1;
 	cg->object = cg->file = cg->cur_file = cg->fn = NONE;
 	cg->call_object = cg->call_file = cg->call_fn = NONE;
@@ -162,14 +75,13 @@ callgrind_destroy(struct callgrind *cg)
 	if (!cg) {
 		return;
 	}
-	intern_destroy(cg->names);
+	intern_destroy(cg->graph.names);
 	for (size_t i = 0; i < 3; i++) {
 		idmap_finish(&cg->ids[i]);
 	}
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->edge_of);
-	free(cg->fns);
-	free(cg->edges);
+	callgraph_finish(&cg->graph);
 	free(cg);
 }
 
@@ -219,7 +131,7 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
 	p = skip_blanks(p, end);
 	*compressed = UINT64_MAX;
 	if (p == end || *p != '(') {
-		*out = intern_add(cg->names, p, (size_t)(end - p));
+		*out = intern_add(cg->graph.names, p, (size_t)(end - p));
 		return true;
 	}
 	uint64_t id;
@@ -230,7 +142,7 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
 	*compressed = id;
 	p = skip_blanks(p + 1, end);
 	if (p < end) {
-		*out = intern_add(cg->names, p, (size_t)(end - p));
+		*out = intern_add(cg->graph.names, p, (size_t)(end - p));
 		idmap_set(&cg->ids[space], id, *out);
 		return true;
 	}
@@ -256,9 +168,7 @@ function_id(
 	if (idmap_get(&cg->function_of, key, &id)) {
 		return id;
 	}
-	cg->fns = xgrow(cg->fns, &cg->fn_cap, cg->fn_count + 1, sizeof(*cg->fns));
-	id = (uint32_t)cg->fn_count++;
-	cg->fns[id] = (struct function){.name = name, .file = file, .object = object};
+	id = callgraph_function(&cg->graph, file, name, object);
 	idmap_set(&cg->function_of, key, id);
 	return id;
 }
@@ -273,12 +183,13 @@ add_edge(struct callgrind *cg, uint32_t caller, uint32_t callee, uint64_t cost)
 	uint64_t key = (uint64_t)caller << 32 | callee;
 	uint32_t id;
 	if (!idmap_get(&cg->edge_of, key, &id)) {
-		cg->edges = xgrow(cg->edges, &cg->edge_cap, cg->edge_count + 1, sizeof(*cg->edges));
-		id = (uint32_t)cg->edge_count++;
-		cg->edges[id] = (struct edge){caller, callee, 0};
+		cg->graph.edges = xgrow(cg->graph.edges, &cg->graph.edge_cap,
+		        cg->graph.edge_count + 1, sizeof(*cg->graph.edges));
+		id = (uint32_t)cg->graph.edge_count++;
+		cg->graph.edges[id] = (struct callgraph_edge){caller, callee, 0};
 		idmap_set(&cg->edge_of, key, id);
 	}
-	struct edge *e = &cg->edges[id];
+	struct callgraph_edge *e = &cg->graph.edges[id];
 	e->cost = e->cost > UINT64_MAX - cost ? UINT64_MAX : e->cost + cost;
 }
 
@@ -382,7 +293,7 @@ cost_line(struct callgrind *cg, const char *p, const char *end, struct diag *err
 	if (cg->fn == NONE) {
 		return fail(cg, err, "cost line before any fn= line");
 	}
-	struct function *f = &cg->fns[cg->fn];
+	struct callgraph_function *f = &cg->graph.fns[cg->fn];
 	if (f->self > UINT64_MAX - v || cg->self_sum > UINT64_MAX - v) {
 		return fail(cg, err, "cost over 2^64-1");
 	}
@@ -453,7 +364,7 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 				cg->file = cg->cur_file = id;
 			} else if (p[1] == 'n') {
 				cg->fn = function_id(cg, compressed, cg->file, id, cg->object);
-				struct function *f = &cg->fns[cg->fn];
+				struct callgraph_function *f = &cg->graph.fns[cg->fn];
 				f->defined = true;
 				f->file = cg->file; /* a call may have named another */
 				f->object = cg->object;
@@ -681,359 +592,6 @@ callgrind_line(struct callgrind *cg, const char *line, size_t len, struct diag *
 	return fail(cg, err, "not a callgrind line");
 }
 
-/* Groups the edges by caller, so each function's calls are a range. */
-static void
-sort_edges(struct callgrind *cg)
-{
-	uint32_t *start = xcalloc(cg->fn_count + 1, sizeof(*start));
-	for (size_t i = 0; i < cg->edge_count; i++) {
-		start[cg->edges[i].caller + 1]++;
-	}
-	for (size_t f = 0; f < cg->fn_count; f++) {
-		start[f + 1] += start[f];
-		cg->fns[f].first_edge = start[f];
-		cg->fns[f].edge_count = 0;
-	}
-	struct edge *sorted = xmalloc((cg->edge_count ? cg->edge_count : 1) * sizeof(*sorted));
-	for (size_t i = 0; i < cg->edge_count; i++) {
-		struct function *f = &cg->fns[cg->edges[i].caller];
-		sorted[f->first_edge + f->edge_count++] = cg->edges[i];
-	}
-	free(cg->edges);
-	cg->edges = sorted;
-	free(start);
-}
-
-/*
- * A call to a function that never had an fn= block of its own under the
- * file the call named (a call from inlined code names the inlining file)
- * goes to the one defined function of that name, if there is just one.
- */
-static void
-resolve_callees(struct callgrind *cg)
-{
-	struct idmap by_name = {0};
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		uint32_t other;
-		if (!cg->fns[f].defined) {
-			continue;
-		}
-		bool seen = idmap_get(&by_name, cg->fns[f].name, &other);
-		idmap_set(&by_name, cg->fns[f].name, seen ? NONE : f);
-	}
-	for (size_t i = 0; i < cg->edge_count; i++) {
-		struct edge *e = &cg->edges[i];
-		uint32_t f;
-		if (!cg->fns[e->callee].defined &&
-		        idmap_get(&by_name, cg->fns[e->callee].name, &f) && f != NONE) {
-			e->callee = f;
-		}
-	}
-	idmap_finish(&by_name);
-}
-
-static void
-sum_edges(struct callgrind *cg)
-{
-	for (size_t i = 0; i < cg->edge_count; i++) {
-		struct edge *e = &cg->edges[i];
-		if (e->caller == e->callee) {
-			e->cost = 0; /* made so by resolve_callees */
-		}
-		cg->fns[e->caller].out = add_sat(cg->fns[e->caller].out, e->cost);
-		cg->fns[e->callee].in = add_sat(cg->fns[e->callee].in, e->cost);
-	}
-}
-
-/* A node of the expanded call tree, in pre-order. */
-struct xnode {
-	uint32_t fn, parent;
-	double flow; /* inclusive cost this path carries */
-	uint64_t self;
-};
-
-struct expansion {
-	struct xnode *nodes;
-	size_t count, cap, limit;
-	bool truncated;
-	uint32_t *on_path; /* per function: how often on the current path */
-};
-
-static double
-total_of(const struct function *f)
-{
-	return (double)f->self + (double)f->out;
-}
-
-static uint32_t
-push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
-{
-	x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
-	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
-	return (uint32_t)x->count++;
-}
-
-struct frame {
-	uint32_t node, next_edge;
-};
-
-/* Depth first from one root, with an explicit stack: no recursion on depth. */
-static void
-expand_root(struct callgrind *cg, struct expansion *x, uint32_t root, double flow, double floor)
-{
-	struct frame *stack = NULL;
-	size_t depth = 0, cap = 0;
-	stack = xgrow(stack, &cap, 1, sizeof(*stack));
-	stack[depth++] = (struct frame){push_node(x, root, NONE, flow), 0};
-	x->on_path[root]++;
-	while (depth) {
-		struct frame *top = &stack[depth - 1];
-		const struct xnode *n = &x->nodes[top->node];
-		const struct function *f = &cg->fns[n->fn];
-		if (top->next_edge == f->edge_count) {
-			x->on_path[n->fn]--;
-			depth--;
-			continue;
-		}
-		const struct edge *e = &cg->edges[f->first_edge + top->next_edge++];
-		double child = n->flow * (double)e->cost / total_of(f);
-		if (x->on_path[e->callee] || child < floor || e->cost == 0) {
-			continue; /* a cycle (its cost counted already) or a thin branch */
-		}
-		if (x->count >= x->limit) {
-			x->truncated = true;
-			continue;
-		}
-		uint32_t id = push_node(x, e->callee, top->node, child);
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
-		stack[depth++] = (struct frame){id, 0};
-		x->on_path[e->callee]++;
-	}
-	free(stack);
-}
-
-static void
-expand(struct callgrind *cg, struct expansion *x, uint64_t total)
-{
-	double floor = cg->opt.floor * (double)total;
-	x->on_path = xcalloc(cg->fn_count ? cg->fn_count : 1, sizeof(*x->on_path));
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		const struct function *fn = &cg->fns[f];
-		double t = total_of(fn);
-		if (t > 0 && t > (double)fn->in) {
-			expand_root(cg, x, f, t - (double)fn->in, floor);
-		}
-	}
-	free(x->on_path);
-	x->on_path = NULL;
-}
-
-struct orphan {
-	uint32_t fn;
-	uint64_t cost;
-};
-
-/*
- * Each function's self cost over its nodes, in proportion to the part of
- * the node's flow that is the function's own, rounded cumulatively so the
- * parts add up to the self cost exactly. What no node took (a function
- * every path to which was pruned) is returned as orphans.
- */
-static size_t
-apportion(struct callgrind *cg, struct expansion *x, struct orphan **orphans)
-{
-	size_t n = cg->fn_count ? cg->fn_count : 1;
-	double *weight = xcalloc(n, sizeof(*weight));
-	double *done = xcalloc(n, sizeof(*done));
-	uint64_t *given = xcalloc(n, sizeof(*given));
-	uint32_t *left = xcalloc(n, sizeof(*left));
-	for (size_t i = 0; i < x->count; i++) {
-		const struct function *f = &cg->fns[x->nodes[i].fn];
-		weight[x->nodes[i].fn] += x->nodes[i].flow * (double)f->self / total_of(f);
-		left[x->nodes[i].fn]++;
-	}
-	for (size_t i = 0; i < x->count; i++) {
-		uint32_t fn = x->nodes[i].fn;
-		const struct function *f = &cg->fns[fn];
-		done[fn] += x->nodes[i].flow * (double)f->self / total_of(f);
-		uint64_t target = f->self; /* the last node takes the rest */
-		if (--left[fn] && weight[fn] > 0) {
-			double share = done[fn] / weight[fn];
-			target = share >= 1 ? f->self : (uint64_t)(share * (double)f->self + 0.5);
-		}
-		if (target < given[fn]) {
-			target = given[fn];
-		}
-		x->nodes[i].self = target - given[fn];
-		given[fn] = target;
-	}
-	size_t count = 0;
-	*orphans = xmalloc(n * sizeof(**orphans));
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		if (cg->fns[f].self > given[f]) {
-			(*orphans)[count++] = (struct orphan){f, cg->fns[f].self - given[f]};
-		}
-	}
-	free(weight);
-	free(done);
-	free(left);
-	free(given);
-	return count;
-}
-
-/* Frame names: the function without its call context ("a'b'c" is a). */
-struct names {
-	struct buf text;
-	size_t *start; /* per function: [start[f], start[f + 1]) in text */
-};
-
-static void
-add_object(struct buf *b, const char *s, size_t len)
-{
-	const char *slash = len ? memrchr(s, '/', len) : NULL;
-	if (slash) {
-		len -= (size_t)(slash + 1 - s);
-		s = slash + 1;
-	}
-	buf_adds(b, " [");
-	buf_add(b, s, len);
-	buf_addc(b, ']');
-}
-
-/* Appends a name with ';' (the frame separator) made ':'. */
-static void
-add_name(struct buf *b, const char *s, size_t len)
-{
-	if (len == 0) {
-		buf_adds(b, "[unknown]");
-		return;
-	}
-	for (size_t i = 0; i < len; i++) {
-		buf_addc(b, s[i] == ';' ? ':' : s[i]);
-	}
-}
-
-static size_t
-base_len(const char *s, size_t len)
-{
-	const char *q = memchr(s, '\'', len);
-	return q ? (size_t)(q - s) : len;
-}
-
-/* Base names shared by functions of different files get `file:` added. */
-static bool *
-ambiguous_names(struct callgrind *cg, uint32_t *base_id)
-{
-	struct idmap file_of = {0};
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(cg->names, cg->fns[f].name, &len);
-		base_id[f] = intern_add(cg->names, s, base_len(s, len));
-	}
-	bool *shared = xcalloc(intern_count(cg->names) + 1, sizeof(*shared));
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		uint32_t file;
-		if (!cg->fns[f].defined) {
-			continue;
-		}
-		if (!idmap_get(&file_of, base_id[f], &file)) {
-			idmap_set(&file_of, base_id[f], cg->fns[f].file);
-		} else if (file != cg->fns[f].file) {
-			shared[base_id[f]] = true;
-		}
-	}
-	idmap_finish(&file_of);
-	return shared;
-}
-
-static void
-names_init(struct names *nm, struct callgrind *cg)
-{
-	size_t n = cg->fn_count ? cg->fn_count : 1;
-	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
-	bool *shared = ambiguous_names(cg, base_id);
-	buf_init(&nm->text);
-	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		const struct function *fn = &cg->fns[f];
-		size_t len;
-		const char *s;
-		nm->start[f] = nm->text.len;
-		if (shared[base_id[f]] && fn->file != NONE) {
-			s = intern_name(cg->names, fn->file, &len);
-			add_name(&nm->text, s, len);
-			buf_addc(&nm->text, ':');
-		}
-		s = intern_name(cg->names, base_id[f], &len);
-		add_name(&nm->text, s, len);
-		if (cg->opt.objects && fn->object != NONE) {
-			s = intern_name(cg->names, fn->object, &len);
-			add_object(&nm->text, s, len);
-		}
-	}
-	nm->start[cg->fn_count] = nm->text.len;
-	free(shared);
-	free(base_id);
-}
-
-static void
-names_finish(struct names *nm)
-{
-	buf_finish(&nm->text);
-	free(nm->start);
-}
-
-static bool
-add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost, struct diag *err,
-        const char *name)
-{
-	const char *reason;
-	if (cost == 0) {
-		return true;
-	}
-	if (!tree_add_stack(t, side, path->data, path->len, (struct count){cost, 0}, &reason)) {
-		diag_set(err, name, 0, reason);
-		return false;
-	}
-	return true;
-}
-
-/* The expanded nodes as stacks: each node's path is its parent's plus it. */
-static bool
-emit(struct callgrind *cg, const struct expansion *x, const struct orphan *orphans,
-        size_t orphan_count, struct tree *t, enum side side, struct diag *err)
-{
-	struct names nm;
-	struct buf path;
-	bool ok = true;
-	size_t *len_at = xmalloc((x->count ? x->count : 1) * sizeof(*len_at));
-	names_init(&nm, cg);
-	buf_init(&path);
-	for (size_t i = 0; ok && i < x->count; i++) {
-		const struct xnode *n = &x->nodes[i];
-		size_t keep = n->parent == NONE ? 0 : len_at[n->parent];
-		path.len = keep;
-		if (keep) {
-			buf_addc(&path, ';');
-		}
-		buf_add(&path, nm.text.data + nm.start[n->fn],
-		        nm.start[n->fn + 1] - nm.start[n->fn]);
-		len_at[i] = path.len;
-		ok = add_stack(t, side, &path, n->self, err, cg->name);
-	}
-	for (size_t i = 0; ok && i < orphan_count; i++) {
-		uint32_t f = orphans[i].fn;
-		path.len = 0;
-		buf_adds(&path, "[unexpanded];");
-		buf_add(&path, nm.text.data + nm.start[f], nm.start[f + 1] - nm.start[f]);
-		ok = add_stack(t, side, &path, orphans[i].cost, err, cg->name);
-	}
-	buf_finish(&path);
-	names_finish(&nm);
-	free(len_at);
-	return ok;
-}
-
 static const char *
 count_name(const char *event)
 {
@@ -1059,21 +617,6 @@ count_name(const char *event)
 	return NULL;
 }
 
-static bool
-has_contexts(const struct callgrind *cg)
-{
-	for (uint32_t f = 0; f < cg->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(cg->names, cg->fns[f].name, &len);
-		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-			if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
-				return true; /* a caller, not a recursion level */
-			}
-		}
-	}
-	return false;
-}
-
 static void
 describe(const struct callgrind *cg, struct callgrind_info *info)
 {
@@ -1084,7 +627,7 @@ describe(const struct callgrind *cg, struct callgrind_info *info)
 	memcpy(info->event, event, n);
 	info->event[n] = '\0';
 	info->countname = count_name(info->event);
-	info->reconstructed = !has_contexts(cg);
+	info->reconstructed = !callgraph_has_contexts(&cg->graph);
 	info->total = cg->self_sum;
 }
 
@@ -1112,21 +655,8 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		return false;
 	}
 	describe(cg, info);
-	resolve_callees(cg);
-	sort_edges(cg);
-	sum_edges(cg);
-	struct expansion x = {0};
-	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
-	expand(cg, &x, cg->self_sum);
-	struct orphan *orphans;
-	size_t orphan_count = apportion(cg, &x, &orphans);
-	for (size_t i = 0; i < orphan_count; i++) {
-		info->unexpanded += orphans[i].cost;
-	}
-	bool ok = emit(cg, &x, orphans, orphan_count, t, side, err);
-	free(orphans);
-	free(x.nodes);
-	return ok;
+	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
+	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
 }
 
 bool

@@ -1,0 +1,425 @@
+#include "callgraph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "idmap.h"
+#include "xalloc.h"
+
+#define NONE UINT32_MAX
+
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Groups the edges by caller, so each function's calls are a range. */
+static void
+sort_edges(struct callgraph *g)
+{
+	uint32_t *start = xcalloc(g->fn_count + 1, sizeof(*start));
+	for (size_t i = 0; i < g->edge_count; i++) {
+		start[g->edges[i].caller + 1]++;
+	}
+	for (size_t f = 0; f < g->fn_count; f++) {
+		start[f + 1] += start[f];
+		g->fns[f].first_edge = start[f];
+		g->fns[f].edge_count = 0;
+	}
+	struct callgraph_edge *sorted =
+	        xmalloc((g->edge_count ? g->edge_count : 1) * sizeof(*sorted));
+	for (size_t i = 0; i < g->edge_count; i++) {
+		struct callgraph_function *f = &g->fns[g->edges[i].caller];
+		sorted[f->first_edge + f->edge_count++] = g->edges[i];
+	}
+	free(g->edges);
+	g->edges = sorted;
+	free(start);
+}
+
+/*
+ * A call to a function that never had an fn= block of its own under the
+ * file the call named (a call from inlined code names the inlining file)
+ * goes to the one defined function of that name, if there is just one.
+ */
+static void
+resolve_callees(struct callgraph *g)
+{
+	struct idmap by_name = {0};
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		uint32_t other;
+		if (!g->fns[f].defined) {
+			continue;
+		}
+		bool seen = idmap_get(&by_name, g->fns[f].name, &other);
+		idmap_set(&by_name, g->fns[f].name, seen ? NONE : f);
+	}
+	for (size_t i = 0; i < g->edge_count; i++) {
+		struct callgraph_edge *e = &g->edges[i];
+		uint32_t f;
+		if (!g->fns[e->callee].defined && idmap_get(&by_name, g->fns[e->callee].name, &f) &&
+		        f != NONE) {
+			e->callee = f;
+		}
+	}
+	idmap_finish(&by_name);
+}
+
+static void
+sum_edges(struct callgraph *g)
+{
+	for (size_t i = 0; i < g->edge_count; i++) {
+		struct callgraph_edge *e = &g->edges[i];
+		if (e->caller == e->callee) {
+			e->cost = 0; /* made so by resolve_callees */
+		}
+		g->fns[e->caller].out = add_sat(g->fns[e->caller].out, e->cost);
+		g->fns[e->callee].in = add_sat(g->fns[e->callee].in, e->cost);
+	}
+}
+
+/* A node of the expanded call tree, in pre-order. */
+struct xnode {
+	uint32_t fn, parent;
+	double flow; /* inclusive cost this path carries */
+	uint64_t self;
+};
+
+struct expansion {
+	struct xnode *nodes;
+	size_t count, cap, limit;
+	bool truncated;
+	uint32_t *on_path; /* per function: how often on the current path */
+};
+
+static double
+total_of(const struct callgraph_function *f)
+{
+	return (double)f->self + (double)f->out;
+}
+
+static uint32_t
+push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
+{
+	x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
+	return (uint32_t)x->count++;
+}
+
+struct frame {
+	uint32_t node, next_edge;
+};
+
+/* Depth first from one root, with an explicit stack: no recursion on depth. */
+static void
+expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow, double floor)
+{
+	struct frame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	stack = xgrow(stack, &cap, 1, sizeof(*stack));
+	stack[depth++] = (struct frame){push_node(x, root, NONE, flow), 0};
+	x->on_path[root]++;
+	while (depth) {
+		struct frame *top = &stack[depth - 1];
+		const struct xnode *n = &x->nodes[top->node];
+		const struct callgraph_function *f = &g->fns[n->fn];
+		if (top->next_edge == f->edge_count) {
+			x->on_path[n->fn]--;
+			depth--;
+			continue;
+		}
+		const struct callgraph_edge *e = &g->edges[f->first_edge + top->next_edge++];
+		double child = n->flow * (double)e->cost / total_of(f);
+		if (x->on_path[e->callee] || child < floor || e->cost == 0) {
+			continue; /* a cycle (its cost counted already) or a thin branch */
+		}
+		if (x->count >= x->limit) {
+			x->truncated = true;
+			continue;
+		}
+		uint32_t id = push_node(x, e->callee, top->node, child);
+		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+		stack[depth++] = (struct frame){id, 0};
+		x->on_path[e->callee]++;
+	}
+	free(stack);
+}
+
+static void
+expand(struct callgraph *g, struct expansion *x, uint64_t total,
+        const struct callgraph_options *opt)
+{
+	double floor = opt->floor * (double)total;
+	x->on_path = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->on_path));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		const struct callgraph_function *fn = &g->fns[f];
+		double t = total_of(fn);
+		if (t > 0 && t > (double)fn->in) {
+			expand_root(g, x, f, t - (double)fn->in, floor);
+		}
+	}
+	free(x->on_path);
+	x->on_path = NULL;
+}
+
+struct orphan {
+	uint32_t fn;
+	uint64_t cost;
+};
+
+/*
+ * Each function's self cost over its nodes, in proportion to the part of
+ * the node's flow that is the function's own, rounded cumulatively so the
+ * parts add up to the self cost exactly. What no node took (a function
+ * every path to which was pruned) is returned as orphans.
+ */
+static size_t
+apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
+{
+	size_t n = g->fn_count ? g->fn_count : 1;
+	double *weight = xcalloc(n, sizeof(*weight));
+	double *done = xcalloc(n, sizeof(*done));
+	uint64_t *given = xcalloc(n, sizeof(*given));
+	uint32_t *left = xcalloc(n, sizeof(*left));
+	for (size_t i = 0; i < x->count; i++) {
+		const struct callgraph_function *f = &g->fns[x->nodes[i].fn];
+		weight[x->nodes[i].fn] += x->nodes[i].flow * (double)f->self / total_of(f);
+		left[x->nodes[i].fn]++;
+	}
+	for (size_t i = 0; i < x->count; i++) {
+		uint32_t fn = x->nodes[i].fn;
+		const struct callgraph_function *f = &g->fns[fn];
+		done[fn] += x->nodes[i].flow * (double)f->self / total_of(f);
+		uint64_t target = f->self; /* the last node takes the rest */
+		if (--left[fn] && weight[fn] > 0) {
+			double share = done[fn] / weight[fn];
+			target = share >= 1 ? f->self : (uint64_t)(share * (double)f->self + 0.5);
+		}
+		if (target < given[fn]) {
+			target = given[fn];
+		}
+		x->nodes[i].self = target - given[fn];
+		given[fn] = target;
+	}
+	size_t count = 0;
+	*orphans = xmalloc(n * sizeof(**orphans));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		if (g->fns[f].self > given[f]) {
+			(*orphans)[count++] = (struct orphan){f, g->fns[f].self - given[f]};
+		}
+	}
+	free(weight);
+	free(done);
+	free(left);
+	free(given);
+	return count;
+}
+
+/* Frame names: the function without its call context ("a'b'c" is a). */
+struct names {
+	struct buf text;
+	size_t *start; /* per function: [start[f], start[f + 1]) in text */
+};
+
+static void
+add_object(struct buf *b, const char *s, size_t len)
+{
+	const char *slash = len ? memrchr(s, '/', len) : NULL;
+	if (slash) {
+		len -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	buf_adds(b, " [");
+	buf_add(b, s, len);
+	buf_addc(b, ']');
+}
+
+/* Appends a name with ';' (the frame separator) made ':'. */
+static void
+add_name(struct buf *b, const char *s, size_t len)
+{
+	if (len == 0) {
+		buf_adds(b, "[unknown]");
+		return;
+	}
+	for (size_t i = 0; i < len; i++) {
+		buf_addc(b, s[i] == ';' ? ':' : s[i]);
+	}
+}
+
+static size_t
+base_len(const char *s, size_t len)
+{
+	const char *q = memchr(s, '\'', len);
+	return q ? (size_t)(q - s) : len;
+}
+
+/* Base names shared by functions of different files get `file:` added. */
+static bool *
+ambiguous_names(struct callgraph *g, uint32_t *base_id)
+{
+	struct idmap file_of = {0};
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		base_id[f] = intern_add(g->names, s, base_len(s, len));
+	}
+	bool *shared = xcalloc(intern_count(g->names) + 1, sizeof(*shared));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		uint32_t file;
+		if (!g->fns[f].defined) {
+			continue;
+		}
+		if (!idmap_get(&file_of, base_id[f], &file)) {
+			idmap_set(&file_of, base_id[f], g->fns[f].file);
+		} else if (file != g->fns[f].file) {
+			shared[base_id[f]] = true;
+		}
+	}
+	idmap_finish(&file_of);
+	return shared;
+}
+
+static void
+names_init(struct names *nm, struct callgraph *g, const struct callgraph_options *opt)
+{
+	size_t n = g->fn_count ? g->fn_count : 1;
+	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
+	bool *shared = ambiguous_names(g, base_id);
+	buf_init(&nm->text);
+	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		const struct callgraph_function *fn = &g->fns[f];
+		size_t len;
+		const char *s;
+		nm->start[f] = nm->text.len;
+		if (shared[base_id[f]] && fn->file != NONE) {
+			s = intern_name(g->names, fn->file, &len);
+			add_name(&nm->text, s, len);
+			buf_addc(&nm->text, ':');
+		}
+		s = intern_name(g->names, base_id[f], &len);
+		add_name(&nm->text, s, len);
+		if (opt->objects && fn->object != NONE) {
+			s = intern_name(g->names, fn->object, &len);
+			add_object(&nm->text, s, len);
+		}
+	}
+	nm->start[g->fn_count] = nm->text.len;
+	free(shared);
+	free(base_id);
+}
+
+static void
+names_finish(struct names *nm)
+{
+	buf_finish(&nm->text);
+	free(nm->start);
+}
+
+static bool
+add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost, struct diag *err,
+        const char *name)
+{
+	const char *reason;
+	if (cost == 0) {
+		return true;
+	}
+	if (!tree_add_stack(t, side, path->data, path->len, (struct count){cost, 0}, &reason)) {
+		diag_set(err, name, 0, reason);
+		return false;
+	}
+	return true;
+}
+
+/* The expanded nodes as stacks: each node's path is its parent's plus it. */
+static bool
+emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphans,
+        size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
+        struct diag *err)
+{
+	struct names nm;
+	struct buf path;
+	bool ok = true;
+	size_t *len_at = xmalloc((x->count ? x->count : 1) * sizeof(*len_at));
+	names_init(&nm, g, opt);
+	buf_init(&path);
+	for (size_t i = 0; ok && i < x->count; i++) {
+		const struct xnode *n = &x->nodes[i];
+		size_t keep = n->parent == NONE ? 0 : len_at[n->parent];
+		path.len = keep;
+		if (keep) {
+			buf_addc(&path, ';');
+		}
+		buf_add(&path, nm.text.data + nm.start[n->fn],
+		        nm.start[n->fn + 1] - nm.start[n->fn]);
+		len_at[i] = path.len;
+		ok = add_stack(t, side, &path, n->self, err, opt->name);
+	}
+	for (size_t i = 0; ok && i < orphan_count; i++) {
+		uint32_t f = orphans[i].fn;
+		path.len = 0;
+		buf_adds(&path, "[unexpanded];");
+		buf_add(&path, nm.text.data + nm.start[f], nm.start[f + 1] - nm.start[f]);
+		ok = add_stack(t, side, &path, orphans[i].cost, err, opt->name);
+	}
+	buf_finish(&path);
+	names_finish(&nm);
+	free(len_at);
+	return ok;
+}
+
+bool
+callgraph_has_contexts(const struct callgraph *g)
+{
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+			if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
+				return true; /* a caller, not a recursion level */
+			}
+		}
+	}
+	return false;
+}
+
+bool
+callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
+        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, struct diag *err)
+{
+	resolve_callees(g);
+	sort_edges(g);
+	sum_edges(g);
+	struct expansion x = {0};
+	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
+	expand(g, &x, total, opt);
+	struct orphan *orphans;
+	size_t orphan_count = apportion(g, &x, &orphans);
+	*unexpanded = 0;
+	for (size_t i = 0; i < orphan_count; i++) {
+		*unexpanded += orphans[i].cost;
+	}
+	bool ok = emit(g, &x, orphans, orphan_count, t, side, opt, err);
+	free(orphans);
+	free(x.nodes);
+	return ok;
+}
+
+uint32_t
+callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
+{
+	g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+	uint32_t id = (uint32_t)g->fn_count++;
+	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
+	return id;
+}
+
+void
+callgraph_finish(struct callgraph *g)
+{
+	free(g->fns);
+	free(g->edges);
+}

@@ -1,0 +1,70 @@
+/*
+ * callgraph: a profile's call graph turned into stacks. Per function its
+ * self cost, per call edge the inclusive cost of the calls; the graph is
+ * expanded from its roots (functions with more cost than the calls to
+ * them), each function's flow split among its calls in proportion to their
+ * inclusive costs. A callee already on the path is not entered again (a
+ * cycle's inclusive cost counts its own calls twice), a branch under the
+ * floor is not expanded. Self costs are then given out per function in
+ * proportion to each node's share, rounded cumulatively, so that every
+ * function's self cost and the total are exact; a function whose every
+ * path was pruned goes under a root frame "[unexpanded]". With call
+ * contexts (names a'b'c, callgrind --separate-callers) each context is a
+ * function of its own and the stacks are exact as far as they reach.
+ * No recursion on depth: the expansion keeps its own stack.
+ */
+#ifndef DIFFFOLD_CALLGRAPH_H
+#define DIFFFOLD_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "intern.h"
+#include "tree.h"
+
+struct callgraph_function {
+	uint32_t name, file, object; /* ids in the graph's names, UINT32_MAX: none */
+	uint64_t self;
+	uint64_t out; /* inclusive cost of its calls to others */
+	uint64_t in; /* inclusive cost of the calls to it */
+	uint32_t first_edge, edge_count; /* set while turning into stacks */
+	bool defined; /* had a block of its own (fn=), not only calls to it */
+};
+
+struct callgraph_edge {
+	uint32_t caller, callee;
+	uint64_t cost;
+};
+
+/* Embedded; zero it to start. The names table belongs to the caller. */
+struct callgraph {
+	struct intern *names;
+	struct callgraph_function *fns;
+	size_t fn_count, fn_cap;
+	struct callgraph_edge *edges;
+	size_t edge_count, edge_cap;
+};
+
+struct callgraph_options {
+	const char *name; /* the file, for messages */
+	bool objects; /* frames named `function [object]` */
+	double floor; /* share of the total under which a branch stays unexpanded */
+};
+
+/* A new function; returns its index. */
+uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
+void callgraph_finish(struct callgraph *g);
+/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
+bool callgraph_has_contexts(const struct callgraph *g);
+/*
+ * Adds the graph's stacks, whose self costs add up to total, to a side of
+ * t; *unexpanded is what went under [unexpanded]. False with err set when
+ * the tree refused a stack. The graph's edges are reordered.
+ */
+bool callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
+        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded,
+        struct diag *err);
+
+#endif
