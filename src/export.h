@@ -1,9 +1,10 @@
 /*
  * export: the merged model as data for other tools. `folded` is the
  * 3-column `STACK BASE HEAD` form (2 columns for one profile), one line per
- * stack that has samples of its own; `json` is the whole tree (schema in
- * README.md; strings through escape_json_string). Both are exact: counts
- * print as parsed, never rounded.
+ * stack that has samples of its own or is a zero-count leaf, so difffold
+ * reads it back to the same tree; `json` is the whole tree, nested or flat
+ * (schema in docs/formats.md; strings through escape_json_string). Both
+ * are exact: counts print as parsed, never rounded.
  */
 #ifndef DIFFFOLD_EXPORT_H
 #define DIFFFOLD_EXPORT_H

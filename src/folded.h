@@ -1,9 +1,10 @@
 /*
  * folded: the reader of folded stacks (`frame;frame;leaf COUNT` a line), as
  * written by stackcollapse-perf.pl, inferno, async-profiler and py-spy, and
- * of the 3-column form `STACK BASE HEAD` of difffolded.pl. Gzip input is
- * decompressed transparently. Lines feed a tree; errors come back as a
- * struct diag for main.c to print, never as output of its own.
+ * of the 3-column form `STACK BASE HEAD` of difffolded.pl. Bytes come from
+ * a source (source.c inflates gzip). Lines feed a tree; errors come back
+ * as a struct diag for input.c and main.c to report, never as output of
+ * its own.
  */
 #ifndef DIFFFOLD_FOLDED_H
 #define DIFFFOLD_FOLDED_H

@@ -39,7 +39,7 @@ hash_end(uint64_t h, size_t len)
 
 /*
  * Keyed hash: from h = seed, hash_mix over each 8-byte word, then over the
- * zero-padded rest if any, then hash_end. Streaming versions (tree.c's
+ * zero-padded rest if any, then hash_end. Streaming versions (tree_build.c's
  * frame scanner) must give the same value.
  */
 uint64_t hash_bytes(const void *s, size_t len, uint64_t seed);

@@ -189,7 +189,7 @@ read_head(void *arg)
 
 /*
  * Whether to read on two threads: by size, or as DIFFFOLD_READ_THREADS=1 or
- * 2 says, for measuring either way at any size (bench/, README).
+ * 2 says, for measuring either way at any size (bench/, CONTRIBUTING.md).
  */
 static bool
 read_threaded(uint64_t total_bytes)

@@ -21,11 +21,6 @@
 #include "options.h"
 #include "tree.h"
 
-/*
- * Reads the inputs into a new tree, finished (tree_finish), in *out for
- * the caller to destroy. messages gets one line per warning and, when it
- * returns false (bad input, I/O, a limit), the error; *out is then NULL.
- */
 /* What the inputs said beyond their stacks, for the picture and reports. */
 struct input_info {
 	bool folded, callgrind; /* which readers read a file */
@@ -35,6 +30,12 @@ struct input_info {
 	uint64_t unexpanded; /* cost drawn under [unexpanded] */
 };
 
+/*
+ * Reads the inputs into a new tree, finished (tree_finish), in *out for
+ * the caller to destroy. messages gets one line per warning and, when it
+ * returns false (bad input, I/O, a limit), the error; *out is then NULL.
+ * *info says which readers read a file and what callgrind files said.
+ */
 bool input_read(
         const struct options *o, struct tree **out, struct input_info *info, struct buf *messages);
 

@@ -7,7 +7,7 @@ the `*--name*` terms of the .scd file's OPTIONS section. A default is the
 `(default ...)` text of a --help entry, which the man page's paragraph for
 that option must contain (markup and line breaks aside).
 
-Usage: check_manpage.py DIFFFOLD doc/difffold.1.scd
+Usage: check_manpage.py DIFFFOLD docs/difffold.1.scd
 """
 import re
 import subprocess
