@@ -243,7 +243,7 @@ finish(struct reader *r)
 		        "stacks "
 		        "(a file of another format? --input-format names the reader)",
 		        st->first_bad_reason, (unsigned long long)st->bad_lines,
-		        (unsigned long long)(st->bad_lines + st->lines));
+		        (unsigned long long)st->bad_lines + (unsigned long long)st->lines);
 		diag_set(r->err, r->name, st->first_bad, reason);
 		return false;
 	}

@@ -130,7 +130,7 @@ numfmt_count(struct buf *b, struct count c, int decimals, bool negative, bool pl
 			carry = false;
 		}
 	}
-	char fd[9];
+	char fd[9] = {0};
 	for (int i = decimals - 1; i >= 0; i--) {
 		fd[i] = (char)('0' + frac % 10);
 		frac /= 10;
