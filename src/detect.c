@@ -151,7 +151,8 @@ binary(struct span s)
 		unsigned char c = (unsigned char)s.p[i];
 		ctl += c < 0x20 && !is_space((char)c);
 	}
-	return n > 0 && ctl * 10 > n;
+	/* A few control bytes in a short text are bad lines, not a binary file. */
+	return ctl >= 8 && ctl * 10 > n;
 }
 
 /* Reads a protobuf varint; false when it runs past the end or is too long. */
@@ -173,11 +174,47 @@ varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
  * pprof's profile.proto starts with field 1 (sample_type, a message); a run
  * of well-formed fields numbered like Profile's (1 to 14) makes it pprof.
  */
+/* Bytes no text holds (controls but tab, newline, CR, FF) among the first 64. */
+static bool
+has_binary_bytes(struct span s)
+{
+	size_t n = (size_t)(s.end - s.p) < 64 ? (size_t)(s.end - s.p) : 64;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+		if (c < 0x20 && !is_space((char)c)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The first field of a profile, sample_type, is a ValueType: a length, then
+ * only fields 1 and 2 (type and unit, string table indexes) as varints.
+ */
+static bool
+value_type(const unsigned char *p, const unsigned char *end)
+{
+	uint64_t len, tag, v;
+	if (!varint(&p, end, &len) || len < 2 || len > (uint64_t)(end - p)) {
+		return false;
+	}
+	const unsigned char *stop = p + len;
+	while (p < stop) {
+		if (!varint(&p, stop, &tag) || (tag != 0x08 && tag != 0x10) ||
+		        !varint(&p, stop, &v)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool
 pprof(struct span s)
 {
 	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
-	if (p >= end || *p != 0x0a) {
+	/* A text starting with an empty line starts with 0x0a too. */
+	if (p >= end || *p != 0x0a || !has_binary_bytes(s) || !value_type(p + 1, end)) {
 		return false;
 	}
 	int fields = 0;
@@ -203,7 +240,7 @@ pprof(struct span s)
 		}
 		fields++;
 	}
-	return fields >= 2 || (fields == 1 && p == end);
+	return fields >= 3 || (fields >= 1 && p == end);
 }
 
 static enum input_format

@@ -73,6 +73,13 @@ export_folded(struct out *o, const struct tree *t)
 			folded_mark(&o->b, t, path.data, path.len);
 		}
 		buf_add(&o->b, path.data, path.len);
+		/* A leaf ending in white space would lose it to the separator
+		 * before the count; a ';' after it keeps it (the reader drops a
+		 * trailing ';' and nothing else). */
+		char last = path.len ? path.data[path.len - 1] : ';';
+		if (last == ' ' || last == '\t') {
+			buf_addc(&o->b, ';');
+		}
 		buf_addc(&o->b, ' ');
 		if (t->differential) {
 			add_value(&o->b, t, n, SIDE_BASE, true);

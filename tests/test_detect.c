@@ -77,8 +77,14 @@ test_pprof(void **state)
 	/* sample_type {type: 1, unit: 2}, sample {location_id: 1, value: 5}. */
 	static const char proto[] = "\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x01\x10\x05";
 	assert_int_equal(detect_format(proto, sizeof proto - 1, true), INPUT_PPROF);
-	/* A newline-first text file is not protobuf. */
+	/* A newline-first text file is not protobuf, even when its bytes read
+	 * as well-formed fields. */
 	assert_int_equal(DETECT("\nmain;a 12\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("\n<&>;a 0.59\r\nd .5;ab;<&> 12\r\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("\n\t;x\t2;\t27\r\na_[k];7; sp .5\r\n1.5;x\x01y;0x  5.\r\n", true),
+	        INPUT_FOLDED);
+	/* One control character in a short text is a bad line, not binary. */
+	assert_int_equal(DETECT("x\x01y\t4\r\n\r\n", true), INPUT_FOLDED);
 }
 
 static void
