@@ -367,6 +367,10 @@ perf_header(struct span line)
 	if (line.p == line.end || is_space(*line.p)) {
 		return false;
 	}
+	/* The time stamp comes after the command, pid and cpu: early. */
+	if (line.end - line.p > 256) {
+		line.end = line.p + 256;
+	}
 	for (const char *q = line.p; q + 2 < line.end; q++) {
 		if (is_digit(*q) && q[1] == '.') {
 			const char *r = q + 2;
@@ -399,16 +403,28 @@ perf_frame(struct span line)
 	return q - hex >= 4 && q < line.end && *q == ' ';
 }
 
+/*
+ * perf script's first sample comes right after its '#' header: a few lines
+ * are enough, and a folded file (whose lines can be long) is not scanned
+ * to the end of the chunk.
+ */
+#define PERF_LINES 16
+
 static bool
 perf_script(struct span s, bool whole)
 {
 	struct span line;
 	bool header = false;
-	while (next_line(&s, &line, whole)) {
+	int seen = 0;
+	while (seen < PERF_LINES && next_line(&s, &line, whole)) {
+		if (line.p < line.end && *line.p == '#') {
+			continue;
+		}
 		if (header && perf_frame(line)) {
 			return true;
 		}
 		header = perf_header(line);
+		seen++;
 	}
 	return false;
 }
