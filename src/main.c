@@ -109,11 +109,11 @@ write_outputs(const struct tree *t, const struct options *o)
 
 /* Runs after the outputs are written, so a failing CI job still has them. */
 static int
-gate(const struct tree *t, double pct)
+gate(const struct tree *t, const struct options *o)
 {
 	struct buf why;
 	buf_init(&why);
-	bool failed = report_gate(t, pct, &why);
+	bool failed = report_gates(t, o, &why);
 	for (const char *line = why.data; *line;) {
 		const char *end = strchr(line, '\n');
 		int len = end ? (int)(end - line) : (int)strlen(line);
@@ -163,8 +163,8 @@ run(const struct options *opt)
 	int code = write_outputs(t, o);
 	timing_stage("outputs");
 	timing_print();
-	if (code == EXIT_OK && o->fail_on_regression >= 0 && t->differential) {
-		code = gate(t, o->fail_on_regression);
+	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
+		code = gate(t, o);
 	}
 	tree_destroy(t);
 	return code;

@@ -81,12 +81,24 @@ static const char usage_text[] =
         "  --fail-on-regression PCT\n"
         "                        exit 3 when the head total or a function's total grew\n"
         "                        by more than PCT percent of the base total (default off)\n"
+        "  --fail-on-function-regression PCT\n"
+        "                        exit 3 when a function's self grew by more than PCT\n"
+        "                        percent of its own base self (default off)\n"
+        "  --fail-on PATTERN:[self:|total:]+PCT\n"
+        "                        exit 3 when a function matching the glob PATTERN grew\n"
+        "                        by more than PCT percent of its own base (self unless\n"
+        "                        total: is given; repeatable)\n"
+        "  --fail-on-new SHARE   exit 3 when a new function's total exceeds SHARE of\n"
+        "                        the head total (default off)\n"
+        "  --gate-min-share SHARE\n"
+        "                        per-function gates skip functions whose gated count\n"
+        "                        is below SHARE of the larger total (default 0.005)\n"
         "\n"
         "  -h, --help            show this help and exit\n"
         "  -V, --version         show the version and exit\n"
         "\n"
         "Exit codes: 0 success, 1 bad input or I/O failure, 2 usage error,\n"
-        "3 regression over the --fail-on-regression threshold.\n";
+        "3 a gate (--fail-on-regression, --fail-on...) tripped.\n";
 
 enum long_only {
 	OPT_BASE = 256,
@@ -118,6 +130,10 @@ enum long_only {
 	OPT_TOP,
 	OPT_IMAGE_URL,
 	OPT_FAIL_ON_REGRESSION,
+	OPT_FAIL_ON_FUNCTION,
+	OPT_FAIL_ON,
+	OPT_FAIL_ON_NEW,
+	OPT_GATE_MIN_SHARE,
 	OPT_INPUT_FORMAT,
 	OPT_EVENT,
 	OPT_OBJECTS,
@@ -156,6 +172,10 @@ static const struct option long_options[] = {
         {"top", required_argument, NULL, OPT_TOP},
         {"image-url", required_argument, NULL, OPT_IMAGE_URL},
         {"fail-on-regression", required_argument, NULL, OPT_FAIL_ON_REGRESSION},
+        {"fail-on-function-regression", required_argument, NULL, OPT_FAIL_ON_FUNCTION},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"fail-on-new", required_argument, NULL, OPT_FAIL_ON_NEW},
+        {"gate-min-share", required_argument, NULL, OPT_GATE_MIN_SHARE},
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
@@ -194,6 +214,9 @@ options_init(struct options *o)
 	o->scale = 1;
 	o->top = 10;
 	o->fail_on_regression = -1;
+	o->fail_on_function = -1;
+	o->fail_on_new = -1;
+	o->gate_min_share = OPTIONS_DEFAULT_GATE_MIN_SHARE;
 }
 
 void
@@ -202,6 +225,10 @@ options_finish(struct options *o)
 	free(o->base);
 	free(o->head);
 	free(o->outputs);
+	for (size_t i = 0; i < o->fail_on_count; i++) {
+		free(o->fail_on[i].glob);
+	}
+	free(o->fail_on);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -325,6 +352,57 @@ parse_choice(const char *arg, const char *opt, const char *const *names, int *ou
 	return false;
 }
 
+/* Cuts `suffix` off the end of [s, *len) when it is there. */
+static bool
+cut_suffix(const char *s, size_t *len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	if (*len < n || memcmp(s + *len - n, suffix, n) != 0) {
+		return false;
+	}
+	*len -= n;
+	return true;
+}
+
+/*
+ * PATTERN:[self:|total:]+PCT[%]. The threshold follows the last colon, so
+ * patterns may hold colons of their own (`json::*:+5%`).
+ */
+static bool
+parse_fail_on(struct options *o, const char *arg, struct diag *err)
+{
+	const char *colon = strrchr(arg, ':');
+	if (!colon || colon[1] != '+') {
+		return usage(
+		        err, "--fail-on: expected PATTERN:+PCT or PATTERN:total:+PCT, got", arg);
+	}
+	char num[64];
+	size_t n = strlen(colon + 2);
+	if (n >= sizeof(num)) {
+		return usage(err, "--fail-on: invalid threshold in", arg);
+	}
+	memcpy(num, colon + 2, n + 1);
+	if (n > 0 && num[n - 1] == '%') {
+		num[n - 1] = '\0';
+	}
+	double pct;
+	if (!parse_number(num, "--fail-on", 0, 1e9, &pct, err)) {
+		return false;
+	}
+	size_t len = (size_t)(colon - arg);
+	bool total = cut_suffix(arg, &len, ":total");
+	if (!total) {
+		cut_suffix(arg, &len, ":self");
+	}
+	if (len == 0) {
+		return usage(err, "--fail-on: empty pattern in", arg);
+	}
+	o->fail_on = xrealloc(o->fail_on, (o->fail_on_count + 1) * sizeof(*o->fail_on));
+	o->fail_on[o->fail_on_count++] =
+	        (struct gate_pattern){.glob = xmemdup(arg, len), .total = total, .pct = pct};
+	return true;
+}
+
 static void
 add_output(struct options *o, const char *path)
 {
@@ -428,6 +506,15 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 	case OPT_FAIL_ON_REGRESSION:
 		return parse_number(
 		        arg, "--fail-on-regression", 0, 1e9, &o->fail_on_regression, err);
+	case OPT_FAIL_ON_FUNCTION:
+		return parse_number(
+		        arg, "--fail-on-function-regression", 0, 1e9, &o->fail_on_function, err);
+	case OPT_FAIL_ON_NEW:
+		return parse_number(arg, "--fail-on-new", 0, 1, &o->fail_on_new, err);
+	case OPT_GATE_MIN_SHARE:
+		return parse_number(arg, "--gate-min-share", 0, 1, &o->gate_min_share, err);
+	case OPT_FAIL_ON:
+		return parse_fail_on(o, arg, err);
 	default:
 		return parse_choice_option(o, c, arg, err);
 	}

@@ -57,6 +57,13 @@ enum json_layout {
 	JSON_LAYOUT_FLAT,
 };
 
+/* --fail-on PATTERN:[self:|total:]+PCT: a glob over function names. */
+struct gate_pattern {
+	char *glob; /* owned */
+	bool total; /* the function's total, else its self */
+	double pct; /* percent of the function's own base */
+};
+
 struct output_spec {
 	const char *path; /* NULL: standard output */
 	enum format format;
@@ -102,6 +109,13 @@ struct options {
 	const char *image_url;
 	unsigned top;
 	double fail_on_regression; /* percent of the base total; < 0: off */
+	double fail_on_function; /* percent of a function's own base self; < 0: off */
+	double fail_on_new; /* share of the head total; < 0: off */
+	/* A function whose self is below this share of the larger total on both
+	 * sides cannot trip a per-function gate. */
+	double gate_min_share;
+	struct gate_pattern *fail_on;
+	size_t fail_on_count;
 };
 
 enum options_result {
@@ -111,6 +125,7 @@ enum options_result {
 };
 
 #define OPTIONS_DEFAULT_MIN_DELTA 0.001
+#define OPTIONS_DEFAULT_GATE_MIN_SHARE 0.005
 /* 25 times the merged tree of a 220 MB generated pair; at the limit a run
  * peaks at 1.0 GB (folded) to 1.7 GB (SVG). */
 #define OPTIONS_DEFAULT_MAX_FRAMES 10000000u

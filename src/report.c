@@ -19,16 +19,8 @@ static const char *const list_titles[LIST_COUNT] = {
         "Call paths with the largest self change",
 };
 
-/* One function (intern id), summed over all its call sites, exactly. */
-struct fn {
-	struct count self[2];
-	struct count total[2]; /* each sample once, however deep the recursion */
-	bool seen;
-};
-
-/* A side's count as compared: exact, or scaled for a normalised base. */
-static struct amount
-amount_of(const struct summary *s, struct count c, enum side side)
+struct amount
+report_amount(const struct summary *s, struct count c, enum side side)
 {
 	struct amount a = {c, false, true, count_to_double(c)};
 	if (side == SIDE_BASE && s->t->normalized) {
@@ -38,9 +30,8 @@ amount_of(const struct summary *s, struct count c, enum side side)
 	return a;
 }
 
-/* head - base: a sign and an exact magnitude when both are exact. */
-static struct amount
-change_of(struct amount base, struct amount head)
+struct amount
+report_change(struct amount base, struct amount head)
 {
 	struct amount d = {{0, 0}, false, base.exact && head.exact, head.v - base.v};
 	if (d.exact) {
@@ -69,9 +60,9 @@ push_row(struct summary *s, enum list l, uint32_t id, uint32_t order, struct cou
 	struct row *r = &s->rows[l][s->count[l]++];
 	r->id = id;
 	r->order = order;
-	r->base = amount_of(s, base, SIDE_BASE);
-	r->head = amount_of(s, head, SIDE_HEAD);
-	r->delta = change_of(r->base, r->head);
+	r->base = report_amount(s, base, SIDE_BASE);
+	r->head = report_amount(s, head, SIDE_HEAD);
+	r->delta = report_change(r->base, r->head);
 	r->key = key;
 }
 
@@ -115,8 +106,8 @@ aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
 		}
 		on_path[n->name]++;
 		stack[sp++] = id;
-		double d = change_of(amount_of(s, n->self[SIDE_BASE], SIDE_BASE),
-		        amount_of(s, n->self[SIDE_HEAD], SIDE_HEAD))
+		double d = report_change(report_amount(s, n->self[SIDE_BASE], SIDE_BASE),
+		        report_amount(s, n->self[SIDE_HEAD], SIDE_HEAD))
 		                   .v;
 		if (fabs(d) > s->floor && s->differential) {
 			push_row(s, LIST_PATHS, id, order, n->self[SIDE_BASE], n->self[SIDE_HEAD],
@@ -136,11 +127,11 @@ function_rows(struct summary *s, const struct fn *fns, uint32_t nnames, const ui
 			continue;
 		}
 		const struct count zero = {0, 0};
-		double ds = change_of(
-		        amount_of(s, f->self[0], SIDE_BASE), amount_of(s, f->self[1], SIDE_HEAD))
+		double ds = report_change(report_amount(s, f->self[0], SIDE_BASE),
+		        report_amount(s, f->self[1], SIDE_HEAD))
 		                    .v;
-		double dt = change_of(
-		        amount_of(s, f->total[0], SIDE_BASE), amount_of(s, f->total[1], SIDE_HEAD))
+		double dt = report_change(report_amount(s, f->total[0], SIDE_BASE),
+		        report_amount(s, f->total[1], SIDE_HEAD))
 		                    .v;
 		if (!s->differential) {
 			/* One profile: the "regression" lists rank the heaviest. */
@@ -168,7 +159,7 @@ function_rows(struct summary *s, const struct fn *fns, uint32_t nnames, const ui
 			        count_to_double(f->total[1]));
 		} else if (in_base && !in_head) {
 			push_row(s, LIST_REMOVED, id, ranks[id], f->total[0], zero,
-			        amount_of(s, f->total[0], SIDE_BASE).v);
+			        report_amount(s, f->total[0], SIDE_BASE).v);
 		}
 	}
 }
@@ -182,18 +173,20 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	s->differential = t->differential;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	const struct count zero = {0, 0};
-	s->base_total = amount_of(s, s->differential ? root->total[SIDE_BASE] : zero, SIDE_BASE);
-	s->head_total = amount_of(s, root->total[SIDE_HEAD], SIDE_HEAD);
-	s->change = change_of(s->base_total, s->head_total);
+	s->base_total =
+	        report_amount(s, s->differential ? root->total[SIDE_BASE] : zero, SIDE_BASE);
+	s->head_total = report_amount(s, root->total[SIDE_HEAD], SIDE_HEAD);
+	s->change = report_change(s->base_total, s->head_total);
 	s->larger = s->change.negative || s->base_total.v > s->head_total.v ? s->base_total
 	                                                                    : s->head_total;
 	/* The same noise floor as the colours (tree_classify). */
 	s->floor = noise_floor ? t->opt.min_delta * s->larger.v : 0;
 	uint32_t nnames = intern_count(t->names);
-	struct fn *fns = xcalloc(nnames ? nnames : 1, sizeof(*fns));
-	aggregate(s, fns, nnames);
-	function_rows(s, fns, nnames, intern_ranks(t->names));
-	free(fns);
+	s->fns = xcalloc(nnames ? nnames : 1, sizeof(*s->fns));
+	s->nnames = nnames;
+	s->ranks = intern_ranks(t->names);
+	aggregate(s, s->fns, nnames);
+	function_rows(s, s->fns, nnames, s->ranks);
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (s->count[l] > 1) {
 			qsort(s->rows[l], s->count[l], sizeof(struct row), compare_rows);
@@ -207,6 +200,7 @@ report_summary_finish(struct summary *s)
 	for (int l = 0; l < LIST_COUNT; l++) {
 		free(s->rows[l]);
 	}
+	free(s->fns);
 }
 
 size_t

@@ -1,7 +1,8 @@
 /*
  * report: what changed, in words and tables, for reviewers and CI: a
  * Markdown report sized for a pull-request comment, the same for a
- * terminal, the JSON summary object, and the --fail-on-regression gate.
+ * terminal, the JSON summary object, a one-line verdict, and the gates
+ * (--fail-on-regression and the per-function ones).
  * Works on the tree alone (no layout).
  */
 #ifndef DIFFFOLD_REPORT_H
@@ -24,5 +25,13 @@ void report_json_summary(struct buf *b, const struct tree *t, const struct optio
  * `why` holds one line per offender for stderr.
  */
 bool report_gate(const struct tree *t, double pct, struct buf *why);
+/*
+ * Every gate opt asks for (--fail-on-regression, --fail-on-function-
+ * regression, --fail-on-new, each --fail-on): true when any tripped; then
+ * `why` holds one line per offender, at most 20 a gate, for stderr.
+ */
+bool report_gates(const struct tree *t, const struct options *opt, struct buf *why);
+/* Whether opt asks for any gate. */
+bool report_gates_on(const struct options *opt);
 
 #endif

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "escape.h"
 #include "report_private.h"
@@ -84,6 +85,86 @@ json_list(struct buf *b, const struct summary *s, enum list l, size_t top)
 	buf_addc(b, ']');
 }
 
+static void
+json_offender(struct buf *b, const struct summary *s, const struct offender *o)
+{
+	buf_adds(b, "{\"name\":");
+	if (o->id == GATE_WHOLE) {
+		buf_adds(b, "null");
+	} else {
+		size_t len;
+		const char *name = intern_name(s->t->names, o->id, &len);
+		escape_json_string(b, name, len);
+	}
+	buf_adds(b, ",\"base\":");
+	json_amount(b, o->base);
+	buf_adds(b, ",\"head\":");
+	json_amount(b, o->head);
+	buf_adds(b, ",\"change\":");
+	json_amount(b, o->delta);
+	buf_addc(b, '}');
+}
+
+static void
+json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, size_t top)
+{
+	static const char *const kinds[] = {
+	        [GATE_REGRESSION] = "fail-on-regression",
+	        [GATE_FUNCTION] = "fail-on-function-regression",
+	        [GATE_NEW] = "fail-on-new",
+	        [GATE_PATTERN] = "fail-on",
+	};
+	buf_adds(b, "{\"gate\":\"");
+	buf_adds(b, kinds[ev->kind]);
+	buf_adds(b, "\",\"limit\":");
+	json_number(b, ev->limit);
+	if (ev->kind == GATE_PATTERN) {
+		buf_adds(b, ",\"pattern\":");
+		escape_json_string(b, ev->pattern->glob, strlen(ev->pattern->glob));
+		buf_adds(
+		        b, ev->pattern->total ? ",\"measure\":\"total\"" : ",\"measure\":\"self\"");
+	}
+	buf_adds(b, ",\"failed\":");
+	buf_adds(b, ev->count ? "true" : "false");
+	buf_printf(b, ",\"offender_count\":%zu,\"offenders\":[", ev->count);
+	for (size_t i = 0; i < ev->count && i < top; i++) {
+		if (i > 0) {
+			buf_addc(b, ',');
+		}
+		json_offender(b, s, &ev->o[i]);
+	}
+	buf_adds(b, "]}");
+}
+
+/* The verdict, the largest self change and every gate's result. */
+static void
+json_verdict(struct buf *b, const struct summary *s, const struct options *opt, size_t top)
+{
+	size_t gates, failed;
+	report_gates_tally(s, opt, &gates, &failed);
+	buf_adds(b, ",\"verdict\":\"");
+	buf_adds(b, report_verdict_name(report_verdict(s, gates, failed)));
+	buf_adds(b, "\",\"largest_self_change\":");
+	enum list l;
+	const struct row *r = report_largest_self(s, &l);
+	if (r) {
+		json_row(b, s, l, r);
+	} else {
+		buf_adds(b, "null");
+	}
+	buf_printf(b, ",\"gates_failed\":%zu,\"gates\":[", failed);
+	for (size_t i = 0; i < gates; i++) {
+		struct gate_eval ev;
+		report_gate_eval(s, opt, i, &ev);
+		if (i > 0) {
+			buf_addc(b, ',');
+		}
+		json_gate(b, s, &ev, top);
+		report_gate_finish(&ev);
+	}
+	buf_addc(b, ']');
+}
+
 void
 report_json_summary(struct buf *b, const struct tree *t, const struct options *opt)
 {
@@ -122,6 +203,9 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	json_list(b, &s, LIST_REMOVED, top);
 	buf_adds(b, ",\"paths\":");
 	json_list(b, &s, LIST_PATHS, top);
+	if (s.differential) {
+		json_verdict(b, &s, opt, top);
+	}
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }

@@ -149,6 +149,10 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 	for (size_t i = 0; i < NCOL; i++) {
 		buf_init(&cell[i]);
 	}
+	if (s.differential) {
+		report_add_verdict(&b, &s, opt, true);
+		buf_addc(&b, '\n');
+	}
 	md_headline(&b, &s, opt);
 	if (s.differential) {
 		report_add_rule(&b, &s, true);
@@ -161,6 +165,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 			md_table(&b, &s, (enum list)l, report_top(opt), cell);
 		}
 	}
+	report_add_gates(&b, &s, opt, true);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	for (size_t i = 0; i < NCOL; i++) {

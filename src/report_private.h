@@ -62,11 +62,21 @@ struct row {
 	double key; /* sorted by key, largest first */
 };
 
+/* One function (intern id), summed over all its call sites, exactly. */
+struct fn {
+	struct count self[2];
+	struct count total[2]; /* each sample once, however deep the recursion */
+	bool seen;
+};
+
 struct summary {
 	const struct tree *t;
 	bool differential;
 	struct amount base_total, head_total, change, larger;
 	double floor;
+	struct fn *fns; /* by intern id, every function (the gates need all) */
+	uint32_t nnames;
+	const uint32_t *ranks; /* intern_ranks: a tie-break independent of input order */
 	struct row *rows[LIST_COUNT];
 	size_t count[LIST_COUNT];
 	size_t cap[LIST_COUNT];
@@ -75,6 +85,10 @@ struct summary {
 /* noise_floor: drop changes within --min-delta, as the colours do. */
 void report_summary_init(struct summary *s, const struct tree *t, bool noise_floor);
 void report_summary_finish(struct summary *s);
+/* A side's count as compared: exact, or scaled for a normalised base. */
+struct amount report_amount(const struct summary *s, struct count c, enum side side);
+/* head - base: a sign and an exact magnitude when both are exact. */
+struct amount report_change(struct amount base, struct amount head);
 /* Rows per list: --top, or DEFAULT_TOP. */
 size_t report_top(const struct options *opt);
 /* The list's heading, or NULL when the list is not shown for this summary. */
@@ -98,5 +112,63 @@ const char *report_label(const struct options *opt, enum side side);
 const char *report_countname(const struct options *opt);
 /* The rule used, shared word for word by the Markdown and text reports. */
 void report_add_rule(struct buf *b, const struct summary *s, bool md);
+
+/* ---- gates and verdict (report_gate.c) ---------------------------------- */
+
+enum gate_kind {
+	GATE_REGRESSION, /* --fail-on-regression */
+	GATE_FUNCTION, /* --fail-on-function-regression */
+	GATE_NEW, /* --fail-on-new */
+	GATE_PATTERN, /* --fail-on, one gate per pattern */
+};
+
+#define GATE_WHOLE UINT32_MAX /* an offender that is the whole profile */
+
+/* What tripped a gate: a function (intern id) or GATE_WHOLE. */
+struct offender {
+	uint32_t id;
+	uint32_t order;
+	double key; /* sorted by key, largest first */
+	struct amount base, head, delta;
+};
+
+struct gate_eval {
+	enum gate_kind kind;
+	const struct gate_pattern *pattern; /* GATE_PATTERN only */
+	double limit; /* PCT, or SHARE for GATE_NEW */
+	struct offender *o; /* sorted */
+	size_t count, cap;
+};
+
+/* The gates opt asks for, in a fixed order: regression, function, new, patterns. */
+size_t report_gates_count(const struct options *opt);
+/* Evaluates gate i of report_gates_count on s; report_gate_finish frees it. */
+void report_gate_eval(
+        const struct summary *s, const struct options *opt, size_t i, struct gate_eval *ev);
+void report_gate_finish(struct gate_eval *ev);
+/* The gate as the user gave it: `--fail-on-regression 5`. */
+void report_gate_title(struct buf *b, const struct gate_eval *ev, bool md);
+/* One line (no newline) on why an offender tripped the gate; named: the
+ * line also names the gate (except --fail-on-regression, as always). */
+void report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval *ev,
+        const struct offender *o, bool md, bool named);
+
+enum verdict {
+	VERDICT_NEUTRAL,
+	VERDICT_REGRESSION,
+	VERDICT_IMPROVEMENT,
+};
+
+/* Counts the gates opt asks for and those that tripped on s. */
+void report_gates_tally(
+        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed);
+enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed);
+const char *report_verdict_name(enum verdict v);
+/* The row with the largest self change beyond the noise floor, or NULL. */
+const struct row *report_largest_self(const struct summary *s, enum list *l);
+/* The verdict sentence after "Verdict: WORD", shared by Markdown and text. */
+void report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/* The gates section of the Markdown and text reports (nothing without gates). */
+void report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md);
 
 #endif

@@ -154,6 +154,9 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	report_summary_init(&s, t, true);
 	struct buf b;
 	buf_init(&b);
+	if (s.differential) {
+		report_add_verdict(&b, &s, opt, false);
+	}
 	text_headline(&b, &s, opt, color);
 	if (opt->input_note) {
 		buf_printf(&b, "Input: %s.\n", opt->input_note);
@@ -163,6 +166,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 			text_table(&b, &s, (enum list)l, report_top(opt), color);
 		}
 	}
+	report_add_gates(&b, &s, opt, false);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	buf_finish(&b);

@@ -343,8 +343,12 @@ links_the_image_safely(void **state)
 	options_init(&o);
 	o.image_url = "https://example.com/a b(1)<x>.png";
 	char *m = md(t, &o);
-	const char *want = "![difffold](https://example.com/a%20b%281%29%3Cx%3E.png)\n\n";
-	assert_memory_equal(m, want, strlen(want));
+	/* The image follows the one-line verdict that opens the report. */
+	const char *want = ".\n\n![difffold](https://example.com/a%20b%281%29%3Cx%3E.png)\n\n";
+	const char *nl = strchr(m, '\n');
+	assert_non_null(nl);
+	assert_memory_equal(nl - 1, want, strlen(want));
+	assert_memory_equal(m, "**Verdict: ", 11);
 	free(m);
 	o.image_url = "javascript:alert(1)";
 	m = md(t, &o);
@@ -486,6 +490,247 @@ gate_ignores_one_profile(void **state)
 	options_finish(&o);
 }
 
+/* The stderr lines of every gate o asks for; *failed says whether any tripped. */
+static char *
+gates(const struct tree *t, const struct options *o, bool *failed)
+{
+	struct buf why;
+	buf_init(&why);
+	buf_add(&why, "", 0);
+	*failed = report_gates(t, o, &why);
+	return buf_detach(&why, NULL);
+}
+
+static void
+gates_a_functions_own_change(void **state)
+{
+	(void)state;
+	/* a's self grows 10% of its own base, but only 1% of the total. */
+	struct tree *t = pair("main;a 100\nmain;b 900\n", "main;a 110\nmain;b 900\n", false);
+	struct options o;
+	options_init(&o);
+	bool failed;
+	o.fail_on_function = 10;
+	char *w = gates(t, &o, &failed);
+	assert_false(failed);
+	assert_string_equal(w, "");
+	free(w);
+	o.fail_on_function = 9.9;
+	w = gates(t, &o, &failed);
+	assert_true(failed);
+	assert_string_equal(w, "regression: a self +10.0% of its base (+10, limit 9.9%, "
+	                       "--fail-on-function-regression 9.9)\n");
+	free(w);
+	/* The total gate of the same size does not see it. */
+	options_init(&o);
+	o.fail_on_regression = 9.9;
+	w = gates(t, &o, &failed);
+	assert_false(failed);
+	free(w);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+gate_needs_a_minimum_share(void **state)
+{
+	(void)state;
+	/* tiny triples, but it is 3 samples of 10,103: 0.03% < 0.5%. A new
+	 * function b at 100 samples (1%) is over the share and counts. */
+	struct tree *t = pair("main;a 10000\nmain;tiny 1\n",
+	        "main;a 10000\nmain;tiny 3\nmain;b 100\nmain;dust 2\n", false);
+	struct options o;
+	options_init(&o);
+	o.fail_on_function = 50;
+	bool failed;
+	char *w = gates(t, &o, &failed);
+	assert_true(failed);
+	assert_string_equal(w, "regression: b self new (+100, 1.0% of the larger total, "
+	                       "--fail-on-function-regression 50)\n");
+	free(w);
+	/* Below b's share, nothing trips; at zero, every growth does. */
+	o.gate_min_share = 0.011;
+	w = gates(t, &o, &failed);
+	assert_false(failed);
+	free(w);
+	o.gate_min_share = 0;
+	w = gates(t, &o, &failed);
+	assert_true(failed);
+	assert_contains(w, "regression: tiny self +200.0% of its base (+2, limit 50%");
+	assert_contains(w, "regression: dust self new (+2,");
+	free(w);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+gates_new_functions_by_share(void **state)
+{
+	(void)state;
+	/* fresh is new at 10 of 100 head samples (10%); a only grows. */
+	struct tree *t = pair("main;a 50\n", "main;a 90\nmain;fresh 10\n", false);
+	struct options o;
+	options_init(&o);
+	o.fail_on_new = 0.1;
+	bool failed;
+	char *w = gates(t, &o, &failed);
+	assert_false(failed); /* exactly the share: not over it */
+	free(w);
+	o.fail_on_new = 0.099;
+	w = gates(t, &o, &failed);
+	assert_true(failed);
+	assert_string_equal(w, "regression: new function fresh total 10.0% of head total "
+	                       "(10, limit 9.9%, --fail-on-new 0.099)\n");
+	free(w);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static enum options_result
+parse(struct options *o, const char *a, const char *b, struct diag *err)
+{
+	char *argv[] = {"difffold", "--fail-on", (char *)a, "--fail-on", (char *)b, "x", "y", NULL};
+	options_init(o);
+	return options_parse(o, 7, argv, err);
+}
+
+static void
+parses_gate_patterns(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(parse(&o, "json::*:total:+5%", "parse_*:+2.5", &err), OPTIONS_OK);
+	assert_int_equal(o.fail_on_count, 2);
+	assert_string_equal(o.fail_on[0].glob, "json::*");
+	assert_true(o.fail_on[0].total && o.fail_on[0].pct == 5);
+	assert_string_equal(o.fail_on[1].glob, "parse_*");
+	assert_true(!o.fail_on[1].total && o.fail_on[1].pct == 2.5);
+	options_finish(&o);
+	assert_int_equal(parse(&o, "a:self:+1", "b::c:+0", &err), OPTIONS_OK);
+	assert_string_equal(o.fail_on[0].glob, "a");
+	assert_string_equal(o.fail_on[1].glob, "b::c");
+	options_finish(&o);
+	const char *bad[] = {
+	        "parse_*", "parse_*:5%", "parse_*:55", ":+5", "total:+", "a:+5x", "a:+-1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&o, "ok:+1", bad[i], &err), OPTIONS_USAGE);
+		options_finish(&o);
+	}
+}
+
+static void
+gates_named_functions(void **state)
+{
+	(void)state;
+	/* json_lex grows 20% self; json_parse's total grows 10% through it. */
+	struct tree *t = pair("main;json_parse;json_lex 100\nmain;json_parse 100\nmain;x 800\n",
+	        "main;json_parse;json_lex 120\nmain;json_parse 100\nmain;x 790\n", false);
+	struct options o;
+	struct diag err;
+	bool failed;
+	assert_int_equal(parse(&o, "json_*:+20", "json_parse:total:+10%", &err), OPTIONS_OK);
+	char *w = gates(t, &o, &failed);
+	assert_false(failed);
+	free(w);
+	options_finish(&o);
+	assert_int_equal(parse(&o, "json_*:+19", "json_parse:total:+9.9%", &err), OPTIONS_OK);
+	w = gates(t, &o, &failed);
+	assert_true(failed);
+	assert_string_equal(w,
+	        "regression: json_lex self +20.0% of its base (+20, limit 19%, --fail-on "
+	        "json_*:+19%)\n"
+	        "regression: json_parse total +10.0% of its base (+20, limit 9.9%, --fail-on "
+	        "json_parse:total:+9.9%)\n");
+	free(w);
+	/* x shrank: no pattern trips on an improvement. */
+	options_finish(&o);
+	assert_int_equal(parse(&o, "x:+0", "*:total:+0", &err), OPTIONS_OK);
+	w = gates(t, &o, &failed);
+	assert_lacks(w, " x ");
+	free(w);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+opens_with_the_verdict(void **state)
+{
+	(void)state;
+	struct options o;
+	options_init(&o);
+	struct tree *t = pair("main;a 100\nmain;b 100\n", "main;a 150\nmain;b 100\n", false);
+	char *m = md(t, &o);
+	assert_memory_equal(m,
+	        "**Verdict: regression**: total +25.0% (+50 samples); largest self change `a` "
+	        "+50 (+50.0%).\n\n### difffold:",
+	        strlen("**Verdict: regression**: total +25.0% (+50 samples); largest self "
+	               "change `a` +50 (+50.0%).\n\n### difffold:"));
+	free(m);
+	char *x = text(t, &o, false);
+	assert_memory_equal(x, "Verdict: regression: total +25.0% (+50 samples); largest",
+	        strlen("Verdict: regression: total +25.0% (+50 samples); largest"));
+	free(x);
+	/* A gate that passes says the change is acceptable. */
+	o.fail_on_function = 60;
+	m = md(t, &o);
+	assert_contains(m, "**Verdict: neutral**: the gate passed; total +25.0%");
+	assert_contains(m, "#### Gates\n\n- `--fail-on-function-regression 60`: passed\n");
+	free(m);
+	o.fail_on_function = 40;
+	o.fail_on_new = 0.5;
+	m = md(t, &o);
+	assert_contains(m, "**Verdict: regression**: 1 of 2 gates failed;");
+	assert_contains(m, "- `--fail-on-function-regression 40`: **failed** (1)\n"
+	                   "  - regression: a self +50.0% of its base (+50, limit 40%)\n"
+	                   "- `--fail-on-new 0.5`: passed\n");
+	free(m);
+	x = text(t, &o, false);
+	assert_contains(x, "\nGates\n  --fail-on-function-regression 40: failed (1)\n"
+	                   "    regression: a self +50.0% of its base (+50, limit 40%)\n");
+	free(x);
+	tree_destroy(t);
+	/* Faster overall, and a change within the noise floor. */
+	options_init(&o);
+	t = pair("main;a 100\n", "main;a 80\n", false);
+	m = md(t, &o);
+	assert_contains(m, "**Verdict: improvement**: total -20.0% (-20 samples)");
+	free(m);
+	tree_destroy(t);
+	t = pair("main;a 100000\n", "main;a 100050\n", false);
+	m = md(t, &o);
+	assert_contains(m, "**Verdict: neutral**: total +0.05% (+50 samples); no function's "
+	                   "self changed beyond the noise floor.\n");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+static void
+summarises_the_verdict_in_json(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 100\nmain;b 100\n", "main;a 150\nmain;b 100\n", false);
+	struct options o;
+	options_init(&o);
+	char *s = summary(t, &o);
+	assert_contains(s, ",\"verdict\":\"regression\",\"largest_self_change\":{\"name\":\"a\","
+	                   "\"base\":100,\"head\":150,\"change\":50,");
+	assert_contains(s, "\"gates_failed\":0,\"gates\":[]}");
+	free(s);
+	o.fail_on_function = 40;
+	o.fail_on_regression = 30;
+	s = summary(t, &o);
+	assert_contains(s, "\"gates_failed\":1,\"gates\":[{\"gate\":\"fail-on-regression\","
+	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[]},"
+	                   "{\"gate\":\"fail-on-function-regression\",\"limit\":40,\"failed\":true,"
+	                   "\"offender_count\":1,\"offenders\":[{\"name\":\"a\",\"base\":100,"
+	                   "\"head\":150,\"change\":50}]}]}");
+	free(s);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
 int
 main(void)
 {
@@ -505,6 +750,13 @@ main(void)
 	        cmocka_unit_test(gates_the_total),
 	        cmocka_unit_test(gates_a_function),
 	        cmocka_unit_test(gate_ignores_one_profile),
+	        cmocka_unit_test(gates_a_functions_own_change),
+	        cmocka_unit_test(gate_needs_a_minimum_share),
+	        cmocka_unit_test(gates_new_functions_by_share),
+	        cmocka_unit_test(parses_gate_patterns),
+	        cmocka_unit_test(gates_named_functions),
+	        cmocka_unit_test(opens_with_the_verdict),
+	        cmocka_unit_test(summarises_the_verdict_in_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
