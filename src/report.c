@@ -330,8 +330,33 @@ report_header_cells(const struct summary *s, enum list l, const char **h)
 	for (size_t i = 0; i < n; i++) {
 		h[i] = s->differential ? diff[i] : single[i];
 	}
+	if (!s->differential && s->count_title[0]) {
+		h[1] = s->count_title;
+	}
 	if (l == LIST_PATHS) {
 		h[0] = "Call path";
+	}
+}
+
+void
+report_summary_name_counts(struct summary *s, const struct options *opt)
+{
+	const char *name = opt->countname;
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n >= sizeof(s->count_title)) {
+		return; /* "Samples" */
+	}
+	/* A table heading is written as is: only plain words may go there. */
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		            c == ' ' || c == '-' || c == '_')) {
+			return;
+		}
+	}
+	memcpy(s->count_title, name, n + 1);
+	if (s->count_title[0] >= 'a' && s->count_title[0] <= 'z') {
+		s->count_title[0] = (char)(s->count_title[0] - 'a' + 'A');
 	}
 }
 

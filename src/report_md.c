@@ -144,6 +144,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 {
 	struct summary s;
 	report_summary_init(&s, t, true);
+	report_summary_name_counts(&s, opt);
 	struct buf b, cell[NCOL];
 	buf_init(&b);
 	for (size_t i = 0; i < NCOL; i++) {

@@ -80,11 +80,17 @@ struct summary {
 	struct row *rows[LIST_COUNT];
 	size_t count[LIST_COUNT];
 	size_t cap[LIST_COUNT];
+	/* The single-profile count column: the count name, capitalised
+	 * ("Samples", "Instructions"); set by report_summary_name_counts. */
+	char count_title[64];
 };
 
 /* noise_floor: drop changes within --min-delta, as the colours do. */
 void report_summary_init(struct summary *s, const struct tree *t, bool noise_floor);
 void report_summary_finish(struct summary *s);
+/* Titles the count column after the profile's unit (--countname, or the
+ * unit a reader named: instructions for callgrind's Ir). */
+void report_summary_name_counts(struct summary *s, const struct options *opt);
 /* A side's count as compared: exact, or scaled for a normalised base. */
 struct amount report_amount(const struct summary *s, struct count c, enum side side);
 /* head - base: a sign and an exact magnitude when both are exact. */

@@ -152,6 +152,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 {
 	struct summary s;
 	report_summary_init(&s, t, true);
+	report_summary_name_counts(&s, opt);
 	struct buf b;
 	buf_init(&b);
 	if (s.differential) {

@@ -484,6 +484,20 @@ gate_ignores_one_profile(void **state)
 	char *m = md(t, &o);
 	assert_contains(m, "Top functions by self");
 	assert_lacks(m, "Change");
+	assert_contains(m, "| Function | Samples | Share |");
+	free(m);
+	/* The count column follows the unit (callgrind's instructions)... */
+	o.countname = "instructions";
+	m = md(t, &o);
+	assert_contains(m, "| Function | Instructions | Share |");
+	free(m);
+	m = text(t, &o, false);
+	assert_contains(m, "Instructions");
+	free(m);
+	/* ...but a unit that is no plain word stays out of the table heading. */
+	o.countname = "a|b";
+	m = md(t, &o);
+	assert_contains(m, "| Function | Samples | Share |");
 	free(m);
 	buf_finish(&why);
 	tree_destroy(t);
