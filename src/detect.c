@@ -478,10 +478,9 @@ static const struct {
         [INPUT_FOLDED] = {"folded stacks", "folded", NULL},
         [INPUT_CALLGRIND] = {"callgrind", "callgrind", NULL},
         [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)", NULL,
-                "convert it first: perf script -i FILE | stackcollapse-perf.pl > FILE.folded"},
-        [INPUT_PERF_SCRIPT] = {"perf script output", NULL,
-                "fold it first: stackcollapse-perf.pl FILE > FILE.folded (or "
-                "inferno-collapse-perf)"},
+                "turn it into text first: perf script -i FILE > FILE.perf, and give difffold "
+                "FILE.perf"},
+        [INPUT_PERF_SCRIPT] = {"perf script output", "perf", NULL},
         [INPUT_PPROF] = {"pprof (profile.proto)", NULL,
                 "convert it first: go tool pprof -raw FILE, or pprof -traces, then fold the "
                 "stacks"},

@@ -11,6 +11,7 @@
 #include "detect.h"
 #include "escape.h"
 #include "folded.h"
+#include "perf.h"
 #include "source.h"
 #include "timing.h"
 #include "xalloc.h"
@@ -54,6 +55,21 @@ input_info_add(struct input_info *info, const struct callgrind_info *ci)
 	info->unexpanded += ci->unexpanded;
 }
 
+/* Samples of different events are never summed: perf_event is then "". */
+static void
+perf_info_add(struct input_info *info, const char *event, const uint64_t samples[2])
+{
+	if (!info->perf) {
+		memcpy(info->perf_event, event, sizeof(info->perf_event));
+	} else if (strcmp(info->perf_event, event) != 0) {
+		info->perf_event[0] = '\0';
+	}
+	info->perf = true;
+	for (int i = 0; i < 2; i++) {
+		info->perf_samples[i] += samples[i];
+	}
+}
+
 static void
 input_info_merge(struct input_info *info, const struct input_info *side)
 {
@@ -65,6 +81,9 @@ input_info_merge(struct input_info *info, const struct input_info *side)
 		input_info_add(info, &ci);
 	}
 	info->folded |= side->folded;
+	if (side->perf) {
+		perf_info_add(info, side->perf_event, side->perf_samples);
+	}
 }
 
 /* The bytes judged for a file's format: enough for any header we know. */
@@ -106,6 +125,23 @@ read_callgrind(struct side_read *sd, struct tree *t, struct source *src, const c
 }
 
 static bool
+read_perf(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct perf_options po = {
+	        sd->o->event, sd->o->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
+	struct perf_info pi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!perf_read_source(t, side, src, head, len, &po, &pi, err)) {
+		return false;
+	}
+	uint64_t samples[2] = {0, 0};
+	samples[side] = pi.samples;
+	perf_info_add(&sd->info, pi.event, samples);
+	return true;
+}
+
+static bool
 read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
         struct diag *err)
 {
@@ -135,6 +171,8 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 		        sd->o->input_forced ? sd->o->input_format : detect_format(head, len, whole);
 		if (f == INPUT_CALLGRIND) {
 			ok = read_callgrind(sd, t, src, head, len, err);
+		} else if (f == INPUT_PERF_SCRIPT) {
+			ok = read_perf(sd, t, src, head, len, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
 		} else {
@@ -298,6 +336,37 @@ progress_end(struct progress *p)
 	pthread_mutex_destroy(&p->lock);
 }
 
+/*
+ * The header's note on perf input, and with --weight period its unit: the
+ * event's name without its modifiers (the period of cycles is cycles, of
+ * cpu-clock nanoseconds: the name says which).
+ */
+static void
+perf_note(struct input_info *info, const struct options *o)
+{
+	const char *ev = info->perf_event;
+	const uint64_t *n = info->perf_samples;
+	const char *weighted = o->weight_period ? ", weighted by period" : "";
+	if (!ev[0]) {
+		snprintf(info->note, sizeof(info->note),
+		        "perf script: samples of different events%s", weighted);
+	} else if (o->single) {
+		snprintf(info->note, sizeof(info->note), "perf script: %llu samples of %s%s",
+		        (unsigned long long)n[SIDE_HEAD], ev, weighted);
+	} else {
+		snprintf(info->note, sizeof(info->note),
+		        "perf script: %llu base and %llu head samples of %s%s",
+		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], ev,
+		        weighted);
+	}
+	if (o->weight_period && ev[0] && !info->callgrind) {
+		size_t len = strcspn(ev, ":");
+		memcpy(info->perf_unit, ev, len);
+		info->perf_unit[len] = '\0';
+		info->countname = info->perf_unit;
+	}
+}
+
 bool
 input_read(
         const struct options *o, struct tree **out, struct input_info *info, struct buf *messages)
@@ -319,6 +388,9 @@ input_read(
 		ok = read_both(t, o, &rp, pr.total, info, messages);
 	}
 	progress_end(&pr);
+	if (info->perf) {
+		perf_note(info, o);
+	}
 	timing_stage("read");
 	if (!ok) {
 		tree_destroy(t);

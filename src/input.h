@@ -2,7 +2,7 @@
  * input: reads the profiles the options name (base and head, each one or
  * more files, or one profile of 2 or 3 columns) into one finished tree.
  * The place where readers plug in: each file's format is judged by its
- * first bytes (detect.c) and read by its reader (folded.c, callgrind.c);
+ * first bytes (detect.c) and read by its reader (folded.c, callgrind.c, perf.c);
  * a file of a format no reader reads is refused with advice.
  *
  * Big inputs are read on two threads (base and head into trees of their
@@ -23,11 +23,16 @@
 
 /* What the inputs said beyond their stacks, for the picture and reports. */
 struct input_info {
-	bool folded, callgrind; /* which readers read a file */
+	bool folded, callgrind, perf; /* which readers read a file */
 	char event[64]; /* callgrind: the event read */
 	const char *countname; /* its unit ("instructions"), NULL: none */
 	bool reconstructed; /* callgrind stacks expanded from the call graph */
 	uint64_t unexpanded; /* cost drawn under [unexpanded] */
+	/* perf script: the event read ("" when the sides read different ones) */
+	char perf_event[64];
+	uint64_t perf_samples[2]; /* samples read, indexed by enum side */
+	char note[160]; /* "perf script: N samples of EVENT", for the header */
+	char perf_unit[64]; /* --weight period: the event's name, the count name */
 };
 
 /*

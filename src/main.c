@@ -126,7 +126,8 @@ gate(const struct tree *t, const struct options *o)
 
 /*
  * The options as the outputs see them: what the inputs said fills in what
- * the user left open (callgrind's unit, and how its stacks were made).
+ * the user left open (callgrind's unit, and how its stacks were made; perf
+ * script's event and sample count).
  */
 static struct options
 with_input(const struct options *o, const struct input_info *info)
@@ -140,6 +141,8 @@ with_input(const struct options *o, const struct input_info *info)
 		                 "self costs exact";
 	} else if (info->callgrind) {
 		eff.input_note = "callgrind: stacks from call contexts";
+	} else if (info->perf) {
+		eff.input_note = info->note;
 	}
 	return eff;
 }

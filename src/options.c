@@ -20,22 +20,25 @@ static const char usage_text[] =
         "Usage: difffold [OPTIONS] BASE HEAD     differential flame graph of two profiles\n"
         "       difffold [OPTIONS] PROFILE       flame graph of one profile (or a 3-column diff)\n"
         "\n"
-        "Reads folded stacks (`frame;frame;leaf COUNT` a line) or valgrind callgrind files,\n"
-        "each judged by its content (`-` is standard input, gzip is read transparently;\n"
-        "other profilers' formats are refused with what to do instead), and writes an SVG\n"
-        "flame graph to standard output. callgrind stacks are reconstructed from the call\n"
-        "graph unless the file has call contexts (valgrind --separate-callers=N); the\n"
-        "picture and the reports say which, and self costs are exact either way.\n"
+        "Reads folded stacks (`frame;frame;leaf COUNT` a line), valgrind callgrind files\n"
+        "or `perf script` output, each judged by its content (`-` is standard input, gzip\n"
+        "is read transparently; other profilers' formats are refused with what to do\n"
+        "instead), and writes an SVG flame graph to standard output. callgrind stacks are\n"
+        "reconstructed from the call graph unless the file has call contexts (valgrind\n"
+        "--separate-callers=N); the picture and the reports say which, and self costs are\n"
+        "exact either way. perf script samples are folded as stackcollapse-perf.pl does.\n"
         "\n"
         "Input:\n"
         "  --base FILE           add FILE to the base profile (repeatable)\n"
         "  --head FILE           add FILE to the head profile (repeatable)\n"
         "  --strict              stop at the first malformed line (default: skip, warn once)\n"
-        "  --input-format NAME   read every input as folded or callgrind (default: each\n"
-        "                        file by its content; other formats are refused)\n"
+        "  --input-format NAME   read every input as folded, callgrind or perf (default:\n"
+        "                        each file by its content; other formats are refused)\n"
         "  --event NAME          callgrind: the event to read, or CEst for estimated\n"
-        "                        cycles (default the file's first)\n"
+        "                        cycles (default the file's first); perf: the event to\n"
+        "                        read when several were recorded (cycles, cpu-clock...)\n"
         "  --objects             callgrind: name frames `function [object]`\n"
+        "  --weight WHAT         perf: count samples or their period (default samples)\n"
         "  --reverse             merge stacks from the leaf end\n"
         "  --strip-hex           replace hex literals 0x1234abcd with 0x... before merging\n"
         "  --normalize           scale base counts by head total / base total\n"
@@ -137,6 +140,7 @@ enum long_only {
 	OPT_INPUT_FORMAT,
 	OPT_EVENT,
 	OPT_OBJECTS,
+	OPT_WEIGHT,
 	OPT_JSON_LAYOUT,
 };
 
@@ -179,6 +183,7 @@ static const struct option long_options[] = {
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
+        {"weight", required_argument, NULL, OPT_WEIGHT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -575,12 +580,19 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
 		return detect_parse_reader(arg, &o->input_format) ||
-		       usage(err, "--input-format: unknown reader (folded or callgrind)", arg);
+		       usage(err, "--input-format: unknown reader (folded, callgrind or perf)",
+		               arg);
 	case OPT_EVENT:
 		o->event = arg;
 		return true;
 	case OPT_OBJECTS:
 		o->objects = true;
+		return true;
+	case OPT_WEIGHT:
+		if (strcmp(arg, "samples") != 0 && strcmp(arg, "period") != 0) {
+			return usage(err, "--weight: samples or period", arg);
+		}
+		o->weight_period = strcmp(arg, "period") == 0;
 		return true;
 	case OPT_NOTES:
 		o->notes = arg;

@@ -1,0 +1,613 @@
+#include "perf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "count.h"
+#include "xalloc.h"
+
+#define MAX_LINE ((size_t)16 << 20)
+/* A sample's frames, like a folded line: past this it is an error. */
+#define MAX_STACK ((size_t)16 << 20)
+#define READ_SIZE ((size_t)128 << 10)
+#define MAX_EVENTS 32
+#define EVENT_SIZE 64
+/* x86-64 and arm64 map the kernel in the upper half of the address space. */
+#define KERNEL_ADDRESS 0xffff800000000000ull
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/* What a sample's header line says. */
+struct header {
+	struct span comm, event, rest;
+	bool has_period;
+	struct count period;
+};
+
+struct frame {
+	struct span sym;
+	bool kernel;
+};
+
+struct perf {
+	struct tree *t;
+	enum side side;
+	const char *name;
+	const struct perf_options *opt;
+	struct diag *err;
+	uint64_t line_no;
+	bool in_sample; /* a header was read, its frames may follow */
+	bool take; /* the sample is of the event read */
+	uint64_t sample_line;
+	struct count weight;
+	struct buf comm;
+	struct buf names; /* the sample's frame names, leaf first */
+	size_t *starts; /* where each name starts in names */
+	size_t frames, cap;
+	struct buf path;
+	char events[MAX_EVENTS][EVENT_SIZE]; /* distinct events seen, in order */
+	size_t event_count;
+	bool more_events; /* more than MAX_EVENTS */
+	int chosen; /* index in events of the event read, -1: none yet */
+	bool mixed; /* several events and none named: refused at the end */
+	uint64_t samples;
+};
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+hex_value(char c)
+{
+	if (is_digit(c)) {
+		return c - '0';
+	}
+	if (c >= 'a' && c <= 'f') {
+		return c - 'a' + 10;
+	}
+	if (c >= 'A' && c <= 'F') {
+		return c - 'A' + 10;
+	}
+	return -1;
+}
+
+/* The next whitespace-separated token of [*p, end); false at the end. */
+static bool
+next_token(const char **p, const char *end, struct span *tok)
+{
+	const char *q = *p;
+	while (q < end && is_space(*q)) {
+		q++;
+	}
+	tok->p = q;
+	while (q < end && !is_space(*q)) {
+		q++;
+	}
+	tok->len = (size_t)(q - tok->p);
+	*p = q;
+	return tok->len > 0;
+}
+
+static bool
+all_digits(struct span s)
+{
+	for (size_t i = 0; i < s.len; i++) {
+		if (!is_digit(s.p[i])) {
+			return false;
+		}
+	}
+	return s.len > 0;
+}
+
+/* The time stamp: `SECONDS.FRACTION:`. */
+static bool
+is_time(struct span s)
+{
+	if (s.len < 4 || s.p[s.len - 1] != ':') {
+		return false;
+	}
+	const char *dot = memchr(s.p, '.', s.len);
+	return dot && all_digits((struct span){s.p, (size_t)(dot - s.p)}) &&
+	       all_digits((struct span){dot + 1, s.len - 1 - (size_t)(dot + 1 - s.p)});
+}
+
+/* The thread: `TID` or `PID/TID`. */
+static bool
+is_pid(struct span s)
+{
+	const char *slash = memchr(s.p, '/', s.len);
+	if (!slash) {
+		return all_digits(s);
+	}
+	return all_digits((struct span){s.p, (size_t)(slash - s.p)}) &&
+	       all_digits((struct span){slash + 1, s.len - 1 - (size_t)(slash - s.p)});
+}
+
+static bool
+is_cpu(struct span s)
+{
+	return s.len > 2 && s.p[0] == '[' && s.p[s.len - 1] == ']' &&
+	       all_digits((struct span){s.p + 1, s.len - 2});
+}
+
+/*
+ * `COMM TID [CPU] TIME: [PERIOD] EVENT: [rest]`, where COMM may hold
+ * spaces (so it is what precedes the thread) and rest is a frame when perf
+ * recorded no call chain, or a tracepoint's fields.
+ */
+static bool
+parse_header(const char *s, size_t len, struct header *h)
+{
+	const char *end = s + len, *p = s;
+	struct span prev[2] = {{NULL, 0}, {NULL, 0}}, tok;
+	while (next_token(&p, end, &tok)) {
+		if (is_time(tok) && prev[0].p) {
+			size_t back = is_cpu(prev[0]) ? 1 : 0;
+			struct span pid = prev[back];
+			if (!pid.p || !is_pid(pid)) {
+				return false;
+			}
+			const char *c = s;
+			while (c < pid.p && is_space(*c)) {
+				c++;
+			}
+			const char *ce = pid.p;
+			while (ce > c && is_space(ce[-1])) {
+				ce--;
+			}
+			if (ce == c) {
+				return false;
+			}
+			h->comm = (struct span){c, (size_t)(ce - c)};
+			break;
+		}
+		prev[1] = prev[0];
+		prev[0] = tok;
+	}
+	if (tok.len == 0) {
+		return false;
+	}
+	if (!next_token(&p, end, &tok)) {
+		return false;
+	}
+	const char *why;
+	h->has_period = all_digits(tok) && count_parse(tok.p, tok.len, &h->period, &why);
+	if (h->has_period && !next_token(&p, end, &tok)) {
+		return false;
+	}
+	if (tok.len < 2 || tok.p[tok.len - 1] != ':') {
+		return false;
+	}
+	h->event = (struct span){tok.p, tok.len - 1};
+	while (p < end && is_space(*p)) {
+		p++;
+	}
+	h->rest = (struct span){p, (size_t)(end - p)};
+	return true;
+}
+
+/* Where the `(dso)` that ends a frame line opens, or NULL. */
+static const char *
+dso_open(const char *s, const char *end)
+{
+	if (end == s || end[-1] != ')') {
+		return NULL;
+	}
+	int depth = 0;
+	for (const char *q = end - 1; q >= s; q--) {
+		depth += *q == ')' ? 1 : *q == '(' ? -1 : 0;
+		if (depth == 0) {
+			return q > s && is_space(q[-1]) ? q : NULL;
+		}
+	}
+	return NULL;
+}
+
+static bool
+span_is(struct span s, const char *lit)
+{
+	return s.len == strlen(lit) && memcmp(s.p, lit, s.len) == 0;
+}
+
+static bool
+ends_with(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.len >= n && memcmp(s.p + s.len - n, lit, n) == 0;
+}
+
+/* `ADDRESS SYMBOL[+0xOFFSET] (DSO)`, or `(inlined)` for an inlined frame. */
+static bool
+parse_frame(const char *s, size_t len, struct frame *f)
+{
+	const char *end = s + len, *p = s;
+	struct span addr;
+	if (!next_token(&p, end, &addr) || addr.len > 16) {
+		return false;
+	}
+	unsigned long long a = 0;
+	for (size_t i = 0; i < addr.len; i++) {
+		int v = hex_value(addr.p[i]);
+		if (v < 0) {
+			return false;
+		}
+		a = a << 4 | (unsigned)v;
+	}
+	while (p < end && is_space(*p)) {
+		p++;
+	}
+	const char *open = dso_open(p, end);
+	struct span dso = {NULL, 0};
+	const char *sym_end = end;
+	if (open) {
+		dso = (struct span){open + 1, (size_t)(end - open - 2)};
+		sym_end = open;
+		while (sym_end > p && is_space(sym_end[-1])) {
+			sym_end--;
+		}
+	}
+	f->sym = (struct span){p, (size_t)(sym_end - p)};
+	/* perf prints symbols with their offset since Linux 4.8. */
+	const char *plus = f->sym.len ? memchr(f->sym.p, '+', f->sym.len) : NULL;
+	for (; plus; plus = memchr(plus + 1, '+', (size_t)(sym_end - plus - 1))) {
+		const char *q = plus + 1;
+		if (sym_end - q > 2 && q[0] == '0' && q[1] == 'x') {
+			q += 2;
+			while (q < sym_end && hex_value(*q) >= 0) {
+				q++;
+			}
+			if (q == sym_end && q > plus + 3) {
+				f->sym.len = (size_t)(plus - p);
+				break;
+			}
+		}
+	}
+	f->kernel = a >= KERNEL_ADDRESS || span_is(dso, "[kernel.kallsyms]") ||
+	            ends_with(dso, "vmlinux");
+	return true;
+}
+
+/* A frame name: ';' separates frames in the tree, so it becomes ':'. */
+static void
+add_name(struct buf *b, struct span s, bool spaces)
+{
+	size_t at = b->len;
+	buf_add(b, s.p, s.len);
+	for (size_t i = at; i < b->len; i++) {
+		if (b->data[i] == ';') {
+			b->data[i] = ':';
+		} else if (spaces && b->data[i] == ' ') {
+			b->data[i] = '_';
+		}
+	}
+}
+
+static bool
+fail(struct perf *pf, uint64_t line, const char *reason)
+{
+	diag_set(pf->err, pf->name, line, reason);
+	return false;
+}
+
+static void
+push_frame(struct perf *pf, const struct frame *f)
+{
+	pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
+	pf->starts[pf->frames++] = pf->names.len;
+	add_name(&pf->names, f->sym.len ? f->sym : (struct span){"[unknown]", 9}, false);
+	if (f->kernel) {
+		buf_adds(&pf->names, "_[k]");
+	}
+}
+
+/* The command, then the frames from the outermost caller to the leaf. */
+static bool
+end_sample(struct perf *pf)
+{
+	bool take = pf->in_sample && pf->take && !pf->mixed;
+	pf->in_sample = false;
+	if (!take) {
+		return true;
+	}
+	buf_reset(&pf->path);
+	buf_add(&pf->path, pf->comm.data, pf->comm.len);
+	for (size_t i = pf->frames; i-- > 0;) {
+		size_t from = pf->starts[i];
+		size_t to = i + 1 < pf->frames ? pf->starts[i + 1] : pf->names.len;
+		buf_addc(&pf->path, ';');
+		buf_add(&pf->path, pf->names.data + from, to - from);
+	}
+	const char *reason;
+	if (!tree_add_stack(pf->t, pf->side, pf->path.data, pf->path.len, pf->weight, &reason)) {
+		return fail(pf, pf->sample_line, reason);
+	}
+	pf->samples++;
+	return true;
+}
+
+/* Whether perf's event (`cycles:u`) is the one named (`cycles:u`, `cycles`). */
+static bool
+event_named(struct span ev, const char *name)
+{
+	size_t n = strlen(name);
+	if (ev.len < n || memcmp(ev.p, name, n) != 0) {
+		return false;
+	}
+	if (ev.len == n) {
+		return true;
+	}
+	if (ev.p[n] != ':' || strchr(name, ':')) {
+		return false;
+	}
+	/* Only modifiers may follow: a tracepoint (`sched:sched_switch`) is no match. */
+	for (size_t i = n + 1; i < ev.len; i++) {
+		if (!strchr("ukhHGpPSDIWe", ev.p[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The index of the event among those seen, added if new; -1 past the cap. */
+static int
+event_index(struct perf *pf, struct span ev)
+{
+	size_t len = ev.len < EVENT_SIZE - 1 ? ev.len : EVENT_SIZE - 1;
+	for (size_t i = 0; i < pf->event_count; i++) {
+		if (strlen(pf->events[i]) == len && memcmp(pf->events[i], ev.p, len) == 0) {
+			return (int)i;
+		}
+	}
+	if (pf->event_count == MAX_EVENTS) {
+		pf->more_events = true;
+		return -1;
+	}
+	memcpy(pf->events[pf->event_count], ev.p, len);
+	pf->events[pf->event_count][len] = '\0';
+	return (int)pf->event_count++;
+}
+
+/* Whether a sample of this event is read; false with err set on a conflict. */
+static bool
+choose_event(struct perf *pf, struct span ev, bool *take)
+{
+	int i = event_index(pf, ev);
+	*take = false;
+	if (pf->opt->event && !event_named(ev, pf->opt->event)) {
+		return true;
+	}
+	if (pf->chosen < 0) {
+		pf->chosen = i;
+	} else if (i != pf->chosen) {
+		if (!pf->opt->event) {
+			pf->mixed = true; /* refused at the end, with every event listed */
+			return true;
+		}
+		return fail(pf, pf->line_no,
+		        "--event matches several events; name one with its "
+		        "modifiers (as perf script prints it)");
+	}
+	*take = i >= 0;
+	return true;
+}
+
+static bool
+start_sample(struct perf *pf, const struct header *h)
+{
+	if (!end_sample(pf)) {
+		return false;
+	}
+	if (!choose_event(pf, h->event, &pf->take)) {
+		return false;
+	}
+	if (pf->take && pf->opt->weight == PERF_WEIGHT_PERIOD && !h->has_period) {
+		return fail(pf, pf->line_no,
+		        "--weight period: this sample has no period (perf "
+		        "script -F +period prints it)");
+	}
+	pf->weight = pf->opt->weight == PERF_WEIGHT_PERIOD ? h->period : (struct count){1, 0};
+	pf->in_sample = true;
+	pf->sample_line = pf->line_no;
+	pf->frames = 0;
+	buf_reset(&pf->names);
+	buf_reset(&pf->comm);
+	add_name(&pf->comm, h->comm, true);
+	/* Without a call chain the header line ends with the sample's one frame. */
+	struct frame f;
+	if (h->rest.len && parse_frame(h->rest.p, h->rest.len, &f) && f.sym.len) {
+		push_frame(pf, &f);
+		return end_sample(pf);
+	}
+	return true;
+}
+
+/* One line without its newline. */
+static bool
+parse_line(struct perf *pf, const char *s, size_t len)
+{
+	pf->line_no++;
+	if (pf->line_no == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		s += 3;
+		len -= 3;
+	}
+	while (len > 0 && (s[len - 1] == '\r' || is_space(s[len - 1]))) {
+		len--;
+	}
+	if (len == 0) {
+		return end_sample(pf);
+	}
+	if (s[0] == '#') {
+		return true;
+	}
+	struct header h;
+	/* perf right-aligns the command when it prints no call chains. */
+	bool header =
+	        (!pf->in_sample || !is_space(s[0]) || pf->frames == 0) && parse_header(s, len, &h);
+	if (header) {
+		return start_sample(pf, &h);
+	}
+	if (!pf->in_sample || !is_space(s[0])) {
+		return fail(pf, pf->line_no,
+		        "not a perf script sample (`COMM TID [CPU] TIME: "
+		        "[PERIOD] EVENT:` with the default fields)");
+	}
+	struct frame f;
+	if (!parse_frame(s, len, &f)) {
+		return fail(pf, pf->line_no, "not a stack frame (`ADDRESS SYMBOL (DSO)`)");
+	}
+	if (pf->names.len > MAX_STACK) {
+		return fail(pf, pf->sample_line, "the sample's stack is longer than 16 MiB");
+	}
+	push_frame(pf, &f);
+	return true;
+}
+
+static long long
+parse_lines(struct perf *pf, const char *data, size_t len, bool at_eof)
+{
+	size_t pos = 0;
+	for (;;) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - data) : len;
+		if (end - pos > MAX_LINE) {
+			fail(pf, pf->line_no + 1, "line is longer than 16 MiB");
+			return -1;
+		}
+		if (!nl && !(at_eof && pos < len)) {
+			return (long long)pos;
+		}
+		if (!parse_line(pf, data + pos, end - pos)) {
+			return -1;
+		}
+		pos = nl ? end + 1 : len;
+	}
+}
+
+static void
+list_events(const struct perf *pf, struct buf *b)
+{
+	for (size_t i = 0; i < pf->event_count; i++) {
+		buf_adds(b, i ? ", " : "");
+		buf_adds(b, pf->events[i]);
+	}
+	if (pf->more_events) {
+		buf_adds(b, ", ...");
+	}
+}
+
+static bool
+finish(struct perf *pf, struct perf_info *info)
+{
+	if (!end_sample(pf)) {
+		return false;
+	}
+	struct buf why;
+	buf_init(&why);
+	if (pf->mixed) {
+		buf_adds(&why, "several events were recorded (");
+		list_events(pf, &why);
+		buf_adds(&why, "); choose one with --event NAME");
+	} else if (pf->samples == 0 && pf->opt->event && pf->event_count) {
+		buf_printf(&why, "no sample of event %s (", pf->opt->event);
+		list_events(pf, &why);
+		buf_adds(&why, " were recorded)");
+	} else if (pf->samples == 0) {
+		buf_adds(&why, "no sample in the input");
+	}
+	bool ok = why.len == 0;
+	if (!ok) {
+		diag_set(pf->err, pf->name, 0, why.data);
+	} else {
+		memcpy(info->event, pf->events[pf->chosen], EVENT_SIZE);
+		info->samples = pf->samples;
+	}
+	buf_finish(&why);
+	return ok;
+}
+
+static void
+perf_init(struct perf *pf, struct tree *t, enum side side, const char *name,
+        const struct perf_options *opt, struct diag *err)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->t = t;
+	pf->side = side;
+	pf->name = name;
+	pf->opt = opt;
+	pf->err = err;
+	pf->chosen = -1;
+	buf_init(&pf->comm);
+	buf_init(&pf->names);
+	buf_init(&pf->path);
+}
+
+static void
+perf_finish(struct perf *pf)
+{
+	buf_finish(&pf->comm);
+	buf_finish(&pf->names);
+	buf_finish(&pf->path);
+	free(pf->starts);
+}
+
+bool
+perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
+        const struct perf_options *opt, struct perf_info *info, struct diag *err)
+{
+	struct perf pf;
+	perf_init(&pf, t, side, name, opt, err);
+	memset(info, 0, sizeof(*info));
+	bool ok = parse_lines(&pf, data, len, true) >= 0 && finish(&pf, info);
+	perf_finish(&pf);
+	return ok;
+}
+
+bool
+perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
+        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err)
+{
+	struct perf pf;
+	perf_init(&pf, t, side, source_name(src), opt, err);
+	memset(info, 0, sizeof(*info));
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, head, head_len);
+	bool ok = true;
+	for (;;) {
+		buf_reserve(&b, READ_SIZE);
+		ssize_t n = source_read(src, b.data + b.len, READ_SIZE, err);
+		if (n < 0) {
+			ok = false;
+			break;
+		}
+		buf_setlen(&b, b.len + (size_t)n);
+		long long used = parse_lines(&pf, b.data, b.len, n == 0);
+		if (used < 0) {
+			ok = false;
+			break;
+		}
+		memmove(b.data, b.data + used, b.len - (size_t)used);
+		buf_setlen(&b, b.len - (size_t)used);
+		if (n == 0) {
+			break;
+		}
+	}
+	buf_finish(&b);
+	ok = ok && finish(&pf, info);
+	perf_finish(&pf);
+	return ok;
+}

@@ -1,0 +1,66 @@
+/*
+ * perf: the reader of `perf script` text with its default fields, call
+ * chains from `perf record -g` or `--call-graph dwarf` included. Each
+ * sample becomes one stack, folded the way stackcollapse-perf.pl folds it:
+ *
+ * - the command name first (the root frame; spaces become '_'), then the
+ *   frames from the outermost caller to the leaf (perf prints the leaf
+ *   first); a sample without a call chain is its command alone, or its
+ *   command and the one frame its header line names;
+ * - symbol offsets (`+0x1f`) stripped, `[unknown]` for an unresolved
+ *   symbol, inlined frames (`--inline`: lines ending `(inlined)`) kept as
+ *   frames, kernel frames (dso [kernel.kallsyms] or vmlinux, or a kernel
+ *   address) suffixed `_[k]`, and ';' in a name turned into ':' since ';'
+ *   separates frames;
+ * - one sample counts 1, or its period with PERF_WEIGHT_PERIOD.
+ *
+ * Samples of one event only are read: the one named, or the only one the
+ * file holds. With several events and none named the file is refused
+ * with their list: summing cycles and page faults would draw nonsense.
+ * Stacks go to the tree as their samples end, so memory follows the
+ * tree, not the file. Errors come back as a struct diag ("file:line: ").
+ */
+#ifndef DIFFFOLD_PERF_H
+#define DIFFFOLD_PERF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "source.h"
+#include "tree.h"
+
+enum perf_weight {
+	PERF_WEIGHT_SAMPLES, /* each sample counts 1 */
+	PERF_WEIGHT_PERIOD, /* each sample counts its period */
+};
+
+struct perf_options {
+	/*
+	 * NULL: the file's only event. Else the event as perf prints it
+	 * ("cycles:u") or its name without the modifiers ("cycles").
+	 */
+	const char *event;
+	enum perf_weight weight;
+};
+
+struct perf_info {
+	char event[64]; /* the event read, as perf prints it ("cpu-clock:ppp") */
+	uint64_t samples; /* samples read into the tree */
+};
+
+/*
+ * Reads the rest of an open source, head (head_len bytes already read from
+ * it, for judging its format) first, into a side of t. False with err set
+ * on a line that is not perf script output, several events and none
+ * chosen, no sample of the chosen event, or a stack the tree refused.
+ * The caller closes the source.
+ */
+bool perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
+        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err);
+/* The same over bytes in memory (tests, the fuzzer); name is for messages. */
+bool perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
+        const struct perf_options *opt, struct perf_info *info, struct diag *err);
+
+#endif
