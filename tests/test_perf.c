@@ -1,0 +1,220 @@
+/*
+ * perf: the folding rules of perf script text one at a time, on
+ * hand-written files. Real files made by perf are checked in tests/perf/.
+ */
+#include "perf.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+static const struct perf_options defaults = {NULL, PERF_WEIGHT_SAMPLES};
+
+/* The folded export of a file read with opt; fails the test on error. */
+static char *
+read_as(const char *data, const struct perf_options *opt, struct perf_info *info)
+{
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct perf_info ignored;
+	struct diag err;
+	if (!perf_read_mem(t, SIDE_HEAD, "mem", data, strlen(data), opt ? opt : &defaults,
+	            info ? info : &ignored, &err)) {
+		fail_msg("read failed: %s", err.msg);
+	}
+	tree_finish(t, false);
+	char *s = dump_tree(t);
+	tree_destroy(t);
+	return s;
+}
+
+static void
+check(const char *data, const char *want)
+{
+	char *got = read_as(data, NULL, NULL);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The read fails with a message containing `want`. */
+static void
+check_error(const char *data, const struct perf_options *opt, const char *want)
+{
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct perf_info info;
+	struct diag err;
+	assert_false(perf_read_mem(
+	        t, SIDE_HEAD, "f.perf", data, strlen(data), opt ? opt : &defaults, &info, &err));
+	if (!strstr(err.msg, want)) {
+		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
+	}
+	tree_destroy(t);
+}
+
+#define SAMPLE_A                                                                                   \
+	"prog  7998  5734.290180:     250000 cpu-clock:ppp: \n"                                    \
+	"\t            1157 leaf+0x1e (/tmp/prog)\n"                                               \
+	"\t            11a7 main+0x18 (/tmp/prog)\n"                                               \
+	"\t           2724a __libc_start_call_main+0x7a (/usr/lib/libc.so.6)\n"                    \
+	"\n"
+
+/* The leaf comes first in perf script: the stack is reversed under the command. */
+static void
+test_order(void **state)
+{
+	(void)state;
+	check(SAMPLE_A SAMPLE_A, "prog;__libc_start_call_main;main;leaf 2\n");
+}
+
+static void
+test_kernel(void **state)
+{
+	(void)state;
+	/* By dso, and by address for a module or an unknown dso. */
+	check("prog 1 [000] 1.000001: 1 cycles: \n"
+	      "\tffffffff821e8bb6 copy_page+0x6 ([kernel.kallsyms])\n"
+	      "\tffffffffc0a01234 nf_hook+0x4 ([nf_conntrack])\n"
+	      "\t    7ffa2f991538 write+0x8 ([vdso])\n"
+	      "\t            1157 main+0x1e (/tmp/prog)\n"
+	      "\n",
+	        "prog;main;write;nf_hook_[k];copy_page_[k] 1\n");
+	check("prog 1 [000] 1.000001: 1 cycles: \n"
+	      "\t        81000000 start_kernel (/boot/vmlinux)\n\n",
+	        "prog;start_kernel_[k] 1\n");
+}
+
+static void
+test_unknown_and_offsets(void **state)
+{
+	(void)state;
+	check("prog 1 1.000001: 1 cycles: \n"
+	      "\t            999a _dl_lookup+0x2a (/lib/ld.so)\n"
+	      "\t    7ffa2f991538 [unknown] ([unknown])\n"
+	      "\t               0 [unknown] ([unknown])\n\n",
+	        "prog;[unknown];[unknown];_dl_lookup 1\n");
+	/* Only a trailing +0xHEX is an offset; C++ names keep their '+' and parentheses. */
+	check("prog 1 1.000001: 1 cycles: \n"
+	      "\t10 operator+(int)+0x10 (/tmp/prog (deleted))\n"
+	      "\t20 a+b (/tmp/prog)\n\n",
+	        "prog;a+b;operator+(int) 1\n");
+}
+
+static void
+test_inlined_and_names(void **state)
+{
+	(void)state;
+	/* perf script --inline prints inlined frames as lines of their own. */
+	check("my prog 5/6 [001] 1.000001: 1 cycles: \n"
+	      "\t1157 inner (inlined)\n"
+	      "\t1157 outer+0x1e (/tmp/prog)\n"
+	      "\t1200 f;g+0x1 (/tmp/prog)\n\n",
+	        "my_prog;f:g;outer;inner 1\n");
+}
+
+static void
+test_period(void **state)
+{
+	(void)state;
+	struct perf_options po = {NULL, PERF_WEIGHT_PERIOD};
+	struct perf_info info;
+	char *got = read_as(SAMPLE_A SAMPLE_A "prog 1 1.1: 7 cpu-clock:ppp: \n\n", &po, &info);
+	assert_string_equal(got, "prog 7\nprog;__libc_start_call_main;main;leaf 500000\n");
+	assert_string_equal(info.event, "cpu-clock:ppp");
+	assert_int_equal(info.samples, 3);
+	free(got);
+	check_error(
+	        "prog 1 1.1: cycles: \n\n", &po, "f.perf:1: --weight period: this sample has no");
+}
+
+static void
+test_events(void **state)
+{
+	(void)state;
+	const char *two = "prog 1 1.1: 1 cycles:u: \n\t10 a (/p)\n\n"
+	                  "prog 1 1.2: 1 instructions:u: \n\t10 b (/p)\n\n"
+	                  "prog 1 1.3: 1 cycles:u: \n\t10 c (/p)\n\n";
+	check_error(two, NULL, "several events were recorded (cycles:u, instructions:u); choose");
+	struct perf_options po = {"cycles", PERF_WEIGHT_SAMPLES};
+	char *got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;a 1\nprog;c 1\n");
+	free(got);
+	po.event = "instructions:u";
+	got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;b 1\n");
+	free(got);
+	po.event = "cache-misses";
+	check_error(two, &po, "no sample of event cache-misses (cycles:u, instructions:u were");
+	/* A tracepoint is not cycles with modifiers; two events matching one name are refused. */
+	po.event = "sched";
+	check_error("p 1 1.1: 1 sched:sched_switch: prev_comm=a\n\n", &po, "no sample of event");
+	po.event = "cycles";
+	check_error("p 1 1.1: 1 cycles:u: \n\np 1 1.2: 1 cycles:k: \n\n", &po,
+	        "f.perf:3: --event matches several events");
+}
+
+static void
+test_without_stack(void **state)
+{
+	(void)state;
+	/* No call chain: the command alone, or the frame the header line names. */
+	check("prog 1 1.1: 1 cycles: \n\nprog 1 1.2: 1 cycles: \n", "prog 2\n");
+	check("            prog     1 [000]     1.1:          1 cycles:  1157 main+0x1e "
+	      "(/tmp/prog)\n"
+	      "            prog     1 [000]     1.2:          1 cycles:  ffffffff81000000 "
+	      "idle+0x3 ([kernel.kallsyms])\n",
+	        "prog;idle_[k] 1\nprog;main 1\n");
+	/* A tracepoint's fields after the event are no frame. */
+	check("prog 1 1.1: 1 sched:sched_switch: prev_comm=a prev_pid=1\n"
+	      "\t1157 schedule+0x1e ([kernel.kallsyms])\n\n",
+	        "prog;schedule_[k] 1\n");
+}
+
+static void
+test_comments_and_crlf(void **state)
+{
+	(void)state;
+	check("# ========\r\n# captured on: today\r\n# ========\r\n#\r\n"
+	      "prog 1 1.1: 1 cycles: \r\n\t10 a+0x1 (/p)\r\n\r\n"
+	      "prog 1 1.2: 1 cycles: \r\n\t10 a+0x1 (/p)\r\n",
+	        "prog;a 2\n");
+}
+
+static void
+test_malformed(void **state)
+{
+	(void)state;
+	check_error("# header\nnot a sample\n", NULL, "f.perf:2: not a perf script sample");
+	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\tzz a (/p)\n\n", NULL,
+	        "f.perf:3: not a stack frame");
+	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\t\n\tzz\n", NULL,
+	        "f.perf:4: not a perf script sample");
+	check_error("prog 1 1.1: 1 cycles: \nprog x 1.2: 1 cycles: \n", NULL,
+	        "f.perf:2: not a perf script sample");
+	check_error("prog 1 1.1: 1 cycles\n", NULL, "f.perf:1: not a perf script sample");
+	check_error("# only comments\n\n", NULL, "f.perf: no sample in the input");
+	check_error("", NULL, "f.perf: no sample in the input");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_order),
+	        cmocka_unit_test(test_kernel),
+	        cmocka_unit_test(test_unknown_and_offsets),
+	        cmocka_unit_test(test_inlined_and_names),
+	        cmocka_unit_test(test_period),
+	        cmocka_unit_test(test_events),
+	        cmocka_unit_test(test_without_stack),
+	        cmocka_unit_test(test_comments_and_crlf),
+	        cmocka_unit_test(test_malformed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
