@@ -16,7 +16,9 @@
  *            (2 or 3 columns decided by the first line). Each profile's
  *            reader is chosen by its content as the CLI chooses it: a
  *            callgrind header makes it a callgrind file ("events: Ir\n"
- *            then fl=/fn= lines), other known formats are refused.
+ *            then fl=/fn= lines), a perf script sample header then an
+ *            indented frame a perf script file (read with --weight period
+ *            when normalize is set), other known formats are refused.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
@@ -39,6 +41,7 @@
 #include "layout.h"
 #include "options.h"
 #include "output.h"
+#include "perf.h"
 #include "png.h"
 #include "report.h"
 #include "svg.h"
@@ -294,6 +297,13 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 		struct callgrind_info info;
 		return callgrind_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name,
 		        data, len, &co, &info, &err);
+	}
+	case INPUT_PERF_SCRIPT: {
+		struct perf_options po = {
+		        NULL, o->tree.normalize ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
+		struct perf_info info;
+		return perf_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data,
+		        len, &po, &info, &err);
 	}
 	default:
 		return false;
