@@ -450,7 +450,12 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	if (len == 0) {
 		return end_sample(pf);
 	}
-	if (s[0] == '#') {
+	size_t lead = 0;
+	while (lead < len && is_space(s[lead])) {
+		lead++;
+	}
+	/* perf's comments; a folded line starting with '#' would be one too. */
+	if (s[lead] == '#') {
 		return true;
 	}
 	struct header h;

@@ -184,6 +184,9 @@ test_comments_and_crlf(void **state)
 	      "prog 1 1.1: 1 cycles: \r\n\t10 a+0x1 (/p)\r\n\r\n"
 	      "prog 1 1.2: 1 cycles: \r\n\t10 a+0x1 (/p)\r\n",
 	        "prog;a 2\n");
+	/* Indented too: a command `#x` would start a folded line read as a comment. */
+	check("  # comment\nprog 1 1.1: 1 cycles: \n\t10 a (/p)\n\n   #x 2 1.2: 1 cycles: \n\n",
+	        "prog;a 1\n");
 }
 
 static void
