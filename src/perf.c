@@ -113,18 +113,6 @@ all_digits(struct span s)
 	return s.len > 0;
 }
 
-/* The time stamp: `SECONDS.FRACTION:`. */
-static bool
-is_time(struct span s)
-{
-	if (s.len < 4 || s.p[s.len - 1] != ':') {
-		return false;
-	}
-	const char *dot = memchr(s.p, '.', s.len);
-	return dot && all_digits((struct span){s.p, (size_t)(dot - s.p)}) &&
-	       all_digits((struct span){dot + 1, s.len - 1 - (size_t)(dot + 1 - s.p)});
-}
-
 /* The thread: `TID` or `PID/TID`. */
 static bool
 is_pid(struct span s)
@@ -144,6 +132,49 @@ is_cpu(struct span s)
 	       all_digits((struct span){s.p + 1, s.len - 2});
 }
 
+/* The token that ends right before `end` (after spaces), if any. */
+static bool
+token_before(const char *s, const char *end, struct span *tok)
+{
+	while (end > s && is_space(end[-1])) {
+		end--;
+	}
+	const char *q = end;
+	while (q > s && !is_space(q[-1])) {
+		q--;
+	}
+	*tok = (struct span){q, (size_t)(end - q)};
+	return tok->len > 0;
+}
+
+/*
+ * The time stamp `SECONDS.FRACTION:` between spaces: found from its ':'
+ * with memchr, so that a frame line (with no such ':') is passed over fast.
+ */
+static bool
+find_time(const char *s, const char *end, struct span *tok)
+{
+	for (const char *c = memchr(s, ':', (size_t)(end - s)); c;
+	        c = memchr(c + 1, ':', (size_t)(end - c - 1))) {
+		const char *q = c;
+		while (q > s && is_digit(q[-1])) {
+			q--;
+		}
+		if (q == c || q - s < 2 || q[-1] != '.' || !is_digit(q[-2])) {
+			continue;
+		}
+		q--;
+		while (q > s && is_digit(q[-1])) {
+			q--;
+		}
+		if (q > s && is_space(q[-1]) && (c + 1 == end || is_space(c[1]))) {
+			*tok = (struct span){q, (size_t)(c + 1 - q)};
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * `COMM TID [CPU] TIME: [PERIOD] EVENT: [rest]`, where COMM may hold
  * spaces (so it is what precedes the thread) and rest is a frame when perf
@@ -152,35 +183,30 @@ is_cpu(struct span s)
 static bool
 parse_header(const char *s, size_t len, struct header *h)
 {
-	const char *end = s + len, *p = s;
-	struct span prev[2] = {{NULL, 0}, {NULL, 0}}, tok;
-	while (next_token(&p, end, &tok)) {
-		if (is_time(tok) && prev[0].p) {
-			size_t back = is_cpu(prev[0]) ? 1 : 0;
-			struct span pid = prev[back];
-			if (!pid.p || !is_pid(pid)) {
-				return false;
-			}
-			const char *c = s;
-			while (c < pid.p && is_space(*c)) {
-				c++;
-			}
-			const char *ce = pid.p;
-			while (ce > c && is_space(ce[-1])) {
-				ce--;
-			}
-			if (ce == c) {
-				return false;
-			}
-			h->comm = (struct span){c, (size_t)(ce - c)};
-			break;
-		}
-		prev[1] = prev[0];
-		prev[0] = tok;
-	}
-	if (tok.len == 0) {
+	const char *end = s + len;
+	struct span time, tok, pid;
+	if (!find_time(s, end, &time) || !token_before(s, time.p, &pid)) {
 		return false;
 	}
+	if (is_cpu(pid) && !token_before(s, pid.p, &pid)) {
+		return false;
+	}
+	if (!is_pid(pid)) {
+		return false;
+	}
+	const char *c = s;
+	while (c < pid.p && is_space(*c)) {
+		c++;
+	}
+	const char *ce = pid.p;
+	while (ce > c && is_space(ce[-1])) {
+		ce--;
+	}
+	if (ce == c) {
+		return false;
+	}
+	h->comm = (struct span){c, (size_t)(ce - c)};
+	const char *p = time.p + time.len;
 	if (!next_token(&p, end, &tok)) {
 		return false;
 	}
@@ -206,6 +232,18 @@ dso_open(const char *s, const char *end)
 {
 	if (end == s || end[-1] != ')') {
 		return NULL;
+	}
+	/* Most often the first " (" opens a group with no other parenthesis. */
+	const char *last = end - 1;
+	for (const char *q = memchr(s, '(', (size_t)(last - s)); q;
+	        q = memchr(q + 1, '(', (size_t)(last - q - 1))) {
+		if (q > s && is_space(q[-1])) {
+			size_t n = (size_t)(last - q - 1);
+			if (!memchr(q + 1, '(', n) && !memchr(q + 1, ')', n)) {
+				return q;
+			}
+			break;
+		}
 	}
 	int depth = 0;
 	for (const char *q = end - 1; q >= s; q--) {
@@ -287,6 +325,9 @@ add_name(struct buf *b, struct span s, bool spaces)
 {
 	size_t at = b->len;
 	buf_add(b, s.p, s.len);
+	if (!spaces && !memchr(s.p, ';', s.len)) {
+		return;
+	}
 	for (size_t i = at; i < b->len; i++) {
 		if (b->data[i] == ';') {
 			b->data[i] = ':';
