@@ -350,9 +350,11 @@ perf_note(struct input_info *info, const struct options *o)
 	if (!ev[0]) {
 		snprintf(info->note, sizeof(info->note),
 		        "perf script: samples of different events%s", weighted);
-	} else if (o->single) {
-		snprintf(info->note, sizeof(info->note), "perf script: %llu samples of %s%s",
-		        (unsigned long long)n[SIDE_HEAD], ev, weighted);
+	} else if (o->single || n[SIDE_BASE] == 0 || n[SIDE_HEAD] == 0) {
+		/* One profile, or one side only of perf script (the other folded). */
+		const char *side = o->single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
+		snprintf(info->note, sizeof(info->note), "perf script: %s%llu samples of %s%s",
+		        side, (unsigned long long)(n[SIDE_BASE] + n[SIDE_HEAD]), ev, weighted);
 	} else {
 		snprintf(info->note, sizeof(info->note),
 		        "perf script: %llu base and %llu head samples of %s%s",

@@ -31,7 +31,7 @@ struct input_info {
 	/* perf script: the event read ("" when the sides read different ones) */
 	char perf_event[64];
 	uint64_t perf_samples[2]; /* samples read, indexed by enum side */
-	char note[160]; /* "perf script: N samples of EVENT", for the header */
+	char note[192]; /* "perf script: N samples of EVENT", for the header */
 	char perf_unit[64]; /* --weight period: the event's name, the count name */
 };
 

@@ -113,6 +113,15 @@ test_model_options(void **state)
 	assert_int_equal(PARSE(&o, &err, "--min-delta=0", "x"), OPTIONS_OK);
 	assert_true(o.tree.min_delta == 0);
 	options_finish(&o);
+	/* perf: --weight and the perf reader by name. */
+	assert_int_equal(
+	        PARSE(&o, &err, "--weight", "period", "--input-format", "perf", "x"), OPTIONS_OK);
+	assert_true(o.weight_period);
+	assert_true(o.input_forced && o.input_format == INPUT_PERF_SCRIPT);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--weight", "samples", "x"), OPTIONS_OK);
+	assert_false(o.weight_period);
+	options_finish(&o);
 	/* Options after the profiles are fine too. */
 	assert_int_equal(PARSE(&o, &err, "a", "b", "--reverse"), OPTIONS_OK);
 	assert_true(o.tree.reverse);
@@ -339,6 +348,7 @@ test_usage_errors(void **state)
 	(void)state;
 	expect_usage("no input", (const char *const[]){NULL});
 	USAGE("too many profiles", "a", "b", "c");
+	USAGE("--weight: samples or period", "--weight", "cycles", "a");
 	USAGE("unknown option", "--frobnicate", "a");
 	USAGE("unknown option", "-x", "a");
 	USAGE("needs a value", "a", "--min-delta");
