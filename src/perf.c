@@ -515,7 +515,8 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	if (!parse_frame(s, len, &f)) {
 		return fail(pf, pf->line_no, "not a stack frame (`ADDRESS SYMBOL (DSO)`)");
 	}
-	if (pf->names.len > MAX_STACK) {
+	/* Names and the ';' between them: the folded line the sample makes. */
+	if (pf->names.len + pf->frames > MAX_STACK) {
 		return fail(pf, pf->sample_line, "the sample's stack is longer than 16 MiB");
 	}
 	push_frame(pf, &f);

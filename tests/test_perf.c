@@ -202,6 +202,16 @@ test_malformed(void **state)
 	        "f.perf:2: not a perf script sample");
 	check_error("prog 1 1.1: 1 cycles\n", NULL, "f.perf:1: not a perf script sample");
 	check_error("# only comments\n\n", NULL, "f.perf: no sample in the input");
+	/* A sample's frames make one folded line: at most 16 MiB, like a folded line. */
+	struct buf big;
+	buf_init(&big);
+	buf_adds(&big, "\n\nprog 1 1.1: 1 cycles: \n");
+	while (big.len < ((size_t)24 << 20)) {
+		buf_adds(
+		        &big, "\t1010 abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz (/p)\n");
+	}
+	check_error(big.data, NULL, "f.perf:3: the sample's stack is longer than 16 MiB");
+	buf_finish(&big);
 	check_error("", NULL, "f.perf: no sample in the input");
 }
 

@@ -163,6 +163,9 @@ def check_g(exe, tmp, prog):
     report = run([exe, "-f", "text", text]).stdout.decode("utf-8", "replace")
     check(re.search(r"perf script: %d samples of \S+" % samples, report) is not None,
           "the report says how many samples of which event")
+    report = run([exe, "-f", "text", text, text]).stdout.decode("utf-8", "replace")
+    check(re.search(r"perf script: %d base and %d head samples of " % (samples, samples),
+                    report) is not None, "the report counts the samples of each side")
     with open(text, "rb") as f:
         piped = run([exe, "-f", "folded", "-"], stdin=f).stdout
     check(piped == run([exe, "-f", "folded", text]).stdout, "standard input reads the same")
