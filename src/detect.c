@@ -410,12 +410,26 @@ perf_frame(struct span line)
  */
 #define PERF_LINES 16
 
+/*
+ * Without call chains perf script prints a sample a line, its frame after
+ * the event: `cmd 1 [000] 1.5: 1 cycles:  4005d6 main+0x16 (/bin/prog)`.
+ * Such a line is no folded stack: it does not end in a count.
+ */
+static bool
+perf_oneline(struct span line)
+{
+	while (line.p < line.end && is_space(*line.p)) {
+		line.p++; /* the command is right-aligned */
+	}
+	return line.end - line.p > 2 && line.end[-1] == ')' && perf_header(line);
+}
+
 static bool
 perf_script(struct span s, bool whole)
 {
 	struct span line;
 	bool header = false;
-	int seen = 0;
+	int seen = 0, oneline = 0;
 	while (seen < PERF_LINES && next_line(&s, &line, whole)) {
 		if (line.p < line.end && *line.p == '#') {
 			continue;
@@ -424,9 +438,11 @@ perf_script(struct span s, bool whole)
 			return true;
 		}
 		header = perf_header(line);
+		oneline += perf_oneline(line);
 		seen++;
 	}
-	return false;
+	/* Two such lines, or the whole file. */
+	return oneline >= 2 || (oneline == 1 && seen == 1 && whole);
 }
 
 enum input_format

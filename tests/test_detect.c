@@ -68,6 +68,18 @@ test_perf(void **state)
 	                        "        ffffffff81000000 do_syscall_64 ([kernel.kallsyms])\n",
 	                         true),
 	        INPUT_PERF_SCRIPT);
+	/* Without call chains: a sample a line, its frame after the event. */
+	assert_int_equal(DETECT("            prog  1 [000]  1.1:   1 cycles:  1157 main+0x1e "
+	                        "(/tmp/prog)\n"
+	                        "            prog  1 [000]  1.2:   1 cycles:  1157 main+0x1e "
+	                        "(/tmp/prog)\n",
+	                         true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("prog 1 1.1: 1 cycles:  1157 main+0x1e (/tmp/prog)\n", true),
+	        INPUT_PERF_SCRIPT);
+	/* One such line among folded stacks is a malformed folded line. */
+	assert_int_equal(DETECT("a;b 1\nprog 1 1.1: 1 cycles:  1157 main (/p)\na;c 2\n", true),
+	        INPUT_FOLDED);
 }
 
 static void

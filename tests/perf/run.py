@@ -4,7 +4,7 @@
 usage: run.py DIFFFOLD
 
 Compiles a small C program, records it with `perf record -g` (and with two
-events, and with --call-graph dwarf), turns each perf.data into text with
+events, with --call-graph dwarf, and without call chains), turns each perf.data into text with
 `perf script`, and checks difffold against a model written here from the
 documented rules (docs/input.md):
   - `-f folded` equals the model's fold of the same text, stack by stack;
@@ -191,6 +191,16 @@ def check_events(exe, tmp, prog):
               "--event %s: the total equals its samples (%d)" % (ev, samples))
 
 
+def check_no_chains(exe, tmp, prog):
+    made, err = record(tmp, prog, "flat", [])
+    if not made:
+        check(False, "perf record without -g works here (%s)" % err[:200])
+        return
+    got, samples = check_fold(exe, made[1], "perf record without -g (a sample a line)")
+    check(got is not None and samples > 0 and sum(got.values()) == samples,
+          "without -g: the total equals the number of samples (%d)" % samples)
+
+
 def check_dwarf(exe, tmp, prog):
     made, err = record(tmp, prog, "dwarf", ["--call-graph", "dwarf,4096", "-F", "999"])
     if not made:
@@ -217,6 +227,7 @@ def main(argv):
         check_g(exe, tmp, prog)
         check_events(exe, tmp, prog)
         check_dwarf(exe, tmp, prog)
+        check_no_chains(exe, tmp, prog)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed" % (len(passed), len(failures)))
