@@ -659,18 +659,114 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
 }
 
+static bool
+is_digit(char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+/* One count of a cost line: 1 to 19 digits, so no overflow; NULL if not. */
+static inline const char *
+fast_count(const char *p, uint64_t *v)
+{
+	const char *d = p;
+	uint64_t x = 0;
+	while (is_digit(*p)) {
+		x = x * 10 + (unsigned)(*p++ - '0');
+	}
+	*v = x;
+	return p > d && p - d <= 19 ? p : NULL;
+}
+
+/*
+ * The usual cost line ("+3 5 1 0", "* 2", "12 4"), parsed and counted in one
+ * pass that ends on its newline. Returns the byte after the newline, or NULL
+ * for anything less usual (other blanks, long numbers, a mistake), which is
+ * left to callgrind_line: what this takes, callgrind_line takes the same
+ * way. A newline must follow p: nothing past it is read.
+ */
+static const char *
+fast_cost_line(struct callgrind *cg, const char *p)
+{
+	if (!cg->event_chosen || (cg->fn == NONE && !cg->in_call)) {
+		return NULL;
+	}
+	uint64_t v;
+	for (size_t i = 0; i < cg->positions; i++) {
+		if (*p == '*') {
+			p++;
+		} else if (!(p = fast_count(p + (*p == '+' || *p == '-'), &v))) {
+			return NULL;
+		}
+		if (*p != ' ' && (*p != '\n' || i + 1 < cg->positions)) {
+			return NULL;
+		}
+		p += *p == ' ';
+	}
+	unsigned __int128 sum = 0;
+	for (size_t i = 0; *p != '\n'; i++) {
+		if (i == cg->event_count || !(p = fast_count(p, &v)) || (*p != ' ' && *p != '\n')) {
+			return NULL;
+		}
+		if (cg->single == SIZE_MAX) {
+			sum += (unsigned __int128)v * (uint64_t)cg->coef[i];
+		} else if (i == cg->single) {
+			sum = v;
+		}
+		p += *p == ' ';
+	}
+	p++; /* the newline */
+	if (sum > UINT64_MAX) {
+		return NULL;
+	}
+	v = (uint64_t)sum;
+	if (cg->in_call) {
+		cg->in_call = false;
+		add_edge(cg, cg->fn, cg->call_target, v);
+		cg->call_object = cg->call_file = NONE;
+	} else {
+		struct callgraph_function *f = &cg->graph.fns[cg->fn];
+		if (f->self > UINT64_MAX - v || cg->self_sum > UINT64_MAX - v) {
+			return NULL;
+		}
+		f->self += v;
+		cg->self_sum += v;
+	}
+	cg->line_no++;
+	return p;
+}
+
+/*
+ * Feeds the lines of [p, last], where *last is a newline; returns the byte
+ * after last, or NULL when a line was refused.
+ */
+static const char *
+feed_lines(struct callgrind *cg, const char *p, const char *last, struct diag *err)
+{
+	while (p <= last) {
+		const char *next = is_position_start(*p) ? fast_cost_line(cg, p) : NULL;
+		if (!next) {
+			const char *nl = memchr(p, '\n', (size_t)(last + 1 - p));
+			if (!callgrind_line(cg, p, (size_t)(nl - p), err)) {
+				return NULL;
+			}
+			next = nl + 1;
+		}
+		p = next;
+	}
+	return p;
+}
+
 bool
 callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
         const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
 {
 	struct callgrind *cg = callgrind_create(name, opt);
 	const char *p = data, *end = data + len;
-	bool ok = true;
-	while (ok && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		ok = callgrind_line(cg, p, (size_t)(eol - p), err);
-		p = nl ? nl + 1 : end;
+	const char *last = len ? memrchr(data, '\n', len) : NULL;
+	bool ok = !last || (p = feed_lines(cg, data, last, err)) != NULL;
+	if (ok && p < end) {
+		ok = callgrind_line(cg, p, (size_t)(end - p), err);
 	}
 	ok = ok && callgrind_finish(cg, t, side, info, err);
 	callgrind_destroy(cg);
@@ -695,10 +791,11 @@ read_lines(struct callgrind *cg, struct source *src, const char *head, size_t he
 		}
 		buf_setlen(&b, b.len + (size_t)n);
 		size_t pos = 0;
-		const char *nl;
-		while (ok && (nl = memchr(b.data + pos, '\n', b.len - pos))) {
-			ok = callgrind_line(cg, b.data + pos, (size_t)(nl - b.data) - pos, err);
-			pos = (size_t)(nl - b.data) + 1;
+		const char *last = b.len ? memrchr(b.data, '\n', b.len) : NULL;
+		if (last) {
+			const char *next = feed_lines(cg, b.data, last, err);
+			ok = next != NULL;
+			pos = ok ? (size_t)(next - b.data) : 0;
 		}
 		if (ok && b.len - pos > MAX_LINE) {
 			cg->line_no++;
