@@ -15,7 +15,7 @@ idmap_finish(struct idmap *m)
 static size_t
 idmap_pos(const struct idmap *m, uint64_t key)
 {
-	size_t i = hash_end(hash_mix(hash_seed(), key), 8) & m->mask;
+	size_t i = hash_end(hash_mix(m->seed, key), 8) & m->mask;
 	while (m->keys[i] && m->keys[i] != key + 1) {
 		i = (i + 1) & m->mask;
 	}
@@ -30,6 +30,7 @@ idmap_grow(struct idmap *m)
 	m->keys = xcalloc(size, sizeof(*m->keys));
 	m->vals = xmalloc(size * sizeof(*m->vals));
 	m->mask = size - 1;
+	m->seed = hash_seed(); /* kept: hash_seed() is a call a lookup */
 	for (size_t i = 0; old.keys && i <= old.mask; i++) {
 		if (old.keys[i]) {
 			size_t j = idmap_pos(m, old.keys[i] - 1);
@@ -57,7 +58,8 @@ idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
 void
 idmap_set(struct idmap *m, uint64_t key, uint32_t val)
 {
-	if (!m->keys || (m->count + 1) * 4 > (m->mask + 1) * 3) {
+	/* At most half full: linear probing's misses stay a probe or two. */
+	if (!m->keys || (m->count + 1) * 2 > m->mask + 1) {
 		idmap_grow(m);
 	}
 	size_t i = idmap_pos(m, key);

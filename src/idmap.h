@@ -14,6 +14,7 @@ struct idmap {
 	uint64_t *keys; /* key + 1; 0 is empty */
 	uint32_t *vals;
 	size_t mask, count;
+	uint64_t seed; /* hash_seed(), from the first insertion */
 };
 
 void idmap_finish(struct idmap *m);
