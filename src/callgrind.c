@@ -320,11 +320,36 @@ calls_line(struct callgrind *cg, const char *p, const char *end, struct diag *er
 	return true;
 }
 
-static bool
+/* Inline, so that a literal key is compared without a call. */
+static inline bool
 key_is(const char *p, const char *eq, const char *key)
 {
 	size_t n = strlen(key);
 	return (size_t)(eq - p) == n && memcmp(p, key, n) == 0;
+}
+
+/*
+ * The name space of a name key (ob fl fi fe fn cob cfi cfl cfn), decoded
+ * by hand: it is most lines but the cost lines. False for another key.
+ */
+static bool
+name_key(const char *p, const char *eq, enum space *space)
+{
+	size_t n = (size_t)(eq - p);
+	const char *k = n == 3 && p[0] == 'c' ? p + 1 : p;
+	if ((n != 2 && k == p) || (k != p && k[0] == 'f' && k[1] == 'e')) {
+		return false; /* not two letters or c and two; no cfe */
+	}
+	if (k[0] == 'o' && k[1] == 'b') {
+		*space = SPACE_OBJECT;
+	} else if (k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
+		*space = SPACE_FILE;
+	} else if (k[0] == 'f' && k[1] == 'n') {
+		*space = SPACE_FUNCTION;
+	} else {
+		return false;
+	}
+	return true;
 }
 
 /* "key=value" position and call lines. */
@@ -334,23 +359,9 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 	const char *v = eq + 1;
 	uint32_t id;
 	uint64_t compressed;
-	if (key_is(p, eq, "calls")) {
-		return calls_line(cg, v, end, err);
-	}
-	if (key_is(p, eq, "jump") || key_is(p, eq, "jcnd")) {
-		return true; /* jumps carry no cost of their own */
-	}
-	static const struct {
-		const char *key;
-		enum space space;
-	} keys[] = {{"ob", SPACE_OBJECT}, {"fl", SPACE_FILE}, {"fi", SPACE_FILE},
-	        {"fe", SPACE_FILE}, {"fn", SPACE_FUNCTION}, {"cob", SPACE_OBJECT},
-	        {"cfi", SPACE_FILE}, {"cfl", SPACE_FILE}, {"cfn", SPACE_FUNCTION}};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (!key_is(p, eq, keys[i].key)) {
-			continue;
-		}
-		if (!spec_name(cg, keys[i].space, v, end, &id, &compressed, err)) {
+	enum space space;
+	if (name_key(p, eq, &space)) {
+		if (!spec_name(cg, space, v, end, &id, &compressed, err)) {
 			return false;
 		}
 		switch (p[0] == 'c' ? p[1] : p[0]) {
@@ -378,6 +389,12 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 			cg->call_fn_id = compressed;
 		}
 		return true;
+	}
+	if (key_is(p, eq, "calls")) {
+		return calls_line(cg, v, end, err);
+	}
+	if (key_is(p, eq, "jump") || key_is(p, eq, "jcnd")) {
+		return true; /* jumps carry no cost of their own */
 	}
 	return fail(cg, err, "unknown specification line");
 }
