@@ -722,13 +722,26 @@ fast_cost_line(struct callgrind *cg, const char *p)
 	}
 	unsigned __int128 sum = 0;
 	for (size_t i = 0; *p != '\n'; i++) {
-		if (i == cg->event_count || !(p = fast_count(p, &v)) || (*p != ' ' && *p != '\n')) {
+		if (i == cg->event_count) {
 			return NULL;
 		}
-		if (cg->single == SIZE_MAX) {
+		if (cg->single == SIZE_MAX || i == cg->single) {
+			if (!(p = fast_count(p, &v))) {
+				return NULL;
+			}
 			sum += (unsigned __int128)v * (uint64_t)cg->coef[i];
-		} else if (i == cg->single) {
-			sum = v;
+		} else {
+			/* Another event's count is only checked, as skip_count does. */
+			const char *d = p;
+			while (is_digit(*p)) {
+				p++;
+			}
+			if (p == d) {
+				return NULL;
+			}
+		}
+		if (*p != ' ' && *p != '\n') {
+			return NULL;
 		}
 		p += *p == ' ';
 	}
