@@ -710,12 +710,13 @@ fast_cost_line(struct callgrind *cg, const char *p)
 	}
 	uint64_t v;
 	for (size_t i = 0; i < cg->positions; i++) {
-		if (*p == '*') {
+		/* Skipped, not read: cost_line takes any word that starts like one. */
+		const char *w = p;
+		p += *p == '*' || *p == '+' || *p == '-';
+		while (is_digit(*p)) {
 			p++;
-		} else if (!(p = fast_count(p + (*p == '+' || *p == '-'), &v))) {
-			return NULL;
 		}
-		if (*p != ' ' && (*p != '\n' || i + 1 < cg->positions)) {
+		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < cg->positions))) {
 			return NULL;
 		}
 		p += *p == ' ';
