@@ -244,8 +244,11 @@ add_name(struct buf *b, const char *s, size_t len)
 		buf_adds(b, "[unknown]");
 		return;
 	}
-	for (size_t i = 0; i < len; i++) {
-		buf_addc(b, s[i] == ';' ? ':' : s[i]);
+	size_t at = b->len;
+	buf_add(b, s, len);
+	char *end = b->data + b->len;
+	for (char *q = b->data + at; (q = memchr(q, ';', (size_t)(end - q))); q++) {
+		*q = ':';
 	}
 }
 

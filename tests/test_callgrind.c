@@ -231,6 +231,8 @@ test_names(void **state)
 	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
 	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
 	free(s);
+	/* Every ';' of a name, the first and last bytes too, is made ':'. */
+	check(HEADER "fl=a.c\nfn=;a;;b;\n1 4\n", ":a::b: 4\n");
 	/* A call from inlined code (fi=) names the inlining file: still one function. */
 	check(HEADER "fl=a.c\nfn=main\n1 1\nfi=h.h\ncfn=g\ncalls=1 1\n1 2\nfl=b.c\nfn=g\n1 2\n",
 	        "main 1\nmain;g 2\n");
