@@ -682,17 +682,62 @@ is_digit(char c)
 	return (unsigned)(c - '0') < 10;
 }
 
-/* One count of a cost line: 1 to 19 digits, so no overflow; NULL if not. */
-static inline const char *
-fast_count(const char *p, uint64_t *v)
+/*
+ * The counts of a cost line when one event is read as it is: the chosen
+ * one converted (1 to 19 digits, so no overflow), the others only checked
+ * to be digits, as skip_count does. Returns the newline, or NULL.
+ */
+static const char *
+single_counts(const char *p, size_t n, size_t single, uint64_t *out)
 {
-	const char *d = p;
-	uint64_t x = 0;
-	while (is_digit(*p)) {
-		x = x * 10 + (unsigned)(*p++ - '0');
+	uint64_t v = 0;
+	for (size_t i = 0; *p != '\n'; i++) {
+		const char *d = p;
+		if (i == single) {
+			uint64_t x = 0;
+			while (is_digit(*p)) {
+				x = x * 10 + (unsigned)(*p++ - '0');
+			}
+			v = x;
+			if (p - d > 19) {
+				return NULL;
+			}
+		} else {
+			while (is_digit(*p)) {
+				p++;
+			}
+		}
+		if (p == d || i >= n || (*p != ' ' && *p != '\n')) {
+			return NULL;
+		}
+		p += *p == ' ';
 	}
-	*v = x;
-	return p > d && p - d <= 19 ? p : NULL;
+	*out = v;
+	return p;
+}
+
+/* The counts of a cost line for an event made of others (CEst, L1m, LLm). */
+static const char *
+derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
+{
+	unsigned __int128 sum = 0;
+	for (size_t i = 0; *p != '\n'; i++) {
+		const char *d = p;
+		uint64_t x = 0;
+		while (is_digit(*p)) {
+			x = x * 10 + (unsigned)(*p++ - '0');
+		}
+		if (p == d || p - d > 19 || i >= n || (*p != ' ' && *p != '\n')) {
+			return NULL;
+		}
+		sum += (unsigned __int128)x * (uint64_t)coef[i];
+		p += *p == ' ';
+	}
+	if (sum > UINT64_MAX) {
+		return NULL;
+	}
+	*out = (uint64_t)sum;
+	return p;
 }
 
 /*
@@ -708,49 +753,24 @@ fast_cost_line(struct callgrind *cg, const char *p)
 	if (!cg->event_chosen || (cg->fn == NONE && !cg->in_call)) {
 		return NULL;
 	}
-	uint64_t v;
-	for (size_t i = 0; i < cg->positions; i++) {
+	for (size_t i = 0, n = cg->positions; i < n; i++) {
 		/* Skipped, not read: cost_line takes any word that starts like one. */
 		const char *w = p;
 		p += *p == '*' || *p == '+' || *p == '-';
 		while (is_digit(*p)) {
 			p++;
 		}
-		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < cg->positions))) {
+		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < n))) {
 			return NULL;
 		}
 		p += *p == ' ';
 	}
-	unsigned __int128 sum = 0;
-	for (size_t i = 0; *p != '\n'; i++) {
-		if (i == cg->event_count) {
-			return NULL;
-		}
-		if (cg->single == SIZE_MAX || i == cg->single) {
-			if (!(p = fast_count(p, &v))) {
-				return NULL;
-			}
-			sum += (unsigned __int128)v * (uint64_t)cg->coef[i];
-		} else {
-			/* Another event's count is only checked, as skip_count does. */
-			const char *d = p;
-			while (is_digit(*p)) {
-				p++;
-			}
-			if (p == d) {
-				return NULL;
-			}
-		}
-		if (*p != ' ' && *p != '\n') {
-			return NULL;
-		}
-		p += *p == ' ';
-	}
-	p++; /* the newline */
-	if (sum > UINT64_MAX) {
+	uint64_t v;
+	p = cg->single != SIZE_MAX ? single_counts(p, cg->event_count, cg->single, &v)
+	                           : derived_counts(p, cg->event_count, cg->coef, &v);
+	if (!p) {
 		return NULL;
 	}
-	v = (uint64_t)sum;
 	if (cg->in_call) {
 		cg->in_call = false;
 		add_edge(cg, cg->fn, cg->call_target, v);
@@ -764,7 +784,7 @@ fast_cost_line(struct callgrind *cg, const char *p)
 		cg->self_sum += v;
 	}
 	cg->line_no++;
-	return p;
+	return p + 1;
 }
 
 /*
