@@ -31,6 +31,7 @@ struct callgrind {
 	struct callgraph graph;
 	struct idmap ids[3]; /* compressed id -> name id */
 	struct idmap function_of; /* file << 32 | name -> function */
+	struct idmap function_of_id; /* compressed id -> function */
 	struct idmap edge_of; /* caller << 32 | callee -> edge */
 	/* header */
 	char events[MAX_EVENTS][64];
@@ -80,6 +81,7 @@ callgrind_destroy(struct callgrind *cg)
 		idmap_finish(&cg->ids[i]);
 	}
 	idmap_finish(&cg->function_of);
+	idmap_finish(&cg->function_of_id);
 	idmap_finish(&cg->edge_of);
 	callgraph_finish(&cg->graph);
 	free(cg);
@@ -162,14 +164,15 @@ static uint32_t
 function_id(
         struct callgrind *cg, uint64_t compressed, uint32_t file, uint32_t name, uint32_t object)
 {
-	uint64_t key =
-	        compressed != UINT64_MAX ? compressed | 1ull << 63 : (uint64_t)file << 32 | name;
+	/* Compressed ids in a map of their own: small, they index its array. */
+	struct idmap *m = compressed != UINT64_MAX ? &cg->function_of_id : &cg->function_of;
+	uint64_t key = compressed != UINT64_MAX ? compressed : (uint64_t)file << 32 | name;
 	uint32_t id;
-	if (idmap_get(&cg->function_of, key, &id)) {
+	if (idmap_get(m, key, &id)) {
 		return id;
 	}
 	id = callgraph_function(&cg->graph, file, name, object);
-	idmap_set(&cg->function_of, key, id);
+	idmap_set(m, key, id);
 	return id;
 }
 
