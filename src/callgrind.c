@@ -323,12 +323,20 @@ calls_line(struct callgrind *cg, const char *p, const char *end, struct diag *er
 	return true;
 }
 
-/* Inline, so that a literal key is compared without a call. */
+/* Inline and byte by byte, so that a literal key is compared without a call. */
 static inline bool
 key_is(const char *p, const char *eq, const char *key)
 {
 	size_t n = strlen(key);
-	return (size_t)(eq - p) == n && memcmp(p, key, n) == 0;
+	if ((size_t)(eq - p) != n) {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] != key[i]) {
+			return false;
+		}
+	}
+	return true;
 }
 
 /*
