@@ -231,6 +231,17 @@ test_names(void **state)
 	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
 	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
 	free(s);
+	/* An object's ';' stays, and splits the frame as a folded line would. */
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info info;
+	struct diag err;
+	static const char semi[] = HEADER "ob=/lib/a;b.so\nfl=a.c\nfn=f\n1 4\n";
+	assert_true(
+	        callgrind_read_mem(t, SIDE_HEAD, "mem", semi, strlen(semi), &objects, &info, &err));
+	tree_finish(t, false);
+	assert_int_equal(t->node_count, 3); /* all, "f [a", "b.so]" */
+	tree_destroy(t);
 	/* Every ';' of a name, the first and last bytes too, is made ':'. */
 	check(HEADER "fl=a.c\nfn=;a;;b;\n1 4\n", ":a::b: 4\n");
 	/* A call from inlined code (fi=) names the inlining file: still one function. */
