@@ -267,7 +267,9 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id)
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		base_id[f] = intern_add(g->names, s, base_len(s, len));
+		size_t base = base_len(s, len);
+		/* The same id intern_add would give, without hashing the name again. */
+		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
 	}
 	bool *shared = xcalloc(intern_count(g->names) + 1, sizeof(*shared));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
