@@ -683,6 +683,13 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		return false;
 	}
 	describe(cg, info);
+	/* The maps serve the parsing only: freed before the tree grows. */
+	struct idmap *maps[] = {&cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of,
+	        &cg->function_of_id, &cg->edge_of};
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		idmap_finish(maps[i]);
+		*maps[i] = (struct idmap){0};
+	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
 	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
 }
