@@ -244,8 +244,11 @@ add_name(struct buf *b, const char *s, size_t len)
 		buf_adds(b, "[unknown]");
 		return;
 	}
-	for (size_t i = 0; i < len; i++) {
-		buf_addc(b, s[i] == ';' ? ':' : s[i]);
+	size_t at = b->len;
+	buf_add(b, s, len);
+	char *end = b->data + b->len;
+	for (char *q = b->data + at; (q = memchr(q, ';', (size_t)(end - q))); q++) {
+		*q = ':';
 	}
 }
 
@@ -264,7 +267,9 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id)
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		base_id[f] = intern_add(g->names, s, base_len(s, len));
+		size_t base = base_len(s, len);
+		/* The same id intern_add would give, without hashing the name again. */
+		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
 	}
 	bool *shared = xcalloc(intern_count(g->names) + 1, sizeof(*shared));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
@@ -336,15 +341,13 @@ add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost,
 
 /* The expanded nodes as stacks: each node's path is its parent's plus it. */
 static bool
-emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphans,
+emit_paths(const struct names *nm, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
         struct diag *err)
 {
-	struct names nm;
 	struct buf path;
 	bool ok = true;
 	size_t *len_at = xmalloc((x->count ? x->count : 1) * sizeof(*len_at));
-	names_init(&nm, g, opt);
 	buf_init(&path);
 	for (size_t i = 0; ok && i < x->count; i++) {
 		const struct xnode *n = &x->nodes[i];
@@ -353,8 +356,8 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 		if (keep) {
 			buf_addc(&path, ';');
 		}
-		buf_add(&path, nm.text.data + nm.start[n->fn],
-		        nm.start[n->fn + 1] - nm.start[n->fn]);
+		buf_add(&path, nm->text.data + nm->start[n->fn],
+		        nm->start[n->fn + 1] - nm->start[n->fn]);
 		len_at[i] = path.len;
 		ok = add_stack(t, side, &path, n->self, err, opt->name);
 	}
@@ -362,12 +365,102 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 		uint32_t f = orphans[i].fn;
 		path.len = 0;
 		buf_adds(&path, "[unexpanded];");
-		buf_add(&path, nm.text.data + nm.start[f], nm.start[f + 1] - nm.start[f]);
+		buf_add(&path, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f]);
 		ok = add_stack(t, side, &path, orphans[i].cost, err, opt->name);
 	}
 	buf_finish(&path);
-	names_finish(&nm);
 	free(len_at);
+	return ok;
+}
+
+/*
+ * The frames of a name under *at, which moves to the last: one, unless an
+ * object's name brought a ';' (tree_add_stack would split it there too).
+ */
+static bool
+add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, const char **reason)
+{
+	for (;;) {
+		const char *semi = memchr(s, ';', len);
+		size_t n = semi ? (size_t)(semi - s) : len;
+		if (!tree_cursor_child(t, at, s, n, at, reason)) {
+			return false;
+		}
+		if (!semi) {
+			return true;
+		}
+		s += n + 1;
+		len -= n + 1;
+	}
+}
+
+/*
+ * The same stacks as emit_paths, node by node: a node's frames go under
+ * its parent's, found through the cursor kept for it. A node is added to
+ * the tree only when it or a node under it has a count, as a path through
+ * it would have been, and in the same order.
+ */
+static bool
+emit_cursors(const struct names *nm, const struct expansion *x, const struct orphan *orphans,
+        size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
+        struct diag *err)
+{
+	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
+	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
+	size_t chain_cap = 0;
+	const char *reason = NULL;
+	bool ok = true;
+	for (size_t i = 0; i < x->count; i++) {
+		at[i].node = TREE_NONE;
+	}
+	for (size_t i = 0; ok && i < x->count; i++) {
+		if (x->nodes[i].self == 0) {
+			continue;
+		}
+		size_t depth = 0;
+		uint32_t up = (uint32_t)i;
+		for (; up != NONE && at[up].node == TREE_NONE; up = x->nodes[up].parent) {
+			chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
+			chain[depth++] = up;
+		}
+		struct tree_cursor c = up == NONE ? tree_cursor_root() : at[up];
+		while (ok && depth) {
+			uint32_t id = chain[--depth];
+			uint32_t f = x->nodes[id].fn;
+			ok = add_frames(t, &c, nm->text.data + nm->start[f],
+			        nm->start[f + 1] - nm->start[f], &reason);
+			at[id] = c;
+		}
+		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
+		                   &reason);
+	}
+	for (size_t i = 0; ok && i < orphan_count; i++) {
+		uint32_t f = orphans[i].fn;
+		struct tree_cursor c = tree_cursor_root();
+		ok = add_frames(t, &c, "[unexpanded]", strlen("[unexpanded]"), &reason) &&
+		     add_frames(t, &c, nm->text.data + nm->start[f],
+		             nm->start[f + 1] - nm->start[f], &reason) &&
+		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
+	}
+	if (!ok) {
+		diag_set(err, opt->name, 0, reason);
+	}
+	free(chain);
+	free(at);
+	return ok;
+}
+
+static bool
+emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphans,
+        size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
+        struct diag *err)
+{
+	struct names nm;
+	names_init(&nm, g, opt);
+	/* --reverse merges from the leaf end: whole paths it is. */
+	bool ok = t->opt.reverse ? emit_paths(&nm, x, orphans, orphan_count, t, side, opt, err)
+	                         : emit_cursors(&nm, x, orphans, orphan_count, t, side, opt, err);
+	names_finish(&nm);
 	return ok;
 }
 

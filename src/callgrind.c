@@ -31,6 +31,7 @@ struct callgrind {
 	struct callgraph graph;
 	struct idmap ids[3]; /* compressed id -> name id */
 	struct idmap function_of; /* file << 32 | name -> function */
+	struct idmap function_of_id; /* compressed id -> function */
 	struct idmap edge_of; /* caller << 32 | callee -> edge */
 	/* header */
 	char events[MAX_EVENTS][64];
@@ -80,6 +81,7 @@ callgrind_destroy(struct callgrind *cg)
 		idmap_finish(&cg->ids[i]);
 	}
 	idmap_finish(&cg->function_of);
+	idmap_finish(&cg->function_of_id);
 	idmap_finish(&cg->edge_of);
 	callgraph_finish(&cg->graph);
 	free(cg);
@@ -162,14 +164,15 @@ static uint32_t
 function_id(
         struct callgrind *cg, uint64_t compressed, uint32_t file, uint32_t name, uint32_t object)
 {
-	uint64_t key =
-	        compressed != UINT64_MAX ? compressed | 1ull << 63 : (uint64_t)file << 32 | name;
+	/* Compressed ids in a map of their own: small, they index its array. */
+	struct idmap *m = compressed != UINT64_MAX ? &cg->function_of_id : &cg->function_of;
+	uint64_t key = compressed != UINT64_MAX ? compressed : (uint64_t)file << 32 | name;
 	uint32_t id;
-	if (idmap_get(&cg->function_of, key, &id)) {
+	if (idmap_get(m, key, &id)) {
 		return id;
 	}
 	id = callgraph_function(&cg->graph, file, name, object);
-	idmap_set(&cg->function_of, key, id);
+	idmap_set(m, key, id);
 	return id;
 }
 
@@ -320,11 +323,44 @@ calls_line(struct callgrind *cg, const char *p, const char *end, struct diag *er
 	return true;
 }
 
-static bool
+/* Inline and byte by byte, so that a literal key is compared without a call. */
+static inline bool
 key_is(const char *p, const char *eq, const char *key)
 {
 	size_t n = strlen(key);
-	return (size_t)(eq - p) == n && memcmp(p, key, n) == 0;
+	if ((size_t)(eq - p) != n) {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] != key[i]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The name space of a name key (ob fl fi fe fn cob cfi cfl cfn), decoded
+ * by hand: it is most lines but the cost lines. False for another key.
+ */
+static bool
+name_key(const char *p, const char *eq, enum space *space)
+{
+	size_t n = (size_t)(eq - p);
+	const char *k = n == 3 && p[0] == 'c' ? p + 1 : p;
+	if ((n != 2 && k == p) || (k != p && k[0] == 'f' && k[1] == 'e')) {
+		return false; /* not two letters or c and two; no cfe */
+	}
+	if (k[0] == 'o' && k[1] == 'b') {
+		*space = SPACE_OBJECT;
+	} else if (k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
+		*space = SPACE_FILE;
+	} else if (k[0] == 'f' && k[1] == 'n') {
+		*space = SPACE_FUNCTION;
+	} else {
+		return false;
+	}
+	return true;
 }
 
 /* "key=value" position and call lines. */
@@ -334,23 +370,9 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 	const char *v = eq + 1;
 	uint32_t id;
 	uint64_t compressed;
-	if (key_is(p, eq, "calls")) {
-		return calls_line(cg, v, end, err);
-	}
-	if (key_is(p, eq, "jump") || key_is(p, eq, "jcnd")) {
-		return true; /* jumps carry no cost of their own */
-	}
-	static const struct {
-		const char *key;
-		enum space space;
-	} keys[] = {{"ob", SPACE_OBJECT}, {"fl", SPACE_FILE}, {"fi", SPACE_FILE},
-	        {"fe", SPACE_FILE}, {"fn", SPACE_FUNCTION}, {"cob", SPACE_OBJECT},
-	        {"cfi", SPACE_FILE}, {"cfl", SPACE_FILE}, {"cfn", SPACE_FUNCTION}};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (!key_is(p, eq, keys[i].key)) {
-			continue;
-		}
-		if (!spec_name(cg, keys[i].space, v, end, &id, &compressed, err)) {
+	enum space space;
+	if (name_key(p, eq, &space)) {
+		if (!spec_name(cg, space, v, end, &id, &compressed, err)) {
 			return false;
 		}
 		switch (p[0] == 'c' ? p[1] : p[0]) {
@@ -378,6 +400,12 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 			cg->call_fn_id = compressed;
 		}
 		return true;
+	}
+	if (key_is(p, eq, "calls")) {
+		return calls_line(cg, v, end, err);
+	}
+	if (key_is(p, eq, "jump") || key_is(p, eq, "jcnd")) {
+		return true; /* jumps carry no cost of their own */
 	}
 	return fail(cg, err, "unknown specification line");
 }
@@ -655,8 +683,147 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		return false;
 	}
 	describe(cg, info);
+	/* The maps serve the parsing only: freed before the tree grows. */
+	struct idmap *maps[] = {&cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of,
+	        &cg->function_of_id, &cg->edge_of};
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		idmap_finish(maps[i]);
+		*maps[i] = (struct idmap){0};
+	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
 	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
+}
+
+static bool
+is_digit(char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+/*
+ * The counts of a cost line when one event is read as it is: the chosen
+ * one converted (1 to 19 digits, so no overflow), the others only checked
+ * to be digits, as skip_count does. Returns the newline, or NULL.
+ */
+static const char *
+single_counts(const char *p, size_t n, size_t single, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; *p != '\n'; i++) {
+		const char *d = p;
+		if (i == single) {
+			uint64_t x = 0;
+			while (is_digit(*p)) {
+				x = x * 10 + (unsigned)(*p++ - '0');
+			}
+			v = x;
+			if (p - d > 19) {
+				return NULL;
+			}
+		} else {
+			while (is_digit(*p)) {
+				p++;
+			}
+		}
+		if (p == d || i >= n || (*p != ' ' && *p != '\n')) {
+			return NULL;
+		}
+		p += *p == ' ';
+	}
+	*out = v;
+	return p;
+}
+
+/* The counts of a cost line for an event made of others (CEst, L1m, LLm). */
+static const char *
+derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
+{
+	unsigned __int128 sum = 0;
+	for (size_t i = 0; *p != '\n'; i++) {
+		const char *d = p;
+		uint64_t x = 0;
+		while (is_digit(*p)) {
+			x = x * 10 + (unsigned)(*p++ - '0');
+		}
+		if (p == d || p - d > 19 || i >= n || (*p != ' ' && *p != '\n')) {
+			return NULL;
+		}
+		sum += (unsigned __int128)x * (uint64_t)coef[i];
+		p += *p == ' ';
+	}
+	if (sum > UINT64_MAX) {
+		return NULL;
+	}
+	*out = (uint64_t)sum;
+	return p;
+}
+
+/*
+ * The usual cost line ("+3 5 1 0", "* 2", "12 4"), parsed and counted in one
+ * pass that ends on its newline. Returns the byte after the newline, or NULL
+ * for anything less usual (other blanks, long numbers, a mistake), which is
+ * left to callgrind_line: what this takes, callgrind_line takes the same
+ * way. A newline must follow p: nothing past it is read.
+ */
+static const char *
+fast_cost_line(struct callgrind *cg, const char *p)
+{
+	if (!cg->event_chosen || (cg->fn == NONE && !cg->in_call)) {
+		return NULL;
+	}
+	for (size_t i = 0, n = cg->positions; i < n; i++) {
+		/* Skipped, not read: cost_line takes any word that starts like one. */
+		const char *w = p;
+		p += *p == '*' || *p == '+' || *p == '-';
+		while (is_digit(*p)) {
+			p++;
+		}
+		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < n))) {
+			return NULL;
+		}
+		p += *p == ' ';
+	}
+	uint64_t v;
+	p = cg->single != SIZE_MAX ? single_counts(p, cg->event_count, cg->single, &v)
+	                           : derived_counts(p, cg->event_count, cg->coef, &v);
+	if (!p) {
+		return NULL;
+	}
+	if (cg->in_call) {
+		cg->in_call = false;
+		add_edge(cg, cg->fn, cg->call_target, v);
+		cg->call_object = cg->call_file = NONE;
+	} else {
+		struct callgraph_function *f = &cg->graph.fns[cg->fn];
+		if (f->self > UINT64_MAX - v || cg->self_sum > UINT64_MAX - v) {
+			return NULL;
+		}
+		f->self += v;
+		cg->self_sum += v;
+	}
+	cg->line_no++;
+	return p + 1;
+}
+
+/*
+ * Feeds the lines of [p, last], where *last is a newline; returns the byte
+ * after last, or NULL when a line was refused.
+ */
+static const char *
+feed_lines(struct callgrind *cg, const char *p, const char *last, struct diag *err)
+{
+	while (p <= last) {
+		const char *next = is_position_start(*p) ? fast_cost_line(cg, p) : NULL;
+		if (!next) {
+			const char *nl = memchr(p, '\n', (size_t)(last + 1 - p));
+			if (!callgrind_line(cg, p, (size_t)(nl - p), err)) {
+				return NULL;
+			}
+			next = nl + 1;
+		}
+		p = next;
+	}
+	return p;
 }
 
 bool
@@ -665,12 +832,10 @@ callgrind_read_mem(struct tree *t, enum side side, const char *name, const char 
 {
 	struct callgrind *cg = callgrind_create(name, opt);
 	const char *p = data, *end = data + len;
-	bool ok = true;
-	while (ok && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		ok = callgrind_line(cg, p, (size_t)(eol - p), err);
-		p = nl ? nl + 1 : end;
+	const char *last = len ? memrchr(data, '\n', len) : NULL;
+	bool ok = !last || (p = feed_lines(cg, data, last, err)) != NULL;
+	if (ok && p < end) {
+		ok = callgrind_line(cg, p, (size_t)(end - p), err);
 	}
 	ok = ok && callgrind_finish(cg, t, side, info, err);
 	callgrind_destroy(cg);
@@ -695,10 +860,11 @@ read_lines(struct callgrind *cg, struct source *src, const char *head, size_t he
 		}
 		buf_setlen(&b, b.len + (size_t)n);
 		size_t pos = 0;
-		const char *nl;
-		while (ok && (nl = memchr(b.data + pos, '\n', b.len - pos))) {
-			ok = callgrind_line(cg, b.data + pos, (size_t)(nl - b.data) - pos, err);
-			pos = (size_t)(nl - b.data) + 1;
+		const char *last = b.len ? memrchr(b.data, '\n', b.len) : NULL;
+		if (last) {
+			const char *next = feed_lines(cg, b.data, last, err);
+			ok = next != NULL;
+			pos = ok ? (size_t)(next - b.data) : 0;
 		}
 		if (ok && b.len - pos > MAX_LINE) {
 			cg->line_no++;

@@ -1,6 +1,7 @@
 #include "idmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hash.h"
 #include "xalloc.h"
@@ -10,12 +11,13 @@ idmap_finish(struct idmap *m)
 {
 	free(m->keys);
 	free(m->vals);
+	free(m->dense);
 }
 
 static size_t
 idmap_pos(const struct idmap *m, uint64_t key)
 {
-	size_t i = hash_end(hash_mix(hash_seed(), key), 8) & m->mask;
+	size_t i = hash_end(hash_mix(m->seed, key), 8) & m->mask;
 	while (m->keys[i] && m->keys[i] != key + 1) {
 		i = (i + 1) & m->mask;
 	}
@@ -30,6 +32,7 @@ idmap_grow(struct idmap *m)
 	m->keys = xcalloc(size, sizeof(*m->keys));
 	m->vals = xmalloc(size * sizeof(*m->vals));
 	m->mask = size - 1;
+	m->seed = hash_seed(); /* kept: hash_seed() is a call a lookup */
 	for (size_t i = 0; old.keys && i <= old.mask; i++) {
 		if (old.keys[i]) {
 			size_t j = idmap_pos(m, old.keys[i] - 1);
@@ -37,12 +40,41 @@ idmap_grow(struct idmap *m)
 			m->vals[j] = old.vals[i];
 		}
 	}
-	idmap_finish(&old);
+	free(old.keys);
+	free(old.vals);
+}
+
+/* Keys under this many past twice the dense entries go to the array. */
+#define DENSE_SLACK 4096
+
+/*
+ * Whether key goes to the array, which it is made to hold. A key set in
+ * the hash before the array reached it may stay there too: the array's
+ * entry, newer, is the one read.
+ */
+static bool
+dense_slot(struct idmap *m, uint64_t key)
+{
+	if (key < m->dense_cap) {
+		return true;
+	}
+	if (key >= 2 * (uint64_t)m->dense_count + DENSE_SLACK) {
+		return false;
+	}
+	size_t cap = m->dense_cap * 2 > key + 1 ? m->dense_cap * 2 : (size_t)key + 1;
+	m->dense = xrealloc(m->dense, cap * sizeof(*m->dense));
+	memset(m->dense + m->dense_cap, 0, (cap - m->dense_cap) * sizeof(*m->dense));
+	m->dense_cap = cap;
+	return true;
 }
 
 bool
 idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
 {
+	if (key < m->dense_cap && m->dense[key]) {
+		*val = (uint32_t)(m->dense[key] - 1);
+		return true;
+	}
 	if (!m->keys) {
 		return false;
 	}
@@ -57,7 +89,13 @@ idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
 void
 idmap_set(struct idmap *m, uint64_t key, uint32_t val)
 {
-	if (!m->keys || (m->count + 1) * 4 > (m->mask + 1) * 3) {
+	if (dense_slot(m, key)) {
+		m->dense_count += m->dense[key] == 0;
+		m->dense[key] = (uint64_t)val + 1;
+		return;
+	}
+	/* At most half full: linear probing's misses stay a probe or two. */
+	if (!m->keys || (m->count + 1) * 2 > m->mask + 1) {
 		idmap_grow(m);
 	}
 	size_t i = idmap_pos(m, key);

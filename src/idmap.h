@@ -2,6 +2,10 @@
  * idmap: a map from 64-bit keys to 32-bit values (open addressing, keyed
  * hash, grows), for the callgrind reader's compressed names, functions and
  * call edges. Embedded: zero it to start, idmap_finish to free it.
+ *
+ * Small keys (compressed ids and name ids count up from 0 or 1) go to a
+ * plain array instead, which grows only to about twice the keys it holds,
+ * so a file of huge ids still costs memory by its entries, not its ids.
  */
 #ifndef DIFFFOLD_IDMAP_H
 #define DIFFFOLD_IDMAP_H
@@ -14,6 +18,9 @@ struct idmap {
 	uint64_t *keys; /* key + 1; 0 is empty */
 	uint32_t *vals;
 	size_t mask, count;
+	uint64_t seed; /* hash_seed(), from the first insertion */
+	uint64_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
+	size_t dense_cap, dense_count;
 };
 
 void idmap_finish(struct idmap *m);

@@ -88,6 +88,34 @@ void tree_destroy(struct tree *t);
 bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason);
 /*
+ * Stacks frame by frame, for a reader that has them as a tree already (the
+ * callgrind reader's expansion): a cursor is a node of the unfinished tree
+ * with its path, so a child is found without going over the path again.
+ * Not for opt.reverse, which merges from the leaf end.
+ */
+struct tree_cursor {
+	uint32_t node;
+	uint64_t path; /* private to the tree */
+};
+
+/* The root. */
+struct tree_cursor tree_cursor_root(void);
+/*
+ * The child of at named frame (one frame, ';' and all), created if new, as
+ * tree_add_stack would create it. False, with *reason set, when it would
+ * take the tree past opt.max_nodes frames (the tree can then only be
+ * destroyed).
+ */
+bool tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
+        struct tree_cursor *child, const char **reason);
+/*
+ * Adds c to the self count of a side at a node: tree_add_stack for a stack
+ * that ends there. False, with *reason set and nothing added, when the
+ * side's total would exceed 2^64-1.
+ */
+bool tree_add_count(
+        struct tree *t, enum side side, uint32_t node, struct count c, const char **reason);
+/*
  * Moves everything src holds (stacks and counts of both sides) into dst;
  * src can then only be destroyed. Both are unfinished and were created with
  * the same options. Lets base and head be read on two threads into two

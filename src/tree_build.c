@@ -496,6 +496,48 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	return true;
 }
 
+struct tree_cursor
+tree_cursor_root(void)
+{
+	return (struct tree_cursor){TREE_ROOT, ROOT_PATH_HASH};
+}
+
+bool
+tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
+        struct tree_cursor *child, const char **reason)
+{
+	struct tree_build *b = t->build;
+	uint64_t k = at->path;
+	/* one_frame: what walk_forward and walk_strip_hex do for one frame. */
+	uint32_t node = one_frame(b, &k, at->node, frame, len);
+	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
+	t->node_count = b->count;
+	if (b->full) {
+		*reason = tree_build_full_reason(b);
+		return false;
+	}
+	*child = (struct tree_cursor){node, k};
+	return true;
+}
+
+bool
+tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, const char **reason)
+{
+	struct tree_build *b = t->build;
+	struct count total;
+	if (!count_add(b->sum[side], c, &total)) {
+		*reason = tree_build_overflow_reason(side);
+		return false;
+	}
+	b->sum[side] = total;
+	if (!b->self[side]) {
+		b->self[side] = tree_build_new_self(b);
+	}
+	/* No self count can exceed the side's total, so this cannot overflow. */
+	count_add(b->self[side][node], c, &b->self[side][node]);
+	return true;
+}
+
 /*
  * Parents and depths, from the keys, which are then freed: they are four
  * times the size of what is left of them. Depths are worked out here, in an

@@ -102,6 +102,32 @@ test_positions(void **state)
 	check_error("events: Ir\npositions: line column\n", NULL, "positions:");
 }
 
+/*
+ * Cost lines at the edges of the reader's fast path for the usual line:
+ * what it leaves to the general path must read the same as before.
+ */
+static void
+test_cost_line_edges(void **state)
+{
+	(void)state;
+	/* Tabs, doubled and trailing blanks, CRLF, a position without counts. */
+	check(HEADER "fl=a.c\nfn=f\n1\t5\n+1  5 \n2 5\r\n+1 \n-1\n", "f 15\n");
+	/* 20 digits: read when under 2^64, refused above; unread events only checked. */
+	check(HEADER "fl=a.c\nfn=f\n1 10000000000000000000\n", "f 10000000000000000000\n");
+	check_error(HEADER "fl=a.c\nfn=f\n1 18446744073709551616\n", NULL, "bad cost");
+	check("events: Ir Dr\nfl=a.c\nfn=f\n1 5 1234567890123456789012345\n", "f 5\n");
+	check_error(HEADER "fl=a.c\nfn=f\n1 5 6\n", NULL, "bad cost");
+	check_error(HEADER "fl=a.c\nfn=f\n1 18446744073709551615\n+1 1\n", NULL, "cost over");
+	/* The second position missing. */
+	check_error("events: Ir\npositions: instr line\nfl=a.c\nfn=f\n+1 \n", NULL,
+	        "cost line without its positions");
+	check_error("events: Ir\npositions: instr line\nfl=a.c\nfn=f\n+1\n", NULL,
+	        "cost line without its positions");
+	/* A cost line before fn=, and before events:. */
+	check_error(HEADER "fl=a.c\n1 5\n", NULL, "before any fn=");
+	check_error("positions: line\nfl=a.c\nfn=f\n1 5\n", NULL, "before the events");
+}
+
 static void
 test_events(void **state)
 {
@@ -205,6 +231,19 @@ test_names(void **state)
 	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
 	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
 	free(s);
+	/* An object's ';' stays, and splits the frame as a folded line would. */
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info info;
+	struct diag err;
+	static const char semi[] = HEADER "ob=/lib/a;b.so\nfl=a.c\nfn=f\n1 4\n";
+	assert_true(
+	        callgrind_read_mem(t, SIDE_HEAD, "mem", semi, strlen(semi), &objects, &info, &err));
+	tree_finish(t, false);
+	assert_int_equal(t->node_count, 3); /* all, "f [a", "b.so]" */
+	tree_destroy(t);
+	/* Every ';' of a name, the first and last bytes too, is made ':'. */
+	check(HEADER "fl=a.c\nfn=;a;;b;\n1 4\n", ":a::b: 4\n");
 	/* A call from inlined code (fi=) names the inlining file: still one function. */
 	check(HEADER "fl=a.c\nfn=main\n1 1\nfi=h.h\ncfn=g\ncalls=1 1\n1 2\nfl=b.c\nfn=g\n1 2\n",
 	        "main 1\nmain;g 2\n");
@@ -255,6 +294,7 @@ main(void)
 	        cmocka_unit_test(test_self_and_calls),
 	        cmocka_unit_test(test_name_compression),
 	        cmocka_unit_test(test_positions),
+	        cmocka_unit_test(test_cost_line_edges),
 	        cmocka_unit_test(test_events),
 	        cmocka_unit_test(test_totals),
 	        cmocka_unit_test(test_split_among_callers),

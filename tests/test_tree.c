@@ -524,6 +524,86 @@ test_max_nodes(void **state)
 	tree_destroy(t);
 }
 
+/* A stack of ';'-separated frames added through cursors; its leaf. */
+static uint32_t
+add_by_cursor(struct tree *t, enum side side, const char *stack, uint64_t units)
+{
+	const char *reason = NULL;
+	struct tree_cursor c = tree_cursor_root();
+	for (const char *f = stack;;) {
+		const char *semi = strchr(f, ';');
+		size_t len = semi ? (size_t)(semi - f) : strlen(f);
+		if (!tree_cursor_child(t, &c, f, len, &c, &reason)) {
+			fail_msg("frame of '%s' refused: %s", stack, reason);
+		}
+		if (!semi) {
+			break;
+		}
+		f = semi + 1;
+	}
+	if (units && !tree_add_count(t, side, c.node, cnt(units), &reason)) {
+		fail_msg("count of '%s' refused: %s", stack, reason);
+	}
+	return c.node;
+}
+
+static void
+test_cursor(void **state)
+{
+	(void)state;
+	/* Stacks by cursor, mixed with whole ones, make the tree tree_add_stack
+	 * makes, node ids included; with --strip-hex too. */
+	static const char *stacks[] = {"a;b", "a;c;0x1f", "d", "a;b;e", "a", "d;;f"};
+	const struct tree_options variants[] = {
+	        {.min_delta = 0.001},
+	        {.min_delta = 0.001, .strip_hex = true},
+	};
+	for (size_t v = 0; v < 2; v++) {
+		struct tree *whole = tree_create(&variants[v]);
+		struct tree *cursor = tree_create(&variants[v]);
+		uint32_t ab = TREE_NONE;
+		for (size_t i = 0; i < sizeof(stacks) / sizeof(stacks[0]); i++) {
+			add(whole, i % 2 ? SIDE_BASE : SIDE_HEAD, stacks[i], i + 1);
+			if (i == 3) {
+				add(cursor, SIDE_BASE, stacks[i], i + 1);
+			} else {
+				uint32_t leaf = add_by_cursor(
+				        cursor, i % 2 ? SIDE_BASE : SIDE_HEAD, stacks[i], i + 1);
+				ab = i == 0 ? leaf : ab;
+			}
+		}
+		/* A path already there is found, not made again. */
+		assert_int_equal(add_by_cursor(cursor, SIDE_HEAD, "a;b", 0), ab);
+		tree_finish(whole, true);
+		tree_finish(cursor, true);
+		assert_int_equal(cursor->node_count, whole->node_count);
+		for (uint32_t id = 0; id < whole->node_count; id++) {
+			size_t la, lb;
+			const char *a = tree_node_name(whole, tree_node(whole, id), &la);
+			const char *b = tree_node_name(cursor, tree_node(cursor, id), &lb);
+			assert_memory_equal(a, b, la);
+			assert_int_equal(la, lb);
+		}
+		char *da = dump_tree(whole), *db = dump_tree(cursor);
+		assert_string_equal(da, db);
+		free(da);
+		free(db);
+		tree_destroy(whole);
+		tree_destroy(cursor);
+	}
+	/* The frame limit and the side's total hold. */
+	struct tree_options limited = {.min_delta = 0.001, .max_nodes = 2};
+	struct tree *t = tree_create(&limited);
+	add_by_cursor(t, SIDE_HEAD, "a;b", UINT64_MAX);
+	const char *reason = NULL;
+	struct tree_cursor c = tree_cursor_root();
+	assert_false(tree_add_count(t, SIDE_HEAD, c.node, cnt(1), &reason));
+	assert_non_null(strstr(reason, "exceeds 2^64-1"));
+	assert_false(tree_cursor_child(t, &c, "x", 1, &c, &reason));
+	assert_non_null(strstr(reason, "more than 2 frames"));
+	tree_destroy(t);
+}
+
 static void
 test_max_nodes_merge(void **state)
 {
@@ -596,6 +676,7 @@ main(void)
 	        cmocka_unit_test(test_preorder),
 	        cmocka_unit_test(test_max_nodes),
 	        cmocka_unit_test(test_max_nodes_merge),
+	        cmocka_unit_test(test_cursor),
 	        cmocka_unit_test(test_long_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
