@@ -381,7 +381,9 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 			break;
 		case 'f':
 			if (p[0] == 'c') {
-				cg->call_file = id;
+				if (p[2] != 'n') {
+					cg->call_file = id; /* cfi=, cfl=; cfn= is below */
+				}
 			} else if (p[1] == 'l') {
 				cg->file = cg->cur_file = id;
 			} else if (p[1] == 'n') {

@@ -244,6 +244,10 @@ test_names(void **state)
 	tree_destroy(t);
 	/* Every ';' of a name, the first and last bytes too, is made ':'. */
 	check(HEADER "fl=a.c\nfn=;a;;b;\n1 4\n", ":a::b: 4\n");
+	/* Without cfi=, the callee is in the caller's file: uncompressed names of
+	 * two static functions g in two files stay apart. */
+	check(HEADER "fl=a.c\nfn=main\n1 1\ncfn=g\ncalls=1 1\n1 2\nfn=g\n1 2\nfl=b.c\nfn=g\n1 5\n",
+	        "b.c:g 5\nmain 1\nmain;a.c:g 2\n");
 	/* A call from inlined code (fi=) names the inlining file: still one function. */
 	check(HEADER "fl=a.c\nfn=main\n1 1\nfi=h.h\ncfn=g\ncalls=1 1\n1 2\nfl=b.c\nfn=g\n1 2\n",
 	        "main 1\nmain;g 2\n");
