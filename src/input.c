@@ -354,7 +354,8 @@ perf_note(struct input_info *info, const struct options *o)
 		/* One profile, or one side only of perf script (the other folded). */
 		const char *side = o->single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
 		snprintf(info->note, sizeof(info->note), "perf script: %s%llu samples of %s%s",
-		        side, (unsigned long long)(n[SIDE_BASE] + n[SIDE_HEAD]), ev, weighted);
+		        side, (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD],
+		        ev, weighted);
 	} else {
 		snprintf(info->note, sizeof(info->note),
 		        "perf script: %llu base and %llu head samples of %s%s",
