@@ -15,7 +15,6 @@
 #define NONE UINT32_MAX
 #define MAX_EVENTS 64
 #define MAX_LINE ((size_t)16 << 20)
-#define READ_SIZE ((size_t)128 << 10)
 
 /* The three name spaces of the compression: objects, files, functions. */
 enum space {
@@ -26,6 +25,7 @@ enum space {
 
 struct callgrind {
 	const char *name;
+	struct diag *err; /* while a source is parsed (parse_chunk) */
 	struct callgrind_options opt;
 	uint64_t line_no;
 	struct callgraph graph;
@@ -844,46 +844,33 @@ callgrind_read_mem(struct tree *t, enum side side, const char *name, const char 
 	return ok;
 }
 
-/* Feeds the lines of head and then of the rest of the source. */
-static bool
-read_lines(struct callgrind *cg, struct source *src, const char *head, size_t head_len,
-        struct diag *err)
+/* Feeds the complete lines of a chunk, and the last one at the end. */
+static long long
+parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
-	struct buf b;
-	buf_init(&b);
-	buf_add(&b, head, head_len);
-	bool ok = true;
-	for (;;) {
-		buf_reserve(&b, READ_SIZE);
-		ssize_t n = source_read(src, b.data + b.len, READ_SIZE, err);
-		if (n < 0) {
-			ok = false;
-			break;
+	struct callgrind *cg = ctx;
+	struct diag *err = cg->err;
+	size_t pos = 0;
+	const char *last = len ? memrchr(data, '\n', len) : NULL;
+	if (last) {
+		const char *next = feed_lines(cg, data, last, err);
+		if (!next) {
+			return -1;
 		}
-		buf_setlen(&b, b.len + (size_t)n);
-		size_t pos = 0;
-		const char *last = b.len ? memrchr(b.data, '\n', b.len) : NULL;
-		if (last) {
-			const char *next = feed_lines(cg, b.data, last, err);
-			ok = next != NULL;
-			pos = ok ? (size_t)(next - b.data) : 0;
-		}
-		if (ok && b.len - pos > MAX_LINE) {
-			cg->line_no++;
-			ok = fail(cg, err, "line is longer than 16 MiB");
-		}
-		if (ok && n == 0 && pos < b.len) {
-			ok = callgrind_line(cg, b.data + pos, b.len - pos, err);
-			pos = b.len;
-		}
-		memmove(b.data, b.data + pos, b.len - pos);
-		buf_setlen(&b, b.len - pos);
-		if (!ok || n == 0) {
-			break;
-		}
+		pos = (size_t)(next - data);
 	}
-	buf_finish(&b);
-	return ok;
+	if (len - pos > MAX_LINE) {
+		cg->line_no++;
+		fail(cg, err, "line is longer than 16 MiB");
+		return -1;
+	}
+	if (at_eof && pos < len) {
+		if (!callgrind_line(cg, data + pos, len - pos, err)) {
+			return -1;
+		}
+		pos = len;
+	}
+	return (long long)pos;
 }
 
 bool
@@ -892,7 +879,8 @@ callgrind_read_source(struct tree *t, enum side side, struct source *src, const 
         struct diag *err)
 {
 	struct callgrind *cg = callgrind_create(source_name(src), opt);
-	bool ok = read_lines(cg, src, head, head_len, err) &&
+	cg->err = err;
+	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
 	          callgrind_finish(cg, t, side, info, err);
 	callgrind_destroy(cg);
 	return ok;

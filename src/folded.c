@@ -9,8 +9,6 @@
 #include "count.h"
 #include "source.h"
 
-#define READ_SIZE ((size_t)128 << 10)
-
 struct reader {
 	struct tree *t;
 	const char *name;
@@ -273,37 +271,19 @@ folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
 	return parse_lines(&r, data, len, true) >= 0 && finish(&r);
 }
 
+static long long
+parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
+{
+	return parse_lines(ctx, data, len, at_eof);
+}
+
 bool
 folded_read_source(struct tree *t, struct source *src, const char *head, size_t head_len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err)
 {
 	struct reader r;
 	reader_init(&r, t, source_name(src), mode, strict, st, err);
-	struct buf b;
-	buf_init(&b);
-	buf_add(&b, head, head_len);
-	bool ok = true;
-	for (;;) {
-		buf_reserve(&b, READ_SIZE);
-		ssize_t n = source_read(src, b.data + b.len, READ_SIZE, err);
-		if (n < 0) {
-			ok = false;
-			break;
-		}
-		buf_setlen(&b, b.len + (size_t)n);
-		long long used = parse_lines(&r, b.data, b.len, n == 0);
-		if (used < 0) {
-			ok = false;
-			break;
-		}
-		memmove(b.data, b.data + used, b.len - (size_t)used);
-		buf_setlen(&b, b.len - (size_t)used);
-		if (n == 0) {
-			break;
-		}
-	}
-	buf_finish(&b);
-	return ok && finish(&r);
+	return source_parse(src, head, head_len, parse_chunk, &r, err) && finish(&r);
 }
 
 bool

@@ -11,7 +11,6 @@
 #define MAX_LINE ((size_t)16 << 20)
 /* A sample's frames, like a folded line: past this it is an error. */
 #define MAX_STACK ((size_t)16 << 20)
-#define READ_SIZE ((size_t)128 << 10)
 #define MAX_EVENTS 32
 #define EVENT_SIZE 64
 /* x86-64 and arm64 map the kernel in the upper half of the address space. */
@@ -623,6 +622,12 @@ perf_read_mem(struct tree *t, enum side side, const char *name, const char *data
 	return ok;
 }
 
+static long long
+parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
+{
+	return parse_lines(ctx, data, len, at_eof);
+}
+
 bool
 perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
         size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err)
@@ -630,30 +635,7 @@ perf_read_source(struct tree *t, enum side side, struct source *src, const char 
 	struct perf pf;
 	perf_init(&pf, t, side, source_name(src), opt, err);
 	memset(info, 0, sizeof(*info));
-	struct buf b;
-	buf_init(&b);
-	buf_add(&b, head, head_len);
-	bool ok = true;
-	for (;;) {
-		buf_reserve(&b, READ_SIZE);
-		ssize_t n = source_read(src, b.data + b.len, READ_SIZE, err);
-		if (n < 0) {
-			ok = false;
-			break;
-		}
-		buf_setlen(&b, b.len + (size_t)n);
-		long long used = parse_lines(&pf, b.data, b.len, n == 0);
-		if (used < 0) {
-			ok = false;
-			break;
-		}
-		memmove(b.data, b.data + used, b.len - (size_t)used);
-		buf_setlen(&b, b.len - (size_t)used);
-		if (n == 0) {
-			break;
-		}
-	}
-	buf_finish(&b);
+	bool ok = source_parse(src, head, head_len, parse_chunk, &pf, err);
 	ok = ok && finish(&pf, info);
 	perf_finish(&pf);
 	return ok;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 struct source {
@@ -318,4 +319,35 @@ source_peek(struct source *in, char *dst, size_t cap, bool *whole, struct diag *
 		have += (size_t)n;
 	}
 	return have;
+}
+
+bool
+source_parse(struct source *src, const char *head, size_t head_len, source_parse_fn *parse,
+        void *ctx, struct diag *err)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, head, head_len);
+	bool ok = true;
+	for (;;) {
+		buf_reserve(&b, SOURCE_READ_SIZE);
+		ssize_t n = source_read(src, b.data + b.len, SOURCE_READ_SIZE, err);
+		if (n < 0) {
+			ok = false;
+			break;
+		}
+		buf_setlen(&b, b.len + (size_t)n);
+		long long used = parse(ctx, b.data, b.len, n == 0);
+		if (used < 0) {
+			ok = false;
+			break;
+		}
+		memmove(b.data, b.data + used, b.len - (size_t)used);
+		buf_setlen(&b, b.len - (size_t)used);
+		if (n == 0) {
+			break;
+		}
+	}
+	buf_finish(&b);
+	return ok;
 }

@@ -44,4 +44,22 @@ ssize_t source_read(struct source *s, char *dst, size_t cap, struct diag *err);
  */
 size_t source_peek(struct source *s, char *dst, size_t cap, bool *whole, struct diag *err);
 
+/* How much a reader's parse gets at a time (plus what it left over). */
+#define SOURCE_READ_SIZE ((size_t)128 << 10)
+
+/*
+ * Parses what it can of data: complete lines, and all of it when at_eof.
+ * Returns the bytes consumed (the rest comes again with more after it), or
+ * -1 with the reader's error set.
+ */
+typedef long long source_parse_fn(void *ctx, const char *data, size_t len, bool at_eof);
+
+/*
+ * The readers' loop: head (the bytes already read to judge the format),
+ * then the rest of the source, handed to parse a chunk at a time. False on
+ * a read error (err set) or when parse fails.
+ */
+bool source_parse(struct source *src, const char *head, size_t head_len, source_parse_fn *parse,
+        void *ctx, struct diag *err);
+
 #endif
