@@ -93,12 +93,13 @@ export_folded(struct out *o, const struct tree *t)
 	buf_finish(&path);
 }
 
+/* A node's own members, "name" to "status", shared by both layouts. */
 static void
-json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
+json_fields(struct buf *b, const struct tree *t, const struct tree_node *n)
 {
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
-	buf_adds(b, "{\"name\":");
+	buf_adds(b, "\"name\":");
 	escape_json_string(b, name, len);
 	buf_adds(b, ",\"base\":");
 	buf_add_count(b, n->total[SIDE_BASE]);
@@ -110,7 +111,15 @@ json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
 	buf_add_count(b, n->self[SIDE_HEAD]);
 	buf_adds(b, ",\"status\":\"");
 	buf_adds(b, tree_status_name((enum node_status)n->status));
-	buf_adds(b, "\",\"children\":[");
+	buf_addc(b, '"');
+}
+
+static void
+json_node(struct buf *b, const struct tree *t, const struct tree_node *n)
+{
+	buf_addc(b, '{');
+	json_fields(b, t, n);
+	buf_adds(b, ",\"children\":[");
 }
 
 /* The document's opening: totals and flags, shared by both layouts. */
@@ -145,21 +154,9 @@ json_flat_node(
 	}
 	buf_adds(b, ",\"depth\":");
 	buf_add_u64(b, n->depth);
-	size_t len;
-	const char *name = tree_node_name(t, n, &len);
-	buf_adds(b, ",\"name\":");
-	escape_json_string(b, name, len);
-	buf_adds(b, ",\"base\":");
-	buf_add_count(b, n->total[SIDE_BASE]);
-	buf_adds(b, ",\"head\":");
-	buf_add_count(b, n->total[SIDE_HEAD]);
-	buf_adds(b, ",\"base_self\":");
-	buf_add_count(b, n->self[SIDE_BASE]);
-	buf_adds(b, ",\"head_self\":");
-	buf_add_count(b, n->self[SIDE_HEAD]);
-	buf_adds(b, ",\"status\":\"");
-	buf_adds(b, tree_status_name((enum node_status)n->status));
-	buf_adds(b, "\"}");
+	buf_addc(b, ',');
+	json_fields(b, t, n);
+	buf_addc(b, '}');
 }
 
 /*
