@@ -3,7 +3,6 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,6 +17,7 @@
 #include "caption.h"
 #include "color.h"
 #include "escape.h"
+#include "locate.h"
 #include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -31,9 +31,6 @@
 #endif
 #ifndef DIFFFOLD_FONTS_CONF_SOURCE
 #define DIFFFOLD_FONTS_CONF_SOURCE ""
-#endif
-#ifndef DIFFFOLD_BUILD_ROOT
-#define DIFFFOLD_BUILD_ROOT ""
 #endif
 
 /* cairo's image surfaces hold at most this many pixels a side. */
@@ -84,28 +81,9 @@ readable(const char *path)
 	return path && *path && access(path, R_OK) == 0;
 }
 
-/* Folder of the running binary with a trailing '/', or empty. */
-static void
-exe_dir(struct buf *out)
-{
-	char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n <= 0) {
-		return;
-	}
-	path[n] = '\0';
-	char *slash = strrchr(path, '/');
-	if (slash) {
-		buf_add(out, path, (size_t)(slash - path) + 1);
-	}
-}
-
 /*
- * The fontconfig file, in this order: $DIFFFOLD_FONTS_CONF (alone, when
- * set); the source tree's copy when the binary runs from the build tree;
- * the installed copy relative to the binary (relocated prefix); the
- * installed copy at the configured prefix; the source tree's copy.
- * Returns an owned path or NULL.
+ * The fontconfig file: $DIFFFOLD_FONTS_CONF (alone, when set), else the
+ * copy beside the binary (locate.h). Returns an owned path or NULL.
  */
 static char *
 find_fonts_conf(void)
@@ -114,34 +92,8 @@ find_fonts_conf(void)
 	if (env && *env) {
 		return xstrdup(env);
 	}
-	struct buf dir, rel;
-	buf_init(&dir);
-	buf_init(&rel);
-	exe_dir(&dir);
-	const char *root = DIFFFOLD_BUILD_ROOT;
-	size_t root_len = strlen(root);
-	bool in_build = root_len > 0 && dir.len > root_len &&
-	                memcmp(dir.data, root, root_len) == 0 && dir.data[root_len] == '/';
-	static const char relative[] = DIFFFOLD_FONTS_CONF_RELATIVE;
-	if (dir.len > 0 && relative[0] != '\0') {
-		buf_add(&rel, dir.data, dir.len);
-		buf_adds(&rel, relative);
-	}
-	const char *order[] = {
-	        in_build ? DIFFFOLD_FONTS_CONF_SOURCE : NULL,
-	        rel.data,
-	        DIFFFOLD_FONTS_CONF_INSTALLED,
-	        DIFFFOLD_FONTS_CONF_SOURCE,
-	};
-	char *found = NULL;
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && !found; i++) {
-		if (readable(order[i])) {
-			found = xstrdup(order[i]);
-		}
-	}
-	buf_finish(&dir);
-	buf_finish(&rel);
-	return found;
+	return locate_file(DIFFFOLD_FONTS_CONF_SOURCE, DIFFFOLD_FONTS_CONF_RELATIVE,
+	        DIFFFOLD_FONTS_CONF_INSTALLED);
 }
 
 static bool

@@ -1,13 +1,13 @@
 #include "render.h"
 
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "locate.h"
 
 /* Defined by src/meson.build; these defaults only serve a build without it. */
 #ifndef DIFFFOLD_RENDER_MODULE_BUILD
@@ -18,9 +18,6 @@
 #endif
 #ifndef DIFFFOLD_RENDER_MODULE_INSTALLED
 #define DIFFFOLD_RENDER_MODULE_INSTALLED "/usr/local/lib/difffold/difffold-render.so"
-#endif
-#ifndef DIFFFOLD_BUILD_ROOT
-#define DIFFFOLD_BUILD_ROOT ""
 #endif
 
 #define RENDER_MODULE_NAME "difffold-render.so"
@@ -37,30 +34,11 @@ struct module {
 
 static struct module module;
 
-/* Folder of the running binary with a trailing '/', or empty. */
-static void
-exe_dir(struct buf *out)
-{
-	char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n <= 0) {
-		return;
-	}
-	path[n] = '\0';
-	char *slash = strrchr(path, '/');
-	if (slash) {
-		buf_add(out, path, (size_t)(slash - path) + 1);
-	}
-}
-
 /*
  * The module named by $DIFFFOLD_RENDER_MODULE (alone, when set), or else
- * the one beside the binary that runs, in this order: the build tree's
- * when the binary runs from the build tree; the installed one relative to
- * the binary (a relocated prefix or a DESTDIR bundle); the one at the
- * configured prefix; the build tree's (a binary copied elsewhere). The same
- * order as the font configuration (png.c), so a relocated installation
- * uses its own module and fonts. Gives the first that exists, or "".
+ * the one beside the binary (locate.h), in the order the font
+ * configuration is looked for (png.c), so a relocated installation uses its
+ * own module and fonts. Gives the first that exists, or "".
  */
 static void
 find_module(struct buf *found)
@@ -74,34 +52,12 @@ find_module(struct buf *found)
 		buf_adds(found, env);
 		return;
 	}
-	struct buf dir, rel;
-	buf_init(&dir);
-	buf_init(&rel);
-	exe_dir(&dir);
-	const char *root = DIFFFOLD_BUILD_ROOT;
-	size_t root_len = strlen(root);
-	bool in_build = root_len > 0 && dir.len > root_len &&
-	                memcmp(dir.data, root, root_len) == 0 && dir.data[root_len] == '/';
-	static const char relative[] = DIFFFOLD_RENDER_MODULE_RELATIVE;
-	/* Empty when bindir or libdir is absolute: no relocation then. */
-	if (dir.len > 0 && relative[0] != '\0') {
-		buf_add(&rel, dir.data, dir.len);
-		buf_adds(&rel, relative);
+	char *path = locate_file(DIFFFOLD_RENDER_MODULE_BUILD, DIFFFOLD_RENDER_MODULE_RELATIVE,
+	        DIFFFOLD_RENDER_MODULE_INSTALLED);
+	if (path) {
+		buf_adds(found, path);
+		free(path);
 	}
-	const char *order[] = {
-	        in_build ? DIFFFOLD_RENDER_MODULE_BUILD : "",
-	        rel.data,
-	        DIFFFOLD_RENDER_MODULE_INSTALLED,
-	        DIFFFOLD_RENDER_MODULE_BUILD,
-	};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (order[i][0] != '\0' && access(order[i], R_OK) == 0) {
-			buf_adds(found, order[i]);
-			break;
-		}
-	}
-	buf_finish(&dir);
-	buf_finish(&rel);
 }
 
 static bool
