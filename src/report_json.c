@@ -29,6 +29,18 @@ json_amount(struct buf *b, struct amount a)
 	buf_add_count(b, a.c);
 }
 
+/* The ,"base":..,"head":..,"change":.. members of a row or an offender. */
+static void
+json_amounts(struct buf *b, struct amount base, struct amount head, struct amount delta)
+{
+	buf_adds(b, ",\"base\":");
+	json_amount(b, base);
+	buf_adds(b, ",\"head\":");
+	json_amount(b, head);
+	buf_adds(b, ",\"change\":");
+	json_amount(b, delta);
+}
+
 static void
 json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r)
 {
@@ -55,12 +67,7 @@ json_row(struct buf *b, const struct summary *s, enum list l, const struct row *
 		buf_adds(b, "{\"name\":");
 		escape_json_string(b, name, len);
 	}
-	buf_adds(b, ",\"base\":");
-	json_amount(b, r->base);
-	buf_adds(b, ",\"head\":");
-	json_amount(b, r->head);
-	buf_adds(b, ",\"change\":");
-	json_amount(b, r->delta);
+	json_amounts(b, r->base, r->head, r->delta);
 	buf_adds(b, ",\"change_percent\":");
 	if (r->base.v > 0) {
 		json_number(b, r->delta.v / r->base.v * 100);
@@ -96,12 +103,7 @@ json_offender(struct buf *b, const struct summary *s, const struct offender *o)
 		const char *name = intern_name(s->t->names, o->id, &len);
 		escape_json_string(b, name, len);
 	}
-	buf_adds(b, ",\"base\":");
-	json_amount(b, o->base);
-	buf_adds(b, ",\"head\":");
-	json_amount(b, o->head);
-	buf_adds(b, ",\"change\":");
-	json_amount(b, o->delta);
+	json_amounts(b, o->base, o->head, o->delta);
 	buf_addc(b, '}');
 }
 
