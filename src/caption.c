@@ -1,13 +1,15 @@
 #include "caption.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "numfmt.h"
+#include "utf8.h"
 #include "xalloc.h"
 
-#define SEP " \xc2\xb7 " /* " · " between the parts of a line */
+#define SEP CAPTION_SEP
 
 /* "150,000 samples", and "1 sample": a plural countname loses its 's' for one. */
 static void
@@ -41,6 +43,67 @@ detach(struct buf *b)
 	return buf_detach(b, NULL);
 }
 
+/* Longest profile name before it is shortened in the middle, and the
+ * least it is shortened to on a narrow image. */
+#define NAME_CAP 48
+#define NAME_MIN 16
+#define ELLIPSIS "\xE2\x80\xA6"
+
+/*
+ * A profile's name, a CI path shortened in the middle so the file name
+ * stays: "/home/runner/work/svc/s…/base-8f3a2c1.folded".
+ */
+static void
+add_name(struct buf *b, const char *s, const struct layout *l)
+{
+	/* A name and "base: " fit one line of a narrow image too. */
+	double line = floor(l->graph_width / layout_text_char_width(l->opt->font_size)) - 6;
+	size_t cap = line >= NAME_CAP ? NAME_CAP : line > NAME_MIN ? (size_t)line : NAME_MIN;
+	size_t len = strlen(s);
+	size_t chars = utf8_length(s, len);
+	if (chars <= cap) {
+		buf_add(b, s, len);
+		return;
+	}
+	/* Two thirds of the room for the end, from a '/' when there is one. */
+	size_t tail = layout_prefix_bytes(s, len, chars - (cap - 1) * 2 / 3);
+	const char *slash = memchr(s + tail, '/', len - tail);
+	if (slash && slash + 1 < s + len) {
+		tail = (size_t)(slash - s);
+	}
+	size_t tail_chars = utf8_length(s + tail, len - tail);
+	size_t head_chars = cap - 1 > tail_chars ? cap - 1 - tail_chars : 0;
+	buf_add(b, s, layout_prefix_bytes(s, len, head_chars));
+	buf_adds(b, ELLIPSIS);
+	buf_add(b, s + tail, len - tail);
+}
+
+/* "+31,000 (+26.1%)": a change in the one wording, from doubles. */
+static void
+add_change(struct buf *b, double base, double head)
+{
+	numfmt_report_number(b, head - base, 3, true, true);
+	buf_adds(b, " (");
+	numfmt_change_percent(b, base, head);
+	buf_addc(b, ')');
+}
+
+/* The same for the totals, digit for digit past 2^53. */
+static void
+add_exact_change(struct buf *b, struct count base, struct count head)
+{
+	bool less = count_cmp(head, base) < 0;
+	numfmt_count(b, less ? count_sub(base, head) : count_sub(head, base), 3, less, true);
+	buf_adds(b, " (");
+	numfmt_change_percent(b, count_to_double(base), count_to_double(head));
+	buf_addc(b, ')');
+}
+
+/*
+ * The numbers first, then the names, so wrapping keeps the numbers on the
+ * first line: "base 119,000 → head 150,000 samples: +31,000 (+26.1%) ·
+ * base: v1.folded · head: v2.folded".
+ */
 static char *
 totals_line(const struct layout *l)
 {
@@ -48,31 +111,24 @@ totals_line(const struct layout *l)
 	const struct options *o = l->opt;
 	const char *unit = o->countname;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
-	double base = count_to_double(root->total[SIDE_BASE]);
-	double head = count_to_double(root->total[SIDE_HEAD]);
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
-		buf_adds(&b, o->head_label);
-		buf_addc(&b, ' ');
 		add_exact_count(&b, root->total[SIDE_HEAD], unit);
+		buf_adds(&b, SEP);
+		add_name(&b, o->head_label, l);
 		return detach(&b);
 	}
-	buf_adds(&b, "base: ");
-	buf_adds(&b, o->base_label);
-	buf_addc(&b, ' ');
-	add_exact_count(&b, root->total[SIDE_BASE], unit);
-	buf_adds(&b, SEP "head: ");
-	buf_adds(&b, o->head_label);
-	buf_addc(&b, ' ');
+	buf_adds(&b, "base ");
+	numfmt_count(&b, root->total[SIDE_BASE], 3, false, false);
+	buf_adds(&b, " \xE2\x86\x92 head ");
 	add_exact_count(&b, root->total[SIDE_HEAD], unit);
-	buf_adds(&b, " (");
-	if (base > 0) {
-		numfmt_caption_percent(&b, (head - base) / base * 100.0, true);
-	} else {
-		buf_adds(&b, "base is empty");
-	}
-	buf_addc(&b, ')');
+	buf_adds(&b, ": ");
+	add_exact_change(&b, root->total[SIDE_BASE], root->total[SIDE_HEAD]);
+	buf_adds(&b, SEP "base: ");
+	add_name(&b, o->base_label, l);
+	buf_adds(&b, SEP "head: ");
+	add_name(&b, o->head_label, l);
 	return detach(&b);
 }
 
@@ -140,7 +196,7 @@ rule_line(const struct layout *l)
 	buf_adds(&b, SEP "colour: ");
 	buf_adds(&b, o->color_by == COLOR_BY_TOTAL ? "total change" : "self change");
 	buf_adds(&b, SEP "noise floor: ");
-	numfmt_caption_percent(&b, t->opt.min_delta * 100.0, false);
+	numfmt_percent(&b, t->opt.min_delta * 100.0, false);
 	return detach(&b);
 }
 
@@ -180,10 +236,111 @@ scale_line(const struct layout *l)
 	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");
-		numfmt_caption_percent(&b, l->max_change / total * 100.0, false);
+		numfmt_percent(&b, l->max_change / total * 100.0, false);
 		buf_adds(&b, " of total)");
 	}
 	return detach(&b);
+}
+
+/* A function's self counts summed over its call sites, as compared. */
+struct fn_change {
+	uint32_t name;
+	double base, head;
+};
+
+/* Largest |change| first; names in byte order break ties (deterministic). */
+static int
+cmp_change(const struct fn_change *a, const struct fn_change *b, const struct tree *t)
+{
+	double da = fabs(a->head - a->base), db = fabs(b->head - b->base);
+	if (da != db) {
+		return da > db ? -1 : 1;
+	}
+	size_t la, lb;
+	const char *na = intern_name(t->names, a->name, &la);
+	const char *nb = intern_name(t->names, b->name, &lb);
+	int c = memcmp(na, nb, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* Keeps top[0..*n) the CAPTION_CHANGES_MAX largest, sorted, by insertion. */
+static void
+keep_top(struct fn_change *top, size_t *n, const struct fn_change *c, const struct tree *t)
+{
+	size_t i = *n;
+	if (i == CAPTION_CHANGES_MAX) {
+		if (cmp_change(c, &top[i - 1], t) >= 0) {
+			return;
+		}
+		i--;
+	} else {
+		(*n)++;
+	}
+	while (i > 0 && cmp_change(c, &top[i - 1], t) < 0) {
+		top[i] = top[i - 1];
+		i--;
+	}
+	top[i] = *c;
+}
+
+static char *
+count_text(double base, double head)
+{
+	struct buf b;
+	buf_init(&b);
+	numfmt_caption_number(&b, base);
+	buf_adds(&b, " \xE2\x86\x92 ");
+	numfmt_caption_number(&b, head);
+	return detach(&b);
+}
+
+/*
+ * The rows of the largest-changes block: self counts summed per function
+ * (a function has one self cost however it is reached), changes within
+ * the noise floor left out, as the colours leave them out.
+ */
+static void
+add_changes(struct caption *c, const struct layout *l)
+{
+	const struct tree *t = l->tree;
+	uint32_t names = intern_count(t->names);
+	struct fn_change *fns = xcalloc(names, sizeof(*fns));
+	for (size_t i = 0; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		if (i != TREE_ROOT && n->name < names) {
+			fns[n->name].base += tree_value(t, n, SIDE_BASE, true);
+			fns[n->name].head += tree_value(t, n, SIDE_HEAD, true);
+		}
+	}
+	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
+	double floor = t->opt.min_delta * (base > head ? base : head);
+	struct fn_change top[CAPTION_CHANGES_MAX];
+	size_t n = 0;
+	for (uint32_t i = 0; i < names; i++) {
+		fns[i].name = i;
+		if (fabs(fns[i].head - fns[i].base) > floor) {
+			keep_top(top, &n, &fns[i], t);
+		}
+	}
+	free(fns);
+	for (size_t i = 0; i < n; i++) {
+		struct caption_change *r = &c->changes[i];
+		struct buf b;
+		buf_init(&b);
+		add_change(&b, top[i].base, top[i].head);
+		r->change = detach(&b);
+		r->counts = count_text(top[i].base, top[i].head);
+		size_t len;
+		const char *name = intern_name(t->names, top[i].name, &len);
+		r->name = xmemdup(name, len);
+	}
+	c->change_count = n;
+	if (n > 0) {
+		struct buf b;
+		buf_init(&b);
+		buf_printf(&b, "largest changes (self %s):", l->opt->countname);
+		c->changes_title = detach(&b);
+	}
 }
 
 static void
@@ -234,6 +391,7 @@ caption_init(struct caption *c, const struct layout *l)
 	if (l->tree->differential) {
 		c->scale = scale_line(l);
 		add_legend(c, l);
+		add_changes(c, l);
 	}
 }
 
@@ -246,5 +404,11 @@ caption_finish(struct caption *c)
 	free(c->rule);
 	free(c->pruned);
 	free(c->scale);
+	free(c->changes_title);
+	for (size_t i = 0; i < c->change_count; i++) {
+		free(c->changes[i].change);
+		free(c->changes[i].counts);
+		free(c->changes[i].name);
+	}
 	memset(c, 0, sizeof(*c));
 }

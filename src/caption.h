@@ -1,10 +1,12 @@
 /*
  * caption: the words an image carries so it explains itself without script:
- * title, subtitle, the totals line ("head 150,000 samples, +26.1% vs base
- * 119,000"), the rule line (absolute or normalised comparison, width
- * basis, colour basis), the pruning note and the legend entries. Both
- * backends print these strings; they compose no sentences of their own.
- * Numbers are written by numfmt (the caption_ variants).
+ * title, subtitle, the totals line (the totals and the overall change
+ * first, then the profiles' names), the rule line (absolute or normalised
+ * comparison, width basis, colour basis), the pruning note, the largest
+ * changes and the legend entries. The layout wraps these strings into
+ * lines at the " · " between their parts; the backends compose no
+ * sentences of their own. Numbers are written by numfmt, in the one wording
+ * of issue 18.
  */
 #ifndef DIFFFOLD_CAPTION_H
 #define DIFFFOLD_CAPTION_H
@@ -15,10 +17,20 @@
 #include "layout.h"
 
 #define CAPTION_LEGEND_MAX 8
+#define CAPTION_CHANGES_MAX 5
+/* Between the parts of a caption line; the layout wraps lines there first. */
+#define CAPTION_SEP " \xc2\xb7 "
 
 struct caption_legend_entry {
 	struct rgb fill;
 	char label[64]; /* "slower", "faster", "new", "removed", "unchanged" */
+};
+
+/* A row of the largest-changes block: "+490 (+116.7%)", "420 → 910", the name. */
+struct caption_change {
+	char *change;
+	char *counts;
+	char *name; /* the function's name as read; escaped by each backend */
 };
 
 struct caption {
@@ -28,10 +40,16 @@ struct caption {
 	char *rule;
 	char *pruned; /* NULL when nothing was pruned */
 	char *scale; /* legend scale text, NULL for a single profile */
+	/* Functions by |self change| summed over call sites, largest first;
+	 * none for a single profile or when nothing changed. */
+	char *changes_title;
+	struct caption_change changes[CAPTION_CHANGES_MAX];
+	size_t change_count;
 	struct caption_legend_entry legend[CAPTION_LEGEND_MAX];
 	size_t legend_count;
 };
 
+/* Fills c from the layout's tree, options, pruning and largest change. */
 void caption_init(struct caption *c, const struct layout *l);
 void caption_finish(struct caption *c);
 

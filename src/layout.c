@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caption.h"
+#include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -21,6 +23,10 @@
 /* DejaVu Sans Mono advances 1233/2048 em = 0.602 em for every glyph; the
  * other fonts of the default stack are within a few percent of it. */
 #define CHAR_EM 0.6
+/* Header lines are wrapped to this advance: 0.602 em and rounding room. */
+#define TEXT_EM 0.61
+/* Characters kept free each side of the title for Reset zoom and Search. */
+#define CONTROLS_CHARS 11
 
 /* Sample offsets of a node's left edge, per side, as exact counts. */
 struct offset {
@@ -31,6 +37,12 @@ double
 layout_char_width(double font_size)
 {
 	return CHAR_EM * font_size;
+}
+
+double
+layout_text_char_width(double font_size)
+{
+	return TEXT_EM * font_size;
 }
 
 double
@@ -209,28 +221,219 @@ paint_boxes(struct layout *l)
 	}
 }
 
+/* Byte length of the first `chars` code points of s (invalid bytes count one). */
+size_t
+layout_prefix_bytes(const char *s, size_t len, size_t chars)
+{
+	size_t i = 0;
+	while (i < len && chars > 0) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, len - i, &cp);
+		i += k ? k : 1;
+		chars--;
+	}
+	return i;
+}
+
+#define ELLIPSIS "\xE2\x80\xA6" /* U+2026, the one cut marker of every output */
+
+/* name cut to keep characters plus the marker, on the --truncate side. */
+static void
+add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size_t keep,
+        struct buf *out)
+{
+	if (l->opt->truncate == TRUNCATE_LEFT) {
+		size_t skip = layout_prefix_bytes(name, len, chars - keep);
+		buf_adds(out, ELLIPSIS);
+		buf_add(out, name + skip, len - skip);
+	} else {
+		buf_add(out, name, layout_prefix_bytes(name, len, keep));
+		buf_adds(out, ELLIPSIS);
+	}
+}
+
+/* Appends a header line of s[0..len). */
+static void
+push_text(struct layout *l, size_t *cap, const char *s, size_t len, const struct layout_text *proto)
+{
+	if (l->text_count == *cap) {
+		l->texts = xgrow(l->texts, cap, l->text_count + 1, sizeof(*l->texts));
+	}
+	struct layout_text *t = &l->texts[l->text_count++];
+	*t = *proto;
+	t->text = xmemdup(s, len);
+}
+
+static bool
+at_sep(const char *s, size_t len, size_t i)
+{
+	size_t n = sizeof(CAPTION_SEP) - 1;
+	return len - i >= n && memcmp(s + i, CAPTION_SEP, n) == 0;
+}
+
+/*
+ * The byte length of the first line of s when lines hold at most `max`
+ * characters, and in *next where the rest starts: the line breaks at the
+ * last " · " between parts that leaves it a quarter full or more, else at
+ * the last space, else after `max` characters.
+ */
+static size_t
+wrap_break(const char *s, size_t len, size_t max, size_t *next)
+{
+	size_t sep = 0, space = 0, i = 0, chars = 0;
+	while (i < len && chars <= max) {
+		if (i > 0 && at_sep(s, len, i) && chars * 4 >= max) {
+			sep = i;
+		}
+		if (i > 0 && s[i] == ' ') {
+			space = i;
+		}
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, len - i, &cp);
+		i += k ? k : 1;
+		chars++;
+	}
+	if (i == len && chars <= max) {
+		*next = len;
+		return len;
+	}
+	if (sep > 0) {
+		*next = sep + sizeof(CAPTION_SEP) - 1;
+		return sep;
+	}
+	if (space > 0) {
+		*next = space + 1;
+		return space;
+	}
+	*next = layout_prefix_bytes(s, len, max);
+	return *next;
+}
+
+/*
+ * Adds s wrapped to `max` characters a line, one line every `step` px from
+ * *y (the baseline `lead` px below each line's top); returns the first
+ * baseline.
+ */
+static double
+add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct layout_text proto,
+        double step, double lead, double *y)
+{
+	double first = *y + lead;
+	size_t len = strlen(s), at = 0;
+	if (max < 1) {
+		max = 1;
+	}
+	while (at < len) {
+		size_t next;
+		size_t n = wrap_break(s + at, len - at, max, &next);
+		proto.y = *y + lead;
+		push_text(l, cap, s + at, n, &proto);
+		*y += step;
+		at += next > 0 ? next : n;
+	}
+	return first;
+}
+
+/* Characters of a header line at the font size fs across the graph's width. */
+static size_t
+line_chars(const struct layout *l, double room, double fs)
+{
+	double n = floor(room / layout_text_char_width(fs));
+	return n < 1 ? 1 : n > 1e6 ? 1000000 : (size_t)n;
+}
+
+/* The widest cell of a column of the largest-changes block. */
+static size_t
+column_chars(const struct caption *c, bool counts)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->change_count; i++) {
+		const char *t = counts ? c->changes[i].counts : c->changes[i].change;
+		size_t n = utf8_length(t, strlen(t));
+		m = n > m ? n : m;
+	}
+	return m;
+}
+
+/*
+ * The largest-changes block as three columns: the change and the counts
+ * right-aligned, the name left-aligned and cut to the room left. Left out
+ * when the image is too narrow for the numbers and a few characters.
+ */
+static void
+add_changes(struct layout *l, size_t *cap, const struct caption *c, double *y)
+{
+	double fs = l->opt->font_size, cw = layout_text_char_width(fs);
+	size_t room = line_chars(l, l->graph_width, fs);
+	size_t c1 = column_chars(c, false);
+	size_t c2 = column_chars(c, true);
+	if (c->change_count == 0 || c1 + c2 + 4 + 1 + LAYOUT_LABEL_MIN_CHARS > room) {
+		return;
+	}
+	size_t name_room = room - c1 - c2 - 4;
+	struct layout_text t = {.size = fs, .x = l->graph_x, .anchor = LAYOUT_ANCHOR_START};
+	add_wrapped(l, cap, c->changes_title, room, t, TEXT_LINE * fs, TEXT_LINE * fs * 0.75, y);
+	struct buf name;
+	buf_init(&name);
+	for (size_t i = 0; i < c->change_count; i++) {
+		const struct caption_change *r = &c->changes[i];
+		t.y = *y + TEXT_LINE * fs * 0.75;
+		t.anchor = LAYOUT_ANCHOR_END;
+		t.x = l->graph_x + (double)c1 * cw;
+		push_text(l, cap, r->change, strlen(r->change), &t);
+		t.x += (double)(2 + c2) * cw;
+		push_text(l, cap, r->counts, strlen(r->counts), &t);
+		t.anchor = LAYOUT_ANCHOR_START;
+		t.x += 2 * cw;
+		size_t len = strlen(r->name), chars = utf8_length(r->name, len);
+		buf_reset(&name);
+		if (chars <= name_room) {
+			buf_add(&name, r->name, len);
+		} else {
+			add_cut(l, r->name, len, chars, name_room - 1, &name);
+		}
+		push_text(l, cap, name.data, name.len, &t);
+		*y += TEXT_LINE * fs;
+	}
+	buf_finish(&name);
+}
+
 /* Header, legend and details line: everything above the graph. */
 static void
 place_header(struct layout *l)
 {
 	const struct options *o = l->opt;
 	double fs = o->font_size;
+	struct caption c;
+	caption_init(&c, l);
+	size_t cap = 0;
+	size_t room = line_chars(l, l->graph_width, fs);
 	double y = PAD_TOP * fs;
 	l->title_size = TITLE_SCALE * fs;
-	l->title_y = y + TITLE_LINE * fs * 0.7;
-	y += TITLE_LINE * fs;
-	if ((o->subtitle && *o->subtitle) || o->input_note) {
-		l->subtitle_y = y + TEXT_LINE * fs * 0.75;
-		y += TEXT_LINE * fs;
+	/* The title shares its first line with Reset zoom and Search. */
+	double controls = 2 * CONTROLS_CHARS * layout_text_char_width(fs);
+	struct layout_text t = {.x = l->width / 2,
+	        .size = l->title_size,
+	        .bold = true,
+	        .anchor = LAYOUT_ANCHOR_MIDDLE};
+	l->title_y = add_wrapped(l, &cap, c.title,
+	        line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
+	        TITLE_LINE * fs * 0.7, &y);
+	t.size = fs;
+	t.bold = false;
+	double step = TEXT_LINE * fs, lead = TEXT_LINE * fs * 0.75;
+	if (c.subtitle) {
+		l->subtitle_y = add_wrapped(l, &cap, c.subtitle, room, t, step, lead, &y);
 	}
-	l->totals_y = y + TEXT_LINE * fs * 0.75;
-	y += TEXT_LINE * fs;
-	l->rule_y = y + TEXT_LINE * fs * 0.75;
-	y += TEXT_LINE * fs;
-	if (l->pruned_samples > 0) {
-		l->pruned_y = y + TEXT_LINE * fs * 0.75;
-		y += TEXT_LINE * fs;
+	t.x = l->graph_x;
+	t.anchor = LAYOUT_ANCHOR_START;
+	l->totals_y = add_wrapped(l, &cap, c.totals, room, t, step, lead, &y);
+	l->rule_y = add_wrapped(l, &cap, c.rule, room, t, step, lead, &y);
+	if (c.pruned) {
+		l->pruned_y = add_wrapped(l, &cap, c.pruned, room, t, step, lead, &y);
 	}
+	add_changes(l, &cap, &c, &y);
+	caption_finish(&c);
 	l->header_height = y;
 	l->legend_y = y;
 	if (l->tree->differential) {
@@ -289,21 +492,50 @@ layout_destroy(struct layout *l)
 		return;
 	}
 	free(l->boxes);
+	for (size_t i = 0; i < l->text_count; i++) {
+		free(l->texts[i].text);
+	}
+	free(l->texts);
 	free(l);
 }
 
-/* Byte length of the first `chars` code points of s (invalid bytes count one). */
-static size_t
-prefix_bytes(const char *s, size_t len, size_t chars)
+void
+layout_frame_size(const struct layout *l, double box_width, double *w, double *h)
 {
-	size_t i = 0;
-	while (i < len && chars > 0) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, len - i, &cp);
-		i += k ? k : 1;
-		chars--;
+	*w = box_width >= 3 * LAYOUT_FRAME_GAP ? box_width - LAYOUT_FRAME_GAP : box_width;
+	double fh = l->frame_height;
+	*h = fh > 2 * LAYOUT_FRAME_GAP ? fh - LAYOUT_FRAME_GAP : fh;
+}
+
+/*
+ * The change word a label ends with (docs/pictures.md#labels): by the
+ * frame's colour class and the --color-by count; nothing for unchanged
+ * frames and single profiles.
+ */
+static void
+label_suffix(const struct layout *l, const struct layout_box *box, struct buf *out)
+{
+	const struct tree *t = l->tree;
+	if (!t->differential) {
+		return;
 	}
-	return i;
+	const struct tree_node *n = tree_node(t, box->node);
+	bool self = l->opt->color_by == COLOR_BY_SELF;
+	switch ((enum node_status)box->status) {
+	case STATUS_SLOWER:
+	case STATUS_FASTER:
+		numfmt_label_change(
+		        out, tree_value(t, n, SIDE_BASE, self), tree_value(t, n, SIDE_HEAD, self));
+		return;
+	case STATUS_NEW:
+		buf_adds(out, "new");
+		return;
+	case STATUS_REMOVED:
+		buf_adds(out, "removed");
+		return;
+	default:
+		return;
+	}
 }
 
 void
@@ -313,32 +545,43 @@ layout_label(
 	if (!(char_width > 0)) {
 		return;
 	}
+	double room_chars = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
+	if (!(room_chars >= LAYOUT_LABEL_MIN_CHARS)) {
+		return;
+	}
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	len = intern_bare_len(t->names, n->name);
-	double room = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
-	if (!(room >= LAYOUT_LABEL_MIN_CHARS)) {
-		return;
-	}
-	size_t fit = room > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
+	size_t room = room_chars > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room_chars;
 	size_t chars = utf8_length(name, len);
-	if (chars <= fit) {
-		buf_add(out, name, len);
-		return;
-	}
-	/* Two characters go to "..", and at least three must remain. */
-	if (fit < 5) {
-		return;
-	}
-	size_t keep = fit - 2;
-	if (l->opt->truncate == TRUNCATE_LEFT) {
-		size_t skip = prefix_bytes(name, len, chars - keep);
-		buf_adds(out, "..");
-		buf_add(out, name + skip, len - skip);
+	/* The suffix is written, kept aside, and put back after the name. */
+	size_t start = out->len;
+	label_suffix(l, box, out);
+	char suffix[64];
+	size_t s = out->len - start < sizeof(suffix) ? out->len - start : 0;
+	memcpy(suffix, out->data + start, s);
+	buf_setlen(out, start);
+	size_t keep = 0;
+	if (s > 0 && chars + 1 + s <= room) {
+		keep = chars;
+	} else if (s > 0 && room >= s + 2 + LAYOUT_LABEL_MIN_CHARS) {
+		keep = room - s - 2;
 	} else {
-		buf_add(out, name, prefix_bytes(name, len, keep));
-		buf_adds(out, "..");
+		s = 0;
+		keep = chars <= room ? chars : room - 1;
+	}
+	if (keep < LAYOUT_LABEL_MIN_CHARS && keep < chars) {
+		return;
+	}
+	if (keep == chars) {
+		buf_add(out, name, len);
+	} else {
+		add_cut(l, name, len, chars, keep, out);
+	}
+	if (s > 0) {
+		buf_addc(out, ' ');
+		buf_add(out, suffix, s);
 	}
 }

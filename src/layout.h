@@ -32,6 +32,24 @@ struct layout_box {
 	struct rgb fill;
 };
 
+enum layout_anchor {
+	LAYOUT_ANCHOR_START,
+	LAYOUT_ANCHOR_MIDDLE,
+	LAYOUT_ANCHOR_END,
+};
+
+/*
+ * A line of header text, already wrapped to the image: both backends draw
+ * exactly these, so no backend cuts or overflows a line of its own.
+ */
+struct layout_text {
+	char *text; /* UTF-8 as given (names unescaped); owned by the layout */
+	double x, y; /* anchor point and baseline */
+	double size; /* font size */
+	bool bold;
+	uint8_t anchor; /* enum layout_anchor */
+};
+
 struct layout {
 	const struct tree *tree;
 	const struct options *opt;
@@ -51,6 +69,10 @@ struct layout {
 	 */
 	double title_y, subtitle_y, totals_y, rule_y, pruned_y;
 	double title_size;
+	/* Every line of the header, wrapped: title, subtitle, totals and names,
+	 * rule, pruning note, largest changes. *_y above are their first lines. */
+	struct layout_text *texts;
+	size_t text_count;
 	/* Legend row: swatches of legend_swatch px square, top at legend_y +
 	 * (legend_height - legend_swatch) / 2; text baseline legend_text_y. */
 	double legend_swatch, legend_text_y;
@@ -86,11 +108,28 @@ double layout_basis(const struct tree *t, const struct tree_node *n, enum widths
 double layout_change(const struct tree *t, const struct tree_node *n, enum color_by by);
 /*
  * The label of a box for a font whose characters are `char_width` pixels
- * wide: the (annotation-free) name, cut with ".." on the --truncate side to
- * fit width minus padding. Appends nothing when fewer than 3 characters fit.
+ * wide, by the rule of docs/pictures.md#labels: the (annotation-free) name
+ * and, in a differential graph, its change ("+87%", "new", "removed"); the
+ * name is cut with "…" on the --truncate side first, the suffix kept while
+ * 3 characters of the name fit beside it. Appends nothing when fewer than
+ * 3 characters fit. Both backends draw exactly this text.
  */
 void layout_label(
         const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
+/* Pixels left free right of a frame (when at least 3 px wide) and below its row. */
+#define LAYOUT_FRAME_GAP 1.0
+/*
+ * The drawn size of a frame whose box is `box_width` wide, after the gaps
+ * that keep neighbours of one colour apart: the same in every backend.
+ */
+void layout_frame_size(const struct layout *l, double box_width, double *w, double *h);
+/*
+ * The widest advance a header character may take, in pixels: lines are
+ * wrapped to it (DejaVu Sans Mono's 0.602 em, with room for rounding).
+ */
+double layout_text_char_width(double font_size);
+/* Byte length of the first `chars` code points of s (an invalid byte counts one). */
+size_t layout_prefix_bytes(const char *s, size_t len, size_t chars);
 /* Estimated advance of one character of the default monospace font, in pixels. */
 double layout_char_width(double font_size);
 

@@ -55,10 +55,61 @@ numfmt_report_number(struct buf *b, double v, int decimals, bool trim, bool plus
 }
 
 void
-numfmt_report_percent(struct buf *b, double pct, bool plus)
+numfmt_percent(struct buf *b, double pct, bool plus)
 {
 	numfmt_report_number(b, pct, fabs(pct) < 0.1 && pct != 0 ? 2 : 1, false, plus);
 	buf_addc(b, '%');
+}
+
+/* The words for a count that appeared or vanished; NULL for a ratio. */
+static const char *
+change_word(double base, double head)
+{
+	if (base == 0 && head > 0) {
+		return "new";
+	}
+	if (head == 0 && base > 0) {
+		return "removed";
+	}
+	return NULL;
+}
+
+void
+numfmt_change_percent(struct buf *b, double base, double head)
+{
+	const char *word = change_word(base, head);
+	if (word) {
+		buf_adds(b, word);
+	} else if (base == 0) {
+		numfmt_percent(b, 0, true);
+	} else {
+		numfmt_percent(b, (head - base) / base * 100, true);
+	}
+}
+
+void
+numfmt_label_change(struct buf *b, double base, double head)
+{
+	const char *word = change_word(base, head);
+	if (word || base == 0) {
+		buf_adds(b, word ? word : "0%");
+		return;
+	}
+	double x = (head - base) / base * 100;
+	/* round() is half away from zero, as the SVG's script rounds. */
+	if (fabs(x) >= 10) {
+		numfmt_report_number(b, round(x), 0, false, true);
+	} else {
+		numfmt_report_number(b, round(x * 10) / 10, 1, false, true);
+	}
+	buf_addc(b, '%');
+}
+
+void
+numfmt_points(struct buf *b, double delta, double larger)
+{
+	numfmt_report_number(b, larger > 0 ? delta / larger * 100 : 0, 2, false, true);
+	buf_adds(b, " pp");
 }
 
 void
@@ -86,19 +137,6 @@ numfmt_caption_number(struct buf *b, double v)
 	}
 	buf_add(b, s + digits, len - digits);
 	buf_finish(&tmp);
-}
-
-void
-numfmt_caption_percent(struct buf *b, double pct, bool sign)
-{
-	if (sign && pct == 0) {
-		buf_adds(b, "\xc2\xb1"); /* "±0%": no change at all */
-	} else if (sign && pct > 0) {
-		buf_addc(b, '+');
-	}
-	double a = fabs(pct);
-	buf_add_double(b, pct, a >= 10 ? 1 : a >= 1 ? 2 : 3);
-	buf_addc(b, '%');
 }
 
 void

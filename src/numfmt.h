@@ -1,13 +1,11 @@
 /*
  * numfmt: numbers for people, in the C locale: thousands separators and
- * percentages. Two families remain because their outputs differ today
- * (issue 18 will unify the wording):
- *   - report (Markdown, text, gate): a fixed number of decimals, "n/a"
- *     for what is not finite, percentages with 1 decimal (2 under 0.1);
- *   - caption (SVG/PNG/PDF image text): up to 3 decimals, trailing zeros
- *     dropped, percentages with 1, 2 or 3 decimals by magnitude and "±0%"
- *     for no change.
- * All functions append to b.
+ * percentages, with one wording for every output (issue 18): a change is
+ * always signed ("+490", "-1,320", "0"), a change percent has one decimal
+ * and says "new" or "removed" rather than a division by zero or -100%,
+ * points are percentage points of the larger total. Numbers in the image
+ * text keep up to 3 decimals (numfmt_caption_number); the reports choose
+ * their decimals. All functions append to b.
  */
 #ifndef DIFFFOLD_NUMFMT_H
 #define DIFFFOLD_NUMFMT_H
@@ -24,8 +22,28 @@
  * is not finite.
  */
 void numfmt_report_number(struct buf *b, double v, int decimals, bool trim, bool plus);
-/* A report percentage: "12.3%", "0.05%" (2 decimals under 0.1), signed as above. */
-void numfmt_report_percent(struct buf *b, double pct, bool plus);
+/*
+ * A percentage with one decimal ("12.3%"), two under 0.1 so a small share
+ * does not read as zero ("0.05%"), signed as numfmt_report_number. The one
+ * percentage of every output.
+ */
+void numfmt_percent(struct buf *b, double pct, bool plus);
+/* The name branches in flight still call. */
+#define numfmt_report_percent numfmt_percent
+/*
+ * The change from base to head in percent of base: "+116.7%", "-62.0%",
+ * "0.0%", or the words "new" (base 0, head > 0) and "removed" (head 0,
+ * base > 0).
+ */
+void numfmt_change_percent(struct buf *b, double base, double head);
+/*
+ * The short form frame labels carry: a whole percent when |change| >= 10
+ * ("+87%"), one decimal below ("+6.2%"), rounded half away from zero;
+ * "new" and "removed" as numfmt_change_percent.
+ */
+void numfmt_label_change(struct buf *b, double base, double head);
+/* Percentage points of the larger total, two decimals, signed: "+6.14 pp". */
+void numfmt_points(struct buf *b, double delta, double larger);
 
 /*
  * A count digit for digit: units exact to 2^64-1, nanos rounded half up to
@@ -37,10 +55,4 @@ void numfmt_count(struct buf *b, struct count c, int decimals, bool negative, bo
 
 /* v with up to 3 decimals and thousands separators ("150,000", "1,234.5"). */
 void numfmt_caption_number(struct buf *b, double v);
-/*
- * A caption percentage with enough decimals not to read as zero: "26.1%",
- * "2.35%", "0.012%"; with sign, '+' when positive and "±0%" for zero.
- */
-void numfmt_caption_percent(struct buf *b, double pct, bool sign);
-
 #endif

@@ -73,6 +73,7 @@ struct painter {
 	const struct plan *plan;
 	struct fonts *fonts;
 	struct buf text; /* scratch: sanitised UTF-8 for pango */
+	struct buf label; /* scratch: a frame's label from layout_label */
 };
 
 static bool
@@ -344,26 +345,28 @@ fill_rect(struct painter *p, double x, double y, double w, double h)
 	cairo_fill(p->cr);
 }
 
+/* The header lines as the layout wrapped them, and the plan's note. */
 static void
-draw_header(struct painter *p, const struct caption *c, struct rgb fg)
+draw_header(struct painter *p, struct rgb fg)
 {
+	static const enum align aligns[] = {
+	        [LAYOUT_ANCHOR_START] = ALIGN_LEFT,
+	        [LAYOUT_ANCHOR_MIDDLE] = ALIGN_CENTER,
+	        [LAYOUT_ANCHOR_END] = ALIGN_RIGHT,
+	};
 	const struct layout *l = p->l;
-	double room = l->graph_width;
 	set_source(p->cr, fg);
-	show_text(p, c->title, p->fonts->bold, l->width / 2, l->title_y, ALIGN_CENTER, room);
-	if (c->subtitle && l->subtitle_y > 0) {
-		show_text(p, c->subtitle, p->fonts->regular, l->width / 2, l->subtitle_y,
-		        ALIGN_CENTER, room);
+	for (size_t i = 0; i < l->text_count; i++) {
+		const struct layout_text *t = &l->texts[i];
+		PangoFontDescription *font = t->bold ? p->fonts->bold : p->fonts->regular;
+		pango_font_description_set_absolute_size(font, t->size * PANGO_SCALE);
+		show_text(p, t->text, font, t->x, t->y, aligns[t->anchor], 0);
 	}
-	show_text(p, c->totals, p->fonts->regular, l->graph_x, l->totals_y, ALIGN_LEFT, room);
-	show_text(p, c->rule, p->fonts->regular, l->graph_x, l->rule_y, ALIGN_LEFT, room);
-	if (c->pruned && l->pruned_y > 0) {
-		show_text(
-		        p, c->pruned, p->fonts->regular, l->graph_x, l->pruned_y, ALIGN_LEFT, room);
-	}
+	pango_font_description_set_absolute_size(
+	        p->fonts->regular, l->opt->font_size * PANGO_SCALE);
 	if (p->plan->note.len > 0) {
 		show_text(p, p->plan->note.data, p->fonts->regular, l->graph_x, l->details_y,
-		        ALIGN_LEFT, room);
+		        ALIGN_LEFT, l->graph_width);
 	}
 }
 
@@ -403,67 +406,33 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 	}
 }
 
-/*
- * The label text handed to pango for a box with room for `fit` characters:
- * the bare name, or for a long name only the end that can show plus one
- * character, so a 1 MiB name costs no more than a short one. A cut name
- * keeps an ellipsis of its own in case pango finds the rest fits. Returns
- * false, like layout_label, when a cut name would keep fewer than
- * LAYOUT_LABEL_MIN_CHARS characters.
- */
-static bool
-label_text(struct painter *p, const char *name, size_t len, size_t fit)
-{
-	struct buf *out = &p->text;
-	buf_reset(out);
-	size_t chars = utf8_length(name, len);
-	if (chars <= fit) {
-		add_valid_utf8(out, name, len);
-		return true;
-	}
-	if (fit < LAYOUT_LABEL_MIN_CHARS + 1) {
-		return false;
-	}
-	bool keep_end = p->l->opt->truncate == TRUNCATE_LEFT;
-	size_t skip = keep_end ? chars - fit - 1 : 0;
-	size_t i = 0;
-	for (size_t n = 0; n < (keep_end ? skip : fit + 1) && i < len; n++) {
-		uint32_t cp;
-		size_t k = utf8_decode(name + i, len - i, &cp);
-		i += k ? k : 1;
-	}
-	if (keep_end) {
-		buf_adds(out, "\xE2\x80\xA6"); /* U+2026 HORIZONTAL ELLIPSIS */
-		add_valid_utf8(out, name + i, len - i);
-	} else {
-		add_valid_utf8(out, name, i);
-		buf_adds(out, "\xE2\x80\xA6");
-	}
-	return true;
-}
+png_label_probe_fn *png_label_probe;
+void *png_label_probe_ctx;
 
+/*
+ * The label layout_label makes, drawn as it is: the same characters and
+ * the same cut marker as the SVG, at the same 0.6 em character width
+ * (DejaVu Sans Mono's 0.602 em leaves the overrun inside the padding).
+ */
 static void
 draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 {
 	const struct layout *l = p->l;
-	double room = box->width - 2 * LAYOUT_LABEL_PAD;
-	double cw = p->fonts->char_width;
-	if (!(cw > 0) || room < LAYOUT_LABEL_MIN_CHARS * cw) {
+	struct buf *label = &p->label;
+	buf_reset(label);
+	layout_label(l, box, layout_char_width(l->opt->font_size), label);
+	if (label->len == 0) {
 		return;
 	}
-	const struct tree_node *n = tree_node(l->tree, box->node);
-	size_t len;
-	const char *name = tree_node_name(l->tree, n, &len);
-	len = intern_bare_len(l->tree->names, n->name);
-	double fit = floor(room / cw);
-	if (!label_text(p, name, len, fit > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)fit)) {
-		return;
+	if (png_label_probe) {
+		png_label_probe(png_label_probe_ctx, box->node, label->data, label->len);
 	}
+	buf_reset(&p->text);
+	add_valid_utf8(&p->text, label->data, label->len);
 	PangoLayout *t = p->fonts->text;
 	pango_layout_set_font_description(t, p->fonts->regular);
-	pango_layout_set_ellipsize(
-	        t, l->opt->truncate == TRUNCATE_LEFT ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
-	pango_layout_set_width(t, (int)(room * PANGO_SCALE));
+	pango_layout_set_ellipsize(t, PANGO_ELLIPSIZE_NONE);
+	pango_layout_set_width(t, -1);
 	pango_layout_set_text(t, p->text.data, (int)p->text.len);
 	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
 	set_source(p->cr, color_label(box->fill));
@@ -482,26 +451,21 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	}
 }
 
-/*
- * The frames, with one layout pixel left free below each row and right of
- * each frame wide enough to spare it, so neighbours of one colour stay
- * apart.
- */
+/* The frames, with the gaps layout_frame_size leaves between neighbours. */
 static void
 draw_boxes(struct painter *p)
 {
 	const struct layout *l = p->l;
-	double fh = l->frame_height;
-	double gap_y = fh > 4 ? 1 : 0;
 	for (size_t i = 0; i < l->count; i++) {
 		const struct layout_box *b = &l->boxes[i];
 		if (b->depth >= p->plan->cut) {
 			continue;
 		}
 		double y = b->y + p->plan->shift;
-		double gap_x = b->width >= 3 ? 1 : 0;
+		double w, h;
+		layout_frame_size(l, b->width, &w, &h);
 		set_source(p->cr, b->fill);
-		fill_rect(p, b->x, y, b->width - gap_x, fh - gap_y);
+		fill_rect(p, b->x, y, w, h);
 		draw_label(p, b, snap(p, b->x), y);
 	}
 }
@@ -519,7 +483,7 @@ draw(struct painter *p)
 	set_source(cr, color_background(l->opt->theme));
 	cairo_paint(cr);
 	struct rgb fg = color_foreground(l->opt->theme);
-	draw_header(p, &c, fg);
+	draw_header(p, fg);
 	draw_legend(p, &c, fg);
 	draw_boxes(p);
 	caption_finish(&c);
@@ -651,8 +615,10 @@ paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl,
 	cairo_t *cr = cairo_create(s);
 	struct painter p = {.cr = cr, .l = l, .plan = pl, .fonts = f};
 	buf_init(&p.text);
+	buf_init(&p.label);
 	draw(&p);
 	buf_finish(&p.text);
+	buf_finish(&p.label);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	cairo_surface_flush(s);

@@ -123,7 +123,7 @@ md_headline(struct buf *b, const struct summary *s, const struct options *opt)
 	}
 	buf_adds(b, "**Total ");
 	if (s->base_total.v > 0) {
-		numfmt_report_percent(b, s->change.v / s->base_total.v * 100, true);
+		numfmt_percent(b, s->change.v / s->base_total.v * 100, true);
 	} else {
 		buf_adds(b, "n/a");
 	}

@@ -138,7 +138,7 @@ text_headline(struct buf *b, const struct summary *s, const struct options *opt,
 	report_add_amount(b, s->change, true);
 	buf_adds(b, ", ");
 	if (s->base_total.v > 0) {
-		numfmt_report_percent(b, d / s->base_total.v * 100, true);
+		numfmt_percent(b, d / s->base_total.v * 100, true);
 	} else {
 		buf_adds(b, "n/a");
 	}

@@ -172,7 +172,10 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	buf_add_double(b, layout_char_width(o->font_size), 4);
 	buf_adds(b, "\" data-label-pad=\"");
 	buf_add_double(b, LAYOUT_LABEL_PAD, 2);
-	buf_adds(b, "\" data-label-dy=\"");
+	buf_adds(b, "\" data-gap=\"");
+	buf_add_double(b, LAYOUT_FRAME_GAP, 2);
+	buf_printf(b, "\" data-color-by=\"%s\"", o->color_by == COLOR_BY_TOTAL ? "total" : "self");
+	buf_adds(b, " data-label-dy=\"");
 	buf_add_double(b, label_dy(l), 3);
 	buf_adds(b, "\" data-countname=\"");
 	escs(b, o->countname);
@@ -216,28 +219,28 @@ text_line(struct buf *b, double x, double y, const char *anchor, struct rgb fill
 	buf_adds(b, "</text>\n");
 }
 
+/* The header lines as the layout wrapped them. */
 static void
-write_header(struct buf *b, const struct layout *l, const struct caption *c, struct rgb fg)
+write_header(struct buf *b, const struct layout *l, struct rgb fg)
 {
-	double left = l->graph_x;
-	double mid = l->width / 2;
+	static const char *const anchors[] = {
+	        [LAYOUT_ANCHOR_START] = NULL,
+	        [LAYOUT_ANCHOR_MIDDLE] = "middle",
+	        [LAYOUT_ANCHOR_END] = "end",
+	};
 	buf_adds(b, "<g class=\"header\">\n");
-	buf_adds(b, "<text");
-	attr_num(b, "x", mid);
-	attr_num(b, "y", l->title_y);
-	buf_adds(b, " text-anchor=\"middle\" font-weight=\"bold\"");
-	attr_num(b, "font-size", l->title_size);
-	attr_color(b, "fill", fg);
-	buf_addc(b, '>');
-	escs(b, c->title);
-	buf_adds(b, "</text>\n");
-	if (c->subtitle && l->subtitle_y > 0) {
-		text_line(b, mid, l->subtitle_y, "middle", fg, NULL, NULL, c->subtitle);
-	}
-	text_line(b, left, l->totals_y, NULL, fg, NULL, NULL, c->totals);
-	text_line(b, left, l->rule_y, NULL, fg, NULL, NULL, c->rule);
-	if (c->pruned && l->pruned_y > 0) {
-		text_line(b, left, l->pruned_y, NULL, fg, NULL, NULL, c->pruned);
+	for (size_t i = 0; i < l->text_count; i++) {
+		const struct layout_text *t = &l->texts[i];
+		struct buf extra;
+		buf_init(&extra);
+		if (t->bold) {
+			buf_adds(&extra, " font-weight=\"bold\"");
+		}
+		if (t->size != l->opt->font_size) {
+			attr_num(&extra, "font-size", t->size);
+		}
+		text_line(b, t->x, t->y, anchors[t->anchor], fg, NULL, extra.data, t->text);
+		buf_finish(&extra);
 	}
 	buf_adds(b, "</g>\n");
 }
@@ -391,11 +394,13 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	buf_adds(b, "\"");
 	double y = box->y + row_shift(l);
 	attr_num(b, "y", y);
+	/* The gaps the PNG leaves too (layout_frame_size). */
+	double w, h;
+	layout_frame_size(l, (x1 - x0) / 10, &w, &h);
 	buf_adds(b, " width=\"");
-	add_tenths(b, x1 - x0, false);
+	add_tenths(b, round(w * 10), false);
 	buf_adds(b, "\"");
-	/* One pixel of background between rows keeps stacked frames apart. */
-	attr_num(b, "height", l->frame_height > 2 ? l->frame_height - 1 : l->frame_height);
+	attr_num(b, "height", h);
 	if (!same_rgb(box->fill, inherited)) {
 		attr_color(b, "fill", box->fill);
 	}
@@ -506,7 +511,7 @@ svg_write(struct out *o, const struct layout *l)
 	attr_num(b, "height", l->height);
 	attr_color(b, "fill", bg);
 	buf_adds(b, "/>\n");
-	write_header(b, l, &c, fg);
+	write_header(b, l, fg);
 	write_legend(b, l, &c, fg);
 	write_controls(b, l, fg);
 	out_maybe_flush(o);

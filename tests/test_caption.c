@@ -59,8 +59,8 @@ test_exact_totals(void **state)
 	struct layout *l = layout_create(t, &o);
 	struct caption c;
 	caption_init(&c, l);
-	assert_contains(c.totals, "18,446,744,073,709,551,615 samples");
-	assert_contains(c.totals, "9,007,199,254,740,993 samples");
+	assert_contains(c.totals, "base 18,446,744,073,709,551,615 \xE2\x86\x92 head "
+	                          "9,007,199,254,740,993 samples: -18,437,736,874,454,810,622");
 	caption_finish(&c);
 	layout_destroy(l);
 	options_finish(&o);
@@ -80,13 +80,10 @@ test_differential(void **state)
 	caption_init(&c, l);
 	assert_string_equal(c.title, "Differential flame graph");
 	assert_null(c.subtitle);
-	assert_contains(c.totals, "v1.folded");
-	assert_contains(c.totals, "v2.folded");
-	assert_contains(c.totals, "119,000 instructions");
-	assert_contains(c.totals, "150,000 instructions");
-	assert_contains(c.totals, "+26.1%");
-	/* base before head, as the sentence reads */
-	assert_true(strstr(c.totals, "v1.folded") < strstr(c.totals, "v2.folded"));
+	/* The numbers first, then the names (issue 18 point 1). */
+	assert_string_equal(c.totals, "base 119,000 \xE2\x86\x92 head 150,000 instructions: "
+	                              "+31,000 (+26.1%) \xC2\xB7 base: v1.folded \xC2\xB7 head: "
+	                              "v2.folded");
 	assert_contains(c.rule, "comparison: absolute counts");
 	assert_contains(c.rule, "widths: head");
 	/* main;old (19,000 base) has no head width: the header says so. */
@@ -97,7 +94,7 @@ test_differential(void **state)
 	assert_string_equal(c.pruned, "1 instruction in 1 frame narrower than 0.1 px not drawn");
 	/* Largest self change: fresh, +29,999 of 150,000 = 19.999%. */
 	assert_contains(c.scale, "full colour = change of 29,999 instructions");
-	assert_contains(c.scale, "(20% of total)");
+	assert_contains(c.scale, "(20.0% of total)");
 	assert_int_equal(c.legend_count, 5);
 	static const char *const labels[] = {"slower", "faster", "new", "removed", "unchanged"};
 	static const enum node_status status[] = {
@@ -107,6 +104,56 @@ test_differential(void **state)
 		struct rgb want = color_diff(status[i], 1, o.theme);
 		assert_memory_equal(&c.legend[i].fill, &want, sizeof(want));
 	}
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* Issue 18 point 3: the largest self changes, worded as everywhere else. */
+static void
+test_largest_changes(void **state)
+{
+	(void)state;
+	struct tree *t = diff_tree(false);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_string_equal(c.changes_title, "largest changes (self samples):");
+	/* "tiny" (+1) is within the noise floor; "main" has no self change. */
+	assert_int_equal(c.change_count, 3);
+	static const char *const want[][3] = {
+	        {"+29,999 (new)", "0 \xE2\x86\x92 29,999", "fresh"},
+	        {"+20,000 (+20.0%)", "100,000 \xE2\x86\x92 120,000", "work"},
+	        {"-19,000 (removed)", "19,000 \xE2\x86\x92 0", "old"},
+	};
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(c.changes[i].change, want[i][0]);
+		assert_string_equal(c.changes[i].counts, want[i][1]);
+		assert_string_equal(c.changes[i].name, want[i][2]);
+	}
+	caption_finish(&c);
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* A CI path is shortened in the middle, keeping its file name. */
+static void
+test_long_names(void **state)
+{
+	(void)state;
+	struct tree *t = diff_tree(false);
+	struct options o;
+	setup_options(&o);
+	o.base_label = "/home/runner/work/svc/svc/profiles/base-8f3a2c1.folded";
+	o.head_label = "head.folded";
+	struct layout *l = layout_create(t, &o);
+	struct caption c;
+	caption_init(&c, l);
+	assert_contains(c.totals,
+	        "base: /home/runner/work/\xE2\x80\xA6/profiles/base-8f3a2c1.folded"
+	        " \xC2\xB7 head: head.folded");
 	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
@@ -170,7 +217,7 @@ test_single(void **state)
 	struct caption c;
 	caption_init(&c, l);
 	assert_string_equal(c.title, "Flame graph");
-	assert_string_equal(c.totals, "app.folded 150,000 samples");
+	assert_string_equal(c.totals, "150,000 samples \xC2\xB7 app.folded");
 	assert_null(c.scale);
 	assert_null(c.pruned);
 	assert_int_equal(c.legend_count, 0);
@@ -194,8 +241,7 @@ test_no_change(void **state)
 	struct layout *l = layout_create(t, &o);
 	struct caption c;
 	caption_init(&c, l);
-	assert_contains(c.totals, "(\xc2\xb1"
-	                          "0%)");
+	assert_contains(c.totals, "samples: 0 (0.0%)");
 	assert_contains(c.scale, "no change");
 	caption_finish(&c);
 	layout_destroy(l);
@@ -208,6 +254,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_exact_totals),
 	        cmocka_unit_test(test_differential),
+	        cmocka_unit_test(test_largest_changes),
+	        cmocka_unit_test(test_long_names),
 	        cmocka_unit_test(test_options_in_captions),
 	        cmocka_unit_test(test_single),
 	        cmocka_unit_test(test_no_change),

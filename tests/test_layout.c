@@ -1,5 +1,6 @@
 /* layout: widths per basis, x from sample sums, pruning, rows, colours, labels. */
 #include "layout.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -504,15 +505,18 @@ test_label_truncate(void **state)
 	struct layout *l = label_layout(&t, &o, "abcdefghij");
 	expect_label(l, 10, "abcdefghij");
 	expect_label(l, 20, "abcdefghij");
-	expect_label(l, 9, "abcdefg..");
-	expect_label(l, 5, "abc..");
-	expect_label(l, 4, "");
+	expect_label(l, 9, "abcdefgh\xE2\x80\xA6");
+	expect_label(l, 5, "abcd\xE2\x80\xA6");
+	expect_label(l, 4, "abc\xE2\x80\xA6");
+	expect_label(l, 3, "");
 	expect_label(l, 2, "");
 	expect_label(l, 0, "");
 	o.truncate = TRUNCATE_LEFT;
-	expect_label(l, 9, "..defghij");
-	expect_label(l, 5, "..hij");
-	expect_label(l, 4, "");
+	expect_label(l, 9,
+	        "\xE2\x80\xA6"
+	        "cdefghij");
+	expect_label(l, 5, "\xE2\x80\xA6ghij");
+	expect_label(l, 3, "");
 	layout_destroy(l);
 	tree_destroy(t);
 	assert_near(layout_char_width(10), 6.0, EPS);
@@ -529,9 +533,9 @@ test_label_multibyte(void **state)
 	        "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
 	expect_label(l, 9,
 	        "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
-	expect_label(l, 6, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4..");
+	expect_label(l, 6, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xE2\x80\xA6");
 	o.truncate = TRUNCATE_LEFT;
-	expect_label(l, 6, "..\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
+	expect_label(l, 6, "\xE2\x80\xA6\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
 	expect_label(l, 3, "");
 	layout_destroy(l);
 	tree_destroy(t);
@@ -547,7 +551,7 @@ test_label_annotation(void **state)
 	struct layout *l = label_layout(&t, &o, "do_syscall_[k]");
 	expect_label(l, 14, "do_syscall");
 	expect_label(l, 10, "do_syscall");
-	expect_label(l, 8, "do_sys..");
+	expect_label(l, 8, "do_sysc\xE2\x80\xA6");
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -565,11 +569,15 @@ test_label_invalid_utf8(void **state)
 	expect_label(l, 11,
 	        "ab\xff\xfe\xce\xb1"
 	        "cdefgh");
-	expect_label(l, 7, "ab\xff\xfe\xce\xb1..");
+	expect_label(l, 7,
+	        "ab\xff\xfe\xce\xb1"
+	        "c\xE2\x80\xA6");
 	o.truncate = TRUNCATE_LEFT;
-	expect_label(l, 8, "..cdefgh");
+	expect_label(l, 8,
+	        "\xE2\x80\xA6\xce\xb1"
+	        "cdefgh");
 	expect_label(l, 10,
-	        "..\xfe\xce\xb1"
+	        "\xE2\x80\xA6\xff\xfe\xce\xb1"
 	        "cdefgh");
 	layout_destroy(l);
 	tree_destroy(t);
@@ -590,12 +598,12 @@ test_label_huge_name(void **state)
 	struct options o;
 	struct layout *l = label_layout(&t, &o, name);
 	char *got = label(l, 12);
-	assert_string_equal(got, "abcdefghij..");
+	assert_string_equal(got, "abcdefghijk\xE2\x80\xA6");
 	free(got);
 	o.truncate = TRUNCATE_LEFT;
 	got = label(l, 12);
 	/* 2^20 = 40329 * 26 + 22: the name ends in ...nopqrstuv. */
-	assert_string_equal(got, "..mnopqrstuv");
+	assert_string_equal(got, "\xE2\x80\xA6lmnopqrstuv");
 	free(got);
 	/* The whole name fits a wide enough box. */
 	got = label(l, (double)n);
@@ -604,6 +612,133 @@ test_label_huge_name(void **state)
 	layout_destroy(l);
 	tree_destroy(t);
 	free(name);
+}
+
+/* The label of the named frame in a box `chars` characters wide. */
+static char *
+label_of(const struct layout *l, const char *name, double chars)
+{
+	struct layout_box b = *box_named(l, name);
+	double cw = layout_char_width(l->opt->font_size);
+	b.width = chars * cw + 6.0 + 0.01;
+	struct buf out;
+	buf_init(&out);
+	layout_label(l, &b, cw, &out);
+	return buf_detach(&out, NULL);
+}
+
+static void
+expect_label_of(const struct layout *l, const char *name, double chars, const char *want)
+{
+	char *got = label_of(l, name, chars);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/*
+ * Issue 18 point 2: the change in the label (docs/pictures.md#labels):
+ * the name is cut first and the suffix kept while 3 characters of the name
+ * fit beside it; then the cut name alone.
+ */
+static void
+test_label_change(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	add_stack(t, SIDE_BASE, "main;parse_issue_fixed", 100);
+	add_stack(t, SIDE_HEAD, "main;parse_issue_fixed", 187);
+	add_stack(t, SIDE_BASE, "main;small", 1000);
+	add_stack(t, SIDE_HEAD, "main;small", 1062);
+	add_stack(t, SIDE_HEAD, "main;modify_title", 500);
+	add_stack(t, SIDE_BASE, "main;gone", 500);
+	add_stack(t, SIDE_BASE, "main;same", 5000);
+	add_stack(t, SIDE_HEAD, "main;same", 5000);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	o.widths = WIDTHS_UNION;
+	struct layout *l = layout_create(t, &o);
+	expect_label_of(l, "parse_issue_fixed", 40, "parse_issue_fixed +87%");
+	expect_label_of(l, "parse_issue_fixed", 22, "parse_issue_fixed +87%");
+	expect_label_of(l, "parse_issue_fixed", 21, "parse_issue_fix\xE2\x80\xA6 +87%");
+	expect_label_of(l, "parse_issue_fixed", 9, "par\xE2\x80\xA6 +87%");
+	/* No room for three characters and the suffix: the cut name. */
+	expect_label_of(l, "parse_issue_fixed", 8, "parse_i\xE2\x80\xA6");
+	expect_label_of(l, "small", 20, "small +6.2%");
+	expect_label_of(l, "modify_title", 30, "modify_title new");
+	expect_label_of(l, "gone", 30, "gone removed");
+	expect_label_of(l, "same", 30, "same");
+	o.truncate = TRUNCATE_LEFT;
+	expect_label_of(l, "parse_issue_fixed", 12, "\xE2\x80\xA6_fixed +87%");
+	/* --color-by total: the inclusive change of main (+149 of 6,600). */
+	o.truncate = TRUNCATE_RIGHT;
+	o.color_by = COLOR_BY_TOTAL;
+	layout_destroy(l);
+	l = layout_create(t, &o);
+	expect_label_of(l, "main", 20, "main +2.3%");
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* Every header line lies inside the image at its font's widest advance. */
+static void
+assert_header_fits(const struct layout *l)
+{
+	for (size_t i = 0; i < l->text_count; i++) {
+		const struct layout_text *t = &l->texts[i];
+		double w = (double)utf8_length(t->text, strlen(t->text)) * 0.602 * t->size;
+		double x0 = t->anchor == LAYOUT_ANCHOR_START    ? t->x
+		            : t->anchor == LAYOUT_ANCHOR_MIDDLE ? t->x - w / 2
+		                                                : t->x - w;
+		if (x0 < 0 || x0 + w > l->width) {
+			fail_msg("header line '%s' spans %.1f..%.1f of %.0f px", t->text, x0,
+			        x0 + w, l->width);
+		}
+	}
+}
+
+static bool
+header_has(const struct layout *l, const char *needle)
+{
+	for (size_t i = 0; i < l->text_count; i++) {
+		if (strstr(l->texts[i].text, needle)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Issue 18 point 1: CI paths as labels at 800 and 1200 px: nothing is cut,
+ * the numbers come first, no line is wider than the image.
+ */
+static void
+test_header_wraps(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.base_label = "/home/runner/work/svc/svc/profiles/base-8f3a2c1.folded";
+	o.head_label = "/home/runner/work/svc/svc/profiles/head-8f3a2c1.folded";
+	static const double widths[] = {800, 1200, 300};
+	for (size_t i = 0; i < 3; i++) {
+		o.width = widths[i];
+		struct layout *l = layout_create(t, &o);
+		assert_header_fits(l);
+		assert_true(header_has(l, "base-8f3a2c1.folded"));
+		assert_true(header_has(l, "head-8f3a2c1.folded"));
+		assert_true(header_has(l, "noise floor: 0.1%"));
+		/* "base N → head M ..." is the first line after the title. */
+		size_t first = 0;
+		while (l->texts[first].bold) {
+			first++;
+		}
+		assert_memory_equal(l->texts[first].text, "base 100 ", 9);
+		assert_true(l->graph_y > l->texts[l->text_count - 1].y);
+		layout_destroy(l);
+	}
+	tree_destroy(t);
 }
 
 /* 100% keeps only frames as wide as the whole graph. */
@@ -666,6 +801,8 @@ main(void)
 	        cmocka_unit_test(test_label_annotation),
 	        cmocka_unit_test(test_label_invalid_utf8),
 	        cmocka_unit_test(test_label_huge_name),
+	        cmocka_unit_test(test_label_change),
+	        cmocka_unit_test(test_header_wraps),
 	        cmocka_unit_test(test_prune_everything),
 	        cmocka_unit_test(test_empty),
 	};

@@ -58,24 +58,43 @@ test_caption_numbers(void **state)
 	buf_finish(&b);
 }
 
+/* One wording for a change (issue 18): signed, "new" and "removed" as words. */
 static void
-test_caption_percent(void **state)
+test_change_words(void **state)
 {
 	(void)state;
 	struct buf b;
 	buf_init(&b);
 	buf_addc(&b, '<');
-	numfmt_caption_percent(&b, 26.05, true);
-	check(&b, "+26.1%");
-	numfmt_caption_percent(&b, -2.345, true);
-	check(&b, "-2.35%");
-	numfmt_caption_percent(&b, 0.0123, false);
-	check(&b, "0.012%");
-	numfmt_caption_percent(&b, 0, true);
-	check(&b, "\xc2\xb1"
-	          "0%");
-	numfmt_caption_percent(&b, 0, false);
-	check(&b, "0%");
+	numfmt_change_percent(&b, 420, 910);
+	check(&b, "+116.7%");
+	numfmt_change_percent(&b, 500, 190);
+	check(&b, "-62.0%");
+	numfmt_change_percent(&b, 0, 390);
+	check(&b, "new");
+	numfmt_change_percent(&b, 520, 0);
+	check(&b, "removed");
+	numfmt_change_percent(&b, 5, 5);
+	check(&b, "0.0%");
+	numfmt_label_change(&b, 100, 187);
+	check(&b, "+87%");
+	numfmt_label_change(&b, 1000, 1062);
+	check(&b, "+6.2%");
+	/* Half away from zero, as the script's Math.round of |x|. */
+	numfmt_label_change(&b, 1000, 1125);
+	check(&b, "+13%");
+	numfmt_label_change(&b, 1000, 875);
+	check(&b, "-13%");
+	numfmt_label_change(&b, 1000, 999.5);
+	check(&b, "-0.1%");
+	numfmt_label_change(&b, 0, 3);
+	check(&b, "new");
+	numfmt_label_change(&b, 3, 0);
+	check(&b, "removed");
+	numfmt_points(&b, 490, 7980);
+	check(&b, "+6.14 pp");
+	numfmt_points(&b, -10, 1000);
+	check(&b, "-1.00 pp");
 	buf_finish(&b);
 }
 
@@ -111,13 +130,13 @@ test_report_percent(void **state)
 	struct buf b;
 	buf_init(&b);
 	buf_addc(&b, '<');
-	numfmt_report_percent(&b, 26.05, true);
+	numfmt_percent(&b, 26.05, true);
 	check(&b, "+26.1%");
-	numfmt_report_percent(&b, 0.05, true);
+	numfmt_percent(&b, 0.05, true);
 	check(&b, "+0.05%");
-	numfmt_report_percent(&b, -1234.5, true);
+	numfmt_percent(&b, -1234.5, true);
 	check(&b, "-1,234.5%");
-	numfmt_report_percent(&b, 0, true);
+	numfmt_percent(&b, 0, true);
 	check(&b, "0.0%");
 	buf_finish(&b);
 }
@@ -157,7 +176,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_caption_numbers),
-	        cmocka_unit_test(test_caption_percent),
+	        cmocka_unit_test(test_change_words),
 	        cmocka_unit_test(test_report_numbers),
 	        cmocka_unit_test(test_report_percent),
 	        cmocka_unit_test(test_counts),

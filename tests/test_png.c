@@ -24,6 +24,8 @@
 #include "options.h"
 #include "output.h"
 #include "png.h"
+#include "svg.h"
+#include "xalloc.h"
 #include "tree.h"
 
 #define MAX_SIDE 32767
@@ -227,6 +229,126 @@ test_legend_swatches(void **state)
 	caption_finish(&c);
 	cairo_surface_destroy(s);
 	teardown_fixture(&f);
+}
+
+/* The labels the PNG backend drew, by tree node. */
+struct drawn_labels {
+	char **by_node;
+	size_t nodes;
+};
+
+static void
+collect_label(void *ctx, uint32_t node, const char *label, size_t len)
+{
+	struct drawn_labels *d = ctx;
+	assert_true(node < d->nodes);
+	assert_null(d->by_node[node]); /* one label a frame */
+	d->by_node[node] = xmemdup(label, len);
+}
+
+/* The text of the SVG element at s (after its '>'), XML entities undone. */
+static char *
+svg_text(const char *s, const char *end)
+{
+	static const char *const entities[][2] = {
+	        {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}};
+	struct buf b;
+	buf_init(&b);
+	while (s < end) {
+		size_t k = 0;
+		for (size_t i = 0; i < 5 && *s == '&'; i++) {
+			size_t n = strlen(entities[i][0]);
+			if (strncmp(s, entities[i][0], n) == 0) {
+				buf_adds(&b, entities[i][1]);
+				k = n;
+				break;
+			}
+		}
+		if (k == 0) {
+			buf_addc(&b, *s);
+			k = 1;
+		}
+		s += k;
+	}
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Issue 18 point 7: the SVG and the PNG show the same label on every
+ * frame (the same characters, the same cut marker), from one layout.
+ */
+static void
+test_labels_match_svg(void **state)
+{
+	(void)state;
+	static const char *const base[] = {
+	        "main;parse_issue_fixed 100",
+	        "main;json::Lexer::next_token_with_a_rather_long_name 400",
+	        "main;a&b<c>::\xce\xb1\xce\xb2\xce\xb3_operator 300",
+	        "main;gone_away 50",
+	        "main;steady;child_of_steady 700",
+	        NULL,
+	};
+	static const char *const head[] = {
+	        "main;parse_issue_fixed 187",
+	        "main;json::Lexer::next_token_with_a_rather_long_name 380",
+	        "main;a&b<c>::\xce\xb1\xce\xb2\xce\xb3_operator 600",
+	        "main;modify_title 40",
+	        "main;steady;child_of_steady 700",
+	        "main;x 9",
+	        NULL,
+	};
+	static const double widths[] = {300, 800, 1200};
+	for (size_t w = 0; w < 3; w++) {
+		for (int trunc = 0; trunc < 2; trunc++) {
+			struct fixture f;
+			options_init(&f.opt);
+			f.opt.width = widths[w];
+			f.opt.truncate = trunc ? TRUNCATE_LEFT : TRUNCATE_RIGHT;
+			build(&f, base, head);
+			const struct layout *l = f.layout;
+			struct drawn_labels d = {
+			        xcalloc(f.tree->node_count, sizeof(char *)), f.tree->node_count};
+			png_label_probe = collect_label;
+			png_label_probe_ctx = &d;
+			cairo_surface_destroy(render(&f));
+			png_label_probe = NULL;
+			struct out o;
+			out_init_memory(&o);
+			svg_write(&o, l);
+			buf_addc(&o.b, '\0');
+			const char *at = o.b.data;
+			size_t labelled = 0;
+			for (size_t i = 0; i < l->count; i++) {
+				at = strstr(at, "<g class=\"frame\"");
+				assert_non_null(at);
+				at = strstr(at, "</title><rect");
+				const char *t = strstr(at, "<text");
+				const char *end = strstr(t, "</g>");
+				char *svg = strdup("");
+				if (strncmp(t, "<text/>", 7) != 0) {
+					const char *open = strchr(t, '>') + 1;
+					free(svg);
+					svg = svg_text(open, strstr(open, "</text>"));
+				}
+				const char *png = d.by_node[l->boxes[i].node];
+				labelled += *svg != '\0';
+				if (strcmp(svg, png ? png : "") != 0) {
+					fail_msg("frame %zu at %.0f px: SVG '%s', PNG '%s'", i,
+					        widths[w], svg, png ? png : "");
+				}
+				free(svg);
+				at = end;
+			}
+			assert_true(labelled >= 3);
+			buf_finish(&o.b);
+			for (size_t i = 0; i < d.nodes; i++) {
+				free(d.by_node[i]);
+			}
+			free(d.by_node);
+			teardown_fixture(&f);
+		}
+	}
 }
 
 /* A label is drawn where it fits, and nothing where fewer than 3 characters fit. */
@@ -469,6 +591,7 @@ main(void)
 	        cmocka_unit_test(test_size_and_frame_colours),
 	        cmocka_unit_test(test_legend_swatches),
 	        cmocka_unit_test(test_labels),
+	        cmocka_unit_test(test_labels_match_svg),
 	        cmocka_unit_test(test_scale_doubles),
 	        cmocka_unit_test(test_dark_theme),
 	        cmocka_unit_test(test_single_profile),
