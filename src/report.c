@@ -225,17 +225,6 @@ report_add_amount(struct buf *b, struct amount a, bool plus)
 	}
 }
 
-/* The change relative to the function's base; "new" when it had none. */
-static void
-add_change_percent(struct buf *b, const struct row *r)
-{
-	if (r->base.v == 0) {
-		buf_adds(b, r->head.v > 0 ? "new" : "0.0%");
-	} else {
-		numfmt_report_percent(b, r->delta.v / r->base.v * 100, true);
-	}
-}
-
 double
 report_points(const struct summary *s, double delta)
 {
@@ -324,7 +313,7 @@ void
 report_header_cells(const struct summary *s, enum list l, const char **h)
 {
 	static const char *const diff[NCOL] = {
-	        "Function", "Base", "Head", "Change", "Change %", "Points"};
+	        "Function", "Base", "Head", "Change", "Change %", "Points (pp)"};
 	static const char *const single[3] = {"Function", "Samples", "Share"};
 	size_t n = report_columns(s);
 	for (size_t i = 0; i < n; i++) {
@@ -378,7 +367,7 @@ report_row_cells(
 	report_add_amount(&cell[1], r->base, false);
 	report_add_amount(&cell[2], r->head, false);
 	report_add_amount(&cell[3], r->delta, true);
-	add_change_percent(&cell[4], r);
+	numfmt_change_percent(&cell[4], r->base.v, r->head.v);
 	numfmt_report_number(&cell[5], report_points(s, r->delta.v), 2, false, true);
 }
 
@@ -424,9 +413,9 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 		buf_adds(b, "Rule: absolute counts (no normalisation).");
 	}
 	/* A terminal gets one sentence a line; Markdown joins them anyway. */
-	buf_adds(b, md ? " *Change %* is relative to the function's base; *Points* are "
+	buf_adds(b, md ? " *Change %* is relative to the function's base; *Points (pp)* are "
 	                 "percentage points of the larger total ("
-	               : "\nChange % is relative to the function's base; Points are "
+	               : "\nChange % is relative to the function's base; Points (pp) are "
 	                 "percentage points of the larger total (");
 	report_add_amount(b, s->larger, false);
 	buf_adds(b, ").");
