@@ -191,6 +191,28 @@ test_picture_options(void **state)
 	options_finish(&o);
 }
 
+/* Issue 18 point 8: --preset comment, and sizes given by name win in any order. */
+static void
+test_preset(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--preset", "comment", "a", "b"), OPTIONS_OK);
+	assert_true(o.width == 800 && o.font_size == 13 && o.frame_height == 18);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--width", "1000", "--preset", "comment", "--frame-height",
+	                         "20", "a"),
+	        OPTIONS_OK);
+	assert_true(o.width == 1000 && o.font_size == 13 && o.frame_height == 20);
+	options_finish(&o);
+	assert_int_equal(
+	        PARSE(&o, &err, "--preset", "comment", "--preset", "default", "a"), OPTIONS_OK);
+	assert_true(o.width == 1200 && o.font_size == 12 && o.frame_height == 16);
+	options_finish(&o);
+	USAGE("--preset: comment or default", "--preset", "slides", "a");
+}
+
 static void
 test_outputs(void **state)
 {
@@ -391,6 +413,7 @@ main(void)
 	        cmocka_unit_test(test_model_options),
 	        cmocka_unit_test(test_base_head_lists),
 	        cmocka_unit_test(test_picture_options),
+	        cmocka_unit_test(test_preset),
 	        cmocka_unit_test(test_outputs),
 	        cmocka_unit_test(test_format_from_path),
 	        cmocka_unit_test(test_settled_defaults),
