@@ -459,7 +459,8 @@ place_rows(struct layout *l)
 		        l->opt->inverted ? (double)b->depth : (double)(l->max_depth - b->depth);
 		b->y = l->graph_y + row * fh;
 	}
-	l->height = l->graph_y + l->graph_height + PAD_BOTTOM * l->opt->font_size;
+	/* A whole number of pixels, which an <img> and a PNG both show whole. */
+	l->height = ceil(l->graph_y + l->graph_height + PAD_BOTTOM * l->opt->font_size);
 }
 
 struct layout *
@@ -502,7 +503,7 @@ layout_destroy(struct layout *l)
 void
 layout_frame_size(const struct layout *l, double box_width, double *w, double *h)
 {
-	*w = box_width >= 3 * LAYOUT_FRAME_GAP ? box_width - LAYOUT_FRAME_GAP : box_width;
+	*w = box_width;
 	double fh = l->frame_height;
 	*h = fh > 2 * LAYOUT_FRAME_GAP ? fh - LAYOUT_FRAME_GAP : fh;
 }

@@ -116,11 +116,12 @@ double layout_change(const struct tree *t, const struct tree_node *n, enum color
  */
 void layout_label(
         const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
-/* Pixels left free right of a frame (when at least 3 px wide) and below its row. */
+/* Pixels left free below each row (when rows are taller than 2 px). */
 #define LAYOUT_FRAME_GAP 1.0
 /*
- * The drawn size of a frame whose box is `box_width` wide, after the gaps
- * that keep neighbours of one colour apart: the same in every backend.
+ * The drawn size of a frame whose box is `box_width` wide: the full width
+ * (siblings meet; the SVG's script and its zoom work on whole boxes) and
+ * the row height less the gap. The same in every backend.
  */
 void layout_frame_size(const struct layout *l, double box_width, double *w, double *h);
 /*

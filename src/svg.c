@@ -172,8 +172,6 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	buf_add_double(b, layout_char_width(o->font_size), 4);
 	buf_adds(b, "\" data-label-pad=\"");
 	buf_add_double(b, LAYOUT_LABEL_PAD, 2);
-	buf_adds(b, "\" data-gap=\"");
-	buf_add_double(b, LAYOUT_FRAME_GAP, 2);
 	buf_printf(b, "\" data-color-by=\"%s\"", o->color_by == COLOR_BY_TOTAL ? "total" : "self");
 	buf_adds(b, " data-label-dy=\"");
 	buf_add_double(b, label_dy(l), 3);
