@@ -307,7 +307,10 @@ add_changes(struct caption *c, const struct layout *l)
 	struct fn_change *fns = xcalloc(names, sizeof(*fns));
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		if (i != TREE_ROOT && n->name < names) {
+		const struct count *b = &n->self[SIDE_BASE], *h = &n->self[SIDE_HEAD];
+		/* Most frames only call others: no self cost to add. */
+		bool none = (b->units | b->nanos | h->units | h->nanos) == 0;
+		if (!none && i != TREE_ROOT && n->name < names) {
 			fns[n->name].base += tree_value(t, n, SIDE_BASE, true);
 			fns[n->name].head += tree_value(t, n, SIDE_HEAD, true);
 		}

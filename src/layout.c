@@ -404,8 +404,9 @@ place_header(struct layout *l)
 {
 	const struct options *o = l->opt;
 	double fs = o->font_size;
-	struct caption c;
-	caption_init(&c, l);
+	l->caption = xmalloc(sizeof(*l->caption));
+	caption_init(l->caption, l);
+	const struct caption *c = l->caption;
 	size_t cap = 0;
 	size_t room = line_chars(l, l->graph_width, fs);
 	double y = PAD_TOP * fs;
@@ -416,24 +417,23 @@ place_header(struct layout *l)
 	        .size = l->title_size,
 	        .bold = true,
 	        .anchor = LAYOUT_ANCHOR_MIDDLE};
-	l->title_y = add_wrapped(l, &cap, c.title,
+	l->title_y = add_wrapped(l, &cap, c->title,
 	        line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
 	        TITLE_LINE * fs * 0.7, &y);
 	t.size = fs;
 	t.bold = false;
 	double step = TEXT_LINE * fs, lead = TEXT_LINE * fs * 0.75;
-	if (c.subtitle) {
-		l->subtitle_y = add_wrapped(l, &cap, c.subtitle, room, t, step, lead, &y);
+	if (c->subtitle) {
+		l->subtitle_y = add_wrapped(l, &cap, c->subtitle, room, t, step, lead, &y);
 	}
 	t.x = l->graph_x;
 	t.anchor = LAYOUT_ANCHOR_START;
-	l->totals_y = add_wrapped(l, &cap, c.totals, room, t, step, lead, &y);
-	l->rule_y = add_wrapped(l, &cap, c.rule, room, t, step, lead, &y);
-	if (c.pruned) {
-		l->pruned_y = add_wrapped(l, &cap, c.pruned, room, t, step, lead, &y);
+	l->totals_y = add_wrapped(l, &cap, c->totals, room, t, step, lead, &y);
+	l->rule_y = add_wrapped(l, &cap, c->rule, room, t, step, lead, &y);
+	if (c->pruned) {
+		l->pruned_y = add_wrapped(l, &cap, c->pruned, room, t, step, lead, &y);
 	}
-	add_changes(l, &cap, &c, &y);
-	caption_finish(&c);
+	add_changes(l, &cap, c, &y);
 	l->header_height = y;
 	l->legend_y = y;
 	if (l->tree->differential) {
@@ -497,6 +497,10 @@ layout_destroy(struct layout *l)
 		free(l->texts[i].text);
 	}
 	free(l->texts);
+	if (l->caption) {
+		caption_finish(l->caption);
+		free(l->caption);
+	}
 	free(l);
 }
 

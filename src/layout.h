@@ -50,6 +50,8 @@ struct layout_text {
 	uint8_t anchor; /* enum layout_anchor */
 };
 
+struct caption;
+
 struct layout {
 	const struct tree *tree;
 	const struct options *opt;
@@ -73,6 +75,8 @@ struct layout {
 	 * rule, pruning note, largest changes. *_y above are their first lines. */
 	struct layout_text *texts;
 	size_t text_count;
+	/* The words of the picture (caption.h), made once for every backend. */
+	struct caption *caption;
 	/* Legend row: swatches of legend_swatch px square, top at legend_y +
 	 * (legend_height - legend_swatch) / 2; text baseline legend_text_y. */
 	double legend_swatch, legend_text_y;

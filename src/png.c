@@ -474,8 +474,7 @@ static void
 draw(struct painter *p)
 {
 	const struct layout *l = p->l;
-	struct caption c;
-	caption_init(&c, l);
+	const struct caption *c = l->caption;
 	cairo_t *cr = p->cr;
 	cairo_scale(cr, p->plan->scale, p->plan->scale);
 	pango_cairo_update_context(cr, p->fonts->context);
@@ -484,9 +483,8 @@ draw(struct painter *p)
 	cairo_paint(cr);
 	struct rgb fg = color_foreground(l->opt->theme);
 	draw_header(p, fg);
-	draw_legend(p, &c, fg);
+	draw_legend(p, c, fg);
 	draw_boxes(p);
-	caption_finish(&c);
 }
 
 /*
@@ -657,14 +655,11 @@ draw_png(struct out *o, const struct layout *l, struct diag *err)
 static void
 set_pdf_title(cairo_surface_t *s, const struct layout *l)
 {
-	struct caption c;
 	struct buf title;
-	caption_init(&c, l);
 	buf_init(&title);
-	add_valid_utf8(&title, c.title, strlen(c.title));
+	add_valid_utf8(&title, l->caption->title, strlen(l->caption->title));
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
 	buf_finish(&title);
-	caption_finish(&c);
 }
 
 static bool

@@ -486,8 +486,7 @@ void
 svg_write(struct out *o, const struct layout *l)
 {
 	const struct options *opt = l->opt;
-	struct caption c;
-	caption_init(&c, l);
+	const struct caption *c = l->caption;
 	char prefix[16];
 	id_prefix(l, prefix);
 	struct rgb bg = color_background(opt->theme);
@@ -496,7 +495,7 @@ svg_write(struct out *o, const struct layout *l)
 
 	write_root(b, l, prefix);
 	buf_adds(b, "<title>");
-	escs(b, c.title);
+	escs(b, c->title);
 	buf_adds(b, "</title>\n");
 	if (opt->notes && *opt->notes) {
 		buf_adds(b, "<desc>");
@@ -510,11 +509,10 @@ svg_write(struct out *o, const struct layout *l)
 	attr_color(b, "fill", bg);
 	buf_adds(b, "/>\n");
 	write_header(b, l, fg);
-	write_legend(b, l, &c, fg);
+	write_legend(b, l, c, fg);
 	write_controls(b, l, fg);
 	out_maybe_flush(o);
 	write_frames(o, l, prefix);
 	write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
 	buf_adds(b, "</svg>\n");
-	caption_finish(&c);
 }
