@@ -741,6 +741,39 @@ test_header_wraps(void **state)
 	tree_destroy(t);
 }
 
+/* A subtitle with no space to break at is split, not cut: no character is lost. */
+static void
+test_header_hard_wrap(void **state)
+{
+	(void)state;
+	struct tree *t = small_tree();
+	struct options o;
+	picture_options(&o);
+	struct buf want, got;
+	buf_init(&want);
+	buf_init(&got);
+	for (int i = 0; i < 100; i++) {
+		buf_adds(&want, i % 2 ? "\xce\xb1x" : "y\xe2\x82\xac");
+	}
+	o.subtitle = want.data;
+	struct layout *l = layout_create(t, &o);
+	assert_header_fits(l);
+	size_t lines = 0;
+	for (size_t i = 0; i < l->text_count; i++) {
+		const struct layout_text *x = &l->texts[i];
+		if (!x->bold && x->anchor == LAYOUT_ANCHOR_MIDDLE) {
+			buf_adds(&got, x->text);
+			lines++;
+		}
+	}
+	assert_true(lines >= 2);
+	assert_string_equal(got.data, want.data);
+	layout_destroy(l);
+	buf_finish(&got);
+	buf_finish(&want);
+	tree_destroy(t);
+}
+
 /* 100% keeps only frames as wide as the whole graph. */
 static void
 test_prune_everything(void **state)
@@ -803,6 +836,7 @@ main(void)
 	        cmocka_unit_test(test_label_huge_name),
 	        cmocka_unit_test(test_label_change),
 	        cmocka_unit_test(test_header_wraps),
+	        cmocka_unit_test(test_header_hard_wrap),
 	        cmocka_unit_test(test_prune_everything),
 	        cmocka_unit_test(test_empty),
 	};
