@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "utf8.h"
+#include "runs.h"
 #include "xalloc.h"
 
 /*
@@ -113,6 +114,10 @@ place_children(const struct tree *t, uint32_t id, struct offset *off)
 static enum node_status
 total_status(const struct tree *t, const struct tree_node *n)
 {
+	/* --runs: a change the test does not confirm is drawn unchanged. */
+	if (t->runs && !runs_node_significant(t->runs, (uint32_t)(n - t->nodes), true)) {
+		return STATUS_SAME;
+	}
 	return tree_classify_change(t, n, layout_change(t, n, COLOR_BY_TOTAL));
 }
 
@@ -219,7 +224,8 @@ place_header(struct layout *l)
 	l->title_size = TITLE_SCALE * fs;
 	l->title_y = y + TITLE_LINE * fs * 0.7;
 	y += TITLE_LINE * fs;
-	if ((o->subtitle && *o->subtitle) || o->input_note) {
+	/* --runs adds its note to the subtitle line (caption.c). */
+	if ((o->subtitle && *o->subtitle) || o->input_note || l->tree->runs) {
 		l->subtitle_y = y + TEXT_LINE * fs * 0.75;
 		y += TEXT_LINE * fs;
 	}

@@ -117,6 +117,9 @@ struct options {
 	double gate_min_share;
 	struct gate_pattern *fail_on;
 	size_t fail_on_count;
+	/* --runs: each file of a side is one run; changes are tested (runs.h) */
+	bool runs;
+	double significance; /* --significance: the test's level, 0 < ALPHA < 1 */
 };
 
 enum options_result {
@@ -127,6 +130,7 @@ enum options_result {
 
 #define OPTIONS_DEFAULT_MIN_DELTA 0.001
 #define OPTIONS_DEFAULT_GATE_MIN_SHARE 0.005
+#define OPTIONS_DEFAULT_SIGNIFICANCE 0.05
 /* 25 times the merged tree of a 220 MB generated pair; at the limit a run
  * peaks at 1.0 GB (folded) to 1.7 GB (SVG). */
 #define OPTIONS_DEFAULT_MAX_FRAMES 10000000u

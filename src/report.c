@@ -56,6 +56,9 @@ static void
 push_row(struct summary *s, enum list l, uint32_t id, uint32_t order, struct count base,
         struct count head, double key)
 {
+	if (!report_runs_keep(s, l, id)) {
+		return;
+	}
 	s->rows[l] = xgrow(s->rows[l], &s->cap[l], s->count[l] + 1, sizeof(struct row));
 	struct row *r = &s->rows[l][s->count[l]++];
 	r->id = id;

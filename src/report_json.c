@@ -208,6 +208,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	if (s.differential) {
 		json_verdict(b, &s, opt, top);
 	}
+	report_runs_json(b, &s, opt);
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }

@@ -166,6 +166,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 			md_table(&b, &s, (enum list)l, report_top(opt), cell);
 		}
 	}
+	report_add_runs(&b, &s, opt, true);
 	report_add_gates(&b, &s, opt, true);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);

@@ -113,6 +113,8 @@ double report_points(const struct summary *s, double delta);
 /* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */
 void report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md);
 void report_add_label(struct buf *b, const char *s, bool md);
+/* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
+void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */
 const char *report_label(const struct options *opt, enum side side);
 const char *report_countname(const struct options *opt);
@@ -176,5 +178,18 @@ const struct row *report_largest_self(const struct summary *s, enum list *l);
 void report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md);
 /* The gates section of the Markdown and text reports (nothing without gates). */
 void report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+
+/* ---- repeated runs (report_runs.c) ----------------------------------- */
+
+/* Whether row id may be listed in l: always without --runs; with it, only
+ * a change the test confirms (functions, or nodes for LIST_PATHS). */
+bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
+/* The verdict without gates under --runs: the test on the runs' totals. */
+enum verdict report_runs_verdict(const struct summary *s);
+/* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
+void report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_runs_table_row(struct buf *b, const char *const *cells, bool md, bool header);
+/* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
+void report_runs_json(struct buf *b, const struct summary *s, const struct options *opt);
 
 #endif

@@ -167,6 +167,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 			text_table(&b, &s, (enum list)l, report_top(opt), color);
 		}
 	}
+	report_add_runs(&b, &s, opt, false);
 	report_add_gates(&b, &s, opt, false);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
