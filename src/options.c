@@ -101,6 +101,11 @@ static const char usage_text[] =
         "                        not significant are drawn unchanged and never gate\n"
         "                        (needs 2 or more files a side)\n"
         "  --significance ALPHA  the test's level for --runs (default 0.05)\n"
+        "  --alloc-pattern GLOB  a function that allocates, for the reports' signals\n"
+        "                        (repeatable; default malloc, calloc, realloc, free,\n"
+        "                        operator new*, alloc::*, *Vec*push* and similar)\n"
+        "  --io-pattern GLOB     a function that does I/O, for the signals (repeatable;\n"
+        "                        default read, write, *syscall*, *_[k] and similar)\n"
         "\n"
         "  -h, --help            show this help and exit\n"
         "  -V, --version         show the version and exit\n"
@@ -149,6 +154,8 @@ enum long_only {
 	OPT_JSON_LAYOUT,
 	OPT_RUNS,
 	OPT_SIGNIFICANCE,
+	OPT_ALLOC_PATTERN,
+	OPT_IO_PATTERN,
 };
 
 static const struct option long_options[] = {
@@ -194,6 +201,8 @@ static const struct option long_options[] = {
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
         {"runs", no_argument, NULL, OPT_RUNS},
         {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+        {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
+        {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -239,6 +248,8 @@ options_finish(struct options *o)
 {
 	free(o->base);
 	free(o->head);
+	free(o->alloc_patterns);
+	free(o->io_patterns);
 	free(o->outputs);
 	for (size_t i = 0; i < o->fail_on_count; i++) {
 		free(o->fail_on[i].glob);
@@ -568,6 +579,12 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_RUNS:
 		o->runs = true;
+		return true;
+	case OPT_ALLOC_PATTERN:
+		add_input(&o->alloc_patterns, &o->alloc_pattern_count, arg);
+		return true;
+	case OPT_IO_PATTERN:
+		add_input(&o->io_patterns, &o->io_pattern_count, arg);
 		return true;
 	case OPT_INVERTED:
 		o->inverted = true;

@@ -120,6 +120,11 @@ struct options {
 	/* --runs: each file of a side is one run; changes are tested (runs.h) */
 	bool runs;
 	double significance; /* --significance: the test's level, 0 < ALPHA < 1 */
+	/* --alloc-pattern, --io-pattern: globs naming allocation and I/O
+	 * functions for the reports' signals; none given: the defaults
+	 * (report_signals.c). */
+	const char **alloc_patterns, **io_patterns;
+	size_t alloc_pattern_count, io_pattern_count;
 };
 
 enum options_result {

@@ -19,6 +19,9 @@ static const char *const list_titles[LIST_COUNT] = {
         "Call paths with the largest self change",
 };
 
+const enum list report_list_order[LIST_COUNT] = {LIST_REG_SELF, LIST_REG_TOTAL, LIST_IMP_SELF,
+        LIST_IMP_TOTAL, LIST_NEW, LIST_REMOVED, LIST_PATHS};
+
 struct amount
 report_amount(const struct summary *s, struct count c, enum side side)
 {
@@ -313,6 +316,13 @@ add_row_name(struct buf *b, const struct summary *s, enum list l, const struct r
 		buf_add(b, name.data, name.len);
 	}
 	buf_finish(&name);
+}
+
+void
+report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md)
+{
+	struct row r = {.id = id};
+	add_row_name(b, s, LIST_PATHS, &r, md);
 }
 
 /* ---- tables ----------------------------------------------------------- */

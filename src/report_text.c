@@ -162,13 +162,14 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	if (opt->input_note) {
 		buf_printf(&b, "Input: %s.\n", opt->input_note);
 	}
-	for (int l = 0; l < LIST_COUNT; l++) {
-		if (report_title(&s, (enum list)l)) {
-			text_table(&b, &s, (enum list)l, report_top(opt), color);
+	report_add_opening(&b, &s, opt, false);
+	for (size_t i = 0; i < LIST_COUNT; i++) {
+		enum list l = report_list_order[i];
+		if (report_title(&s, l)) {
+			text_table(&b, &s, l, report_top(opt), color);
 		}
 	}
-	report_add_runs(&b, &s, opt, false);
-	report_add_gates(&b, &s, opt, false);
+	report_add_closing(&b, &s, opt, false);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	buf_finish(&b);
