@@ -80,6 +80,7 @@ struct options {
 	const char *event; /* --event: which of the profile's events (callgrind, perf) */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	struct tree_options tree;
 	/* outputs */
 	struct output_spec *outputs;
@@ -117,8 +118,6 @@ struct options {
 	double gate_min_share;
 	struct gate_pattern *fail_on;
 	size_t fail_on_count;
-	/* --runs: each file of a side is one run; changes are tested (runs.h) */
-	bool runs;
 	double significance; /* --significance: the test's level, 0 < ALPHA < 1 */
 	/* --alloc-pattern, --io-pattern: globs naming allocation and I/O
 	 * functions for the reports' signals; none given: the defaults

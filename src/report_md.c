@@ -16,6 +16,29 @@ md_cells(struct buf *b, const char *const *cells, size_t n)
 	buf_adds(b, "|\n");
 }
 
+size_t
+report_md_grid(struct buf *b, const char *const *head, const char *align, const struct buf *cells,
+        size_t nrows, size_t ncol)
+{
+	md_cells(b, head, ncol);
+	buf_adds(b, align);
+	buf_addc(b, '\n');
+	size_t start = b->len, r = 0;
+	for (; r < nrows; r++) {
+		const char *c[GRID_MAX_COLUMNS];
+		for (size_t i = 0; i < ncol; i++) {
+			c[i] = cells[r * ncol + i].data;
+		}
+		size_t at = b->len;
+		md_cells(b, c, ncol);
+		if (b->len - start > MD_TABLE_BUDGET) {
+			buf_setlen(b, at);
+			break;
+		}
+	}
+	return r;
+}
+
 static void
 md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct buf *cell)
 {

@@ -188,6 +188,8 @@ void report_add_gates(struct buf *b, const struct summary *s, const struct optio
 
 /* ---- signals (report_signals.c) ------------------------------------- */
 
+#define SIGNAL_TOP 5 /* functions named per category, and new hot paths */
+
 enum signal_kind {
 	SIGNAL_ALLOC,
 	SIGNAL_IO,
@@ -196,14 +198,14 @@ enum signal_kind {
 /* Allocation or I/O: the share of all samples in matching functions' self. */
 struct signal_category {
 	double share[2];
-	uint32_t fns[5]; /* intern ids whose self share grew most (confirmed by --runs) */
+	uint32_t fns[SIGNAL_TOP]; /* intern ids whose self share grew most (confirmed by --runs) */
 	size_t nfns;
 	bool present; /* the category grew beyond the noise floor */
 };
 
 struct signals {
 	struct signal_category cat[2]; /* by enum signal_kind */
-	uint32_t hot[5]; /* outermost new frames (node ids), heaviest first */
+	uint32_t hot[SIGNAL_TOP]; /* outermost new frames (node ids), heaviest first */
 	size_t nhot, hot_total;
 	double hot_min; /* --gate-min-share: the share a new hot path reaches */
 	double depth[2]; /* sample-weighted mean stack depth per side */
@@ -249,6 +251,17 @@ void report_md_fit(struct buf *b);
 void report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md);
 /* After them: signals, repeated runs, what to investigate, gates. */
 void report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/*
+ * A table of nrows x ncol cells (row-major) under head: Markdown with the
+ * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
+ * rows written); or aligned text, the columns whose bit is set in left
+ * aligned left.
+ */
+#define GRID_MAX_COLUMNS 8
+size_t report_md_grid(struct buf *b, const char *const *head, const char *align,
+        const struct buf *cells, size_t nrows, size_t ncol);
+void report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
+        size_t ncol, unsigned left);
 /* The JSON summary's schema: 2 added the members below and "runs" (docs/reports.md). */
 #define REPORT_SCHEMA_VERSION "2"
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
@@ -265,7 +278,6 @@ bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
 enum verdict report_runs_verdict(const struct summary *s);
 /* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
 void report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md);
-void report_runs_table_row(struct buf *b, const char *const *cells, bool md, bool header);
 /* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
 void report_runs_json(struct buf *b, const struct summary *s, const struct options *opt);
 

@@ -8,12 +8,14 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 #include "numfmt.h"
 #include "report_private.h"
 #include "runs.h"
+#include "xalloc.h"
 
 bool
 report_runs_keep(const struct summary *s, enum list l, uint32_t id)
@@ -116,15 +118,14 @@ add_intro(struct buf *b, const struct summary *s, bool md)
 	        n, n == 1 ? "" : "s");
 }
 
+#define RUNS_COLUMNS 6
+
 /* One row's cells: name, measure, base, head, change, p. */
 static void
 row_cells(const struct summary *s, enum list l, const struct row *r, bool md, struct buf *c)
 {
 	bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
 	const struct stats_welch *w = runs_function(s->t->runs, r->id, total);
-	for (size_t i = 0; i < 6; i++) {
-		buf_reset(&c[i]);
-	}
 	size_t len;
 	const char *name = intern_name(s->t->names, r->id, &len);
 	report_add_code_name(&c[0], name, len, md);
@@ -142,50 +143,41 @@ report_add_runs(struct buf *b, const struct summary *s, const struct options *op
 		return;
 	}
 	add_intro(b, s, md);
-	static const char *const head[6] = {
+	static const char *const head[RUNS_COLUMNS] = {
 	        "Function", "Measure", "Base share", "Head share", "Change (pp)", "p"};
-	struct buf c[6];
-	for (size_t i = 0; i < 6; i++) {
-		buf_init(&c[i]);
+	size_t top = report_top(opt), n = 0, count = 0;
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		size_t k = s->count[shown_lists[li]];
+		count += k < top ? k : top;
 	}
-	size_t top = report_top(opt), shown = 0, budget = 0;
+	if (count == 0) {
+		return;
+	}
+	struct buf *c = xmalloc(count * RUNS_COLUMNS * sizeof(struct buf));
 	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
 		enum list l = shown_lists[li];
-		for (size_t i = 0; i < s->count[l] && i < top && budget < MD_TABLE_BUDGET; i++) {
-			if (shown++ == 0) {
-				report_runs_table_row(b, head, md, true);
+		for (size_t i = 0; i < s->count[l] && i < top; i++, n++) {
+			for (size_t k = 0; k < RUNS_COLUMNS; k++) {
+				buf_init(&c[n * RUNS_COLUMNS + k]);
+				buf_add(&c[n * RUNS_COLUMNS + k], "", 0);
 			}
-			row_cells(s, l, &s->rows[l][i], md, c);
-			const char *cells[6];
-			for (size_t k = 0; k < 6; k++) {
-				cells[k] = c[k].data;
-			}
-			size_t before = b->len;
-			report_runs_table_row(b, cells, md, false);
-			budget += b->len - before;
+			row_cells(s, l, &s->rows[l][i], md, &c[n * RUNS_COLUMNS]);
 		}
 	}
-	for (size_t i = 0; i < 6; i++) {
+	if (md) {
+		buf_addc(b, '\n');
+		size_t shown =
+		        report_md_grid(b, head, "|:--|:--|--:|--:|--:|--:|", c, n, RUNS_COLUMNS);
+		if (shown < n) {
+			buf_printf(b, "\n_Showing %zu of %zu._\n", shown, n);
+		}
+	} else {
+		report_text_grid(b, head, c, n, RUNS_COLUMNS, 3u);
+	}
+	for (size_t i = 0; i < n * RUNS_COLUMNS; i++) {
 		buf_finish(&c[i]);
 	}
-}
-
-/* A row of the section's table: a Markdown row, or tab-free aligned text. */
-void
-report_runs_table_row(struct buf *b, const char *const *cells, bool md, bool header)
-{
-	if (md && header) {
-		buf_addc(b, '\n');
-	}
-	for (size_t i = 0; i < 6; i++) {
-		buf_adds(b, md ? "| " : "  ");
-		buf_adds(b, cells[i]);
-		buf_adds(b, md ? " " : "");
-	}
-	buf_adds(b, md ? "|\n" : "\n");
-	if (md && header) {
-		buf_adds(b, "|:--|:--|--:|--:|--:|--:|\n");
-	}
+	free(c);
 }
 
 static void

@@ -202,6 +202,8 @@ heaviest(const struct summary *s, enum side side, uint32_t *ids)
 	return n;
 }
 
+#define TOP_COLUMNS 7
+
 static void
 top_cells(struct buf *c, const struct summary *s, uint32_t id, enum side side, bool md)
 {
@@ -218,36 +220,33 @@ report_add_top_functions(struct buf *b, const struct summary *s, bool md)
 	if (!s->differential) {
 		return;
 	}
+	static const char *const head[TOP_COLUMNS] = {
+	        "#", "Base", "Self", "Change", "Head", "Self", "Change"};
 	uint32_t ids[2][TOP_FUNCTIONS];
 	size_t n[2] = {heaviest(s, SIDE_BASE, ids[0]), heaviest(s, SIDE_HEAD, ids[1])};
-	buf_adds(b,
-	        md ? "\n#### Most expensive functions (self)\n\n"
-	             "| # | Base | Self | Change | Head | Self | Change |\n"
-	             "|--:|:--|--:|--:|:--|--:|--:|\n"
-	           : "\nMost expensive functions (self): base, then head, each with its change\n");
-	struct buf c[6];
-	for (size_t k = 0; k < 6; k++) {
+	size_t rows = n[0] > n[1] ? n[0] : n[1];
+	struct buf c[TOP_FUNCTIONS * TOP_COLUMNS];
+	for (size_t k = 0; k < rows * TOP_COLUMNS; k++) {
 		buf_init(&c[k]);
 		buf_add(&c[k], "", 0);
 	}
-	for (size_t i = 0; i < n[0] || i < n[1]; i++) {
-		for (size_t k = 0; k < 6; k++) {
-			buf_reset(&c[k]);
-		}
+	for (size_t i = 0; i < rows; i++) {
+		buf_printf(&c[i * TOP_COLUMNS], "%zu", i + 1);
 		for (int side = 0; side < 2; side++) {
 			if (i < n[side]) {
-				top_cells(&c[3 * side], s, ids[side][i], (enum side)side, md);
+				top_cells(&c[i * TOP_COLUMNS + 1 + 3 * (size_t)side], s,
+				        ids[side][i], (enum side)side, md);
 			}
 		}
-		if (md) {
-			buf_printf(b, "| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, c[0].data,
-			        c[1].data, c[2].data, c[3].data, c[4].data, c[5].data);
-		} else {
-			buf_printf(b, "  %zu. base %s %s, %s\n     head %s %s, %s\n", i + 1,
-			        c[0].data, c[1].data, c[2].data, c[3].data, c[4].data, c[5].data);
-		}
 	}
-	for (size_t k = 0; k < 6; k++) {
+	buf_adds(b, md ? "\n#### Most expensive functions (self)\n\n"
+	               : "\nMost expensive functions (self), each with its change\n");
+	if (md) {
+		report_md_grid(b, head, "|--:|:--|--:|--:|:--|--:|--:|", c, rows, TOP_COLUMNS);
+	} else {
+		report_text_grid(b, head, c, rows, TOP_COLUMNS, 1u << 1 | 1u << 4);
+	}
+	for (size_t k = 0; k < rows * TOP_COLUMNS; k++) {
 		buf_finish(&c[k]);
 	}
 }

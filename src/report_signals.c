@@ -27,8 +27,6 @@ static const char *const io_defaults[] = {"read", "write", "pread*", "pwrite*", 
         "send*", "recv*", "fsync", "fdatasync", "open", "openat", "close", "*syscall*",
         "*_\\[k\\]"};
 
-#define SIGNAL_FUNCTIONS 5 /* functions named per category */
-#define SIGNAL_HOT_PATHS 5
 #define DEPTH_MIN_CHANGE 0.01 /* of the base mean: smaller moves are not reported */
 
 const char *const *
@@ -70,8 +68,8 @@ share(const struct summary *s, struct count c, enum side side)
  */
 struct top {
 	uint32_t *ids;
-	double keys[SIGNAL_FUNCTIONS > SIGNAL_HOT_PATHS ? SIGNAL_FUNCTIONS : SIGNAL_HOT_PATHS];
-	uint32_t order[SIGNAL_FUNCTIONS > SIGNAL_HOT_PATHS ? SIGNAL_FUNCTIONS : SIGNAL_HOT_PATHS];
+	double keys[SIGNAL_TOP];
+	uint32_t order[SIGNAL_TOP];
 	size_t *n, cap;
 };
 
@@ -104,7 +102,7 @@ category(struct signals *sg, const struct summary *s, const struct options *opt,
 	size_t np;
 	const char *const *globs = report_signal_patterns(opt, k, &np);
 	struct signal_category *c = &sg->cat[k];
-	struct top top = {.ids = c->fns, .n = &c->nfns, .cap = SIGNAL_FUNCTIONS};
+	struct top top = {.ids = c->fns, .n = &c->nfns, .cap = SIGNAL_TOP};
 	for (uint32_t id = 0; id < s->nnames; id++) {
 		const struct fn *f = &s->fns[id];
 		if (!f->seen) {
@@ -137,7 +135,7 @@ static void
 hot_paths(struct signals *sg, const struct summary *s, const struct options *opt)
 {
 	const struct tree *t = s->t;
-	struct top top = {.ids = sg->hot, .n = &sg->nhot, .cap = SIGNAL_HOT_PATHS};
+	struct top top = {.ids = sg->hot, .n = &sg->nhot, .cap = SIGNAL_TOP};
 	double min = opt->gate_min_share * s->head_total.v;
 	uint32_t order = 0;
 	for (uint32_t id = tree_next_preorder(t, TREE_ROOT, TREE_ROOT); id != TREE_NONE;

@@ -310,8 +310,11 @@ aligns_text_columns(void **state)
 	struct options o;
 	options_init(&o);
 	char *x = text(t, &o, false);
-	const char *a = strstr(x, "  \xc3\xa9t\xc3\xa9 ");
-	const char *b = strstr(x, "  abcd ");
+	/* In one table: the rows of the most expensive functions hold two names. */
+	const char *table = strstr(x, "Top regressions by self");
+	assert_non_null(table);
+	const char *a = strstr(table, "  \xc3\xa9t\xc3\xa9 ");
+	const char *b = strstr(table, "  abcd ");
 	assert_non_null(a);
 	assert_non_null(b);
 	/* Both rows end their Base column after the same number of code points. */
