@@ -42,15 +42,63 @@ report_signal_patterns(const struct options *opt, enum signal_kind k, size_t *n)
 	return opt->io_pattern_count ? opt->io_patterns : io_defaults;
 }
 
-static bool
-matches_any(const char *name, const char *const *globs, size_t n)
+/*
+ * A glob with what a name must hold to match it: its plain prefix and
+ * suffix (before the first and after the last wildcard, bracket or escape)
+ * and, without brackets, its longest plain run. fnmatch over every name and pattern was half the
+ * time of a 10 MB pair's report (230 of 461 million instructions); these rule out nearly every name
+ * first, and a glob without wildcards is compared as a string.
+ */
+struct glob {
+	const char *glob;
+	size_t pre_len, suf_len; /* glob's first pre_len and last suf_len bytes */
+	const char *lit; /* into glob */
+	size_t lit_len, len;
+	bool literal; /* no wildcard at all: the name equals the glob */
+};
+
+#define GLOB_SPECIAL "*?[]\\"
+
+static void
+glob_prepare(struct glob *g, const char *glob)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (fnmatch(globs[i], name, 0) == 0) {
-			return true;
-		}
+	*g = (struct glob){.glob = glob, .len = strlen(glob)};
+	g->pre_len = strcspn(glob, GLOB_SPECIAL);
+	g->literal = g->pre_len == g->len;
+	while (g->suf_len < g->len && !strchr(GLOB_SPECIAL, glob[g->len - 1 - g->suf_len])) {
+		g->suf_len++;
 	}
-	return false;
+	/* Inside a bracket expression nothing is plain: no run then. */
+	for (const char *p = glob; *p && !strchr(glob, '[');) {
+		size_t n = strcspn(p, GLOB_SPECIAL);
+		if (n > g->lit_len) {
+			g->lit = p;
+			g->lit_len = n;
+		}
+		p += n + (p[n] != '\0');
+	}
+}
+
+/* Whether name (len bytes) matches; *scratch holds a NUL-terminated copy for fnmatch. */
+static bool
+glob_match(const struct glob *g, const char *name, size_t len, struct buf *scratch)
+{
+	if (g->literal) {
+		return len == g->len && memcmp(name, g->glob, len) == 0;
+	}
+	if (len < g->pre_len + g->suf_len || memcmp(name, g->glob, g->pre_len) != 0 ||
+	        memcmp(name + len - g->suf_len, g->glob + g->len - g->suf_len, g->suf_len) != 0) {
+		return false;
+	}
+	if (g->pre_len == 0 && g->suf_len == 0 && g->lit_len &&
+	        !memmem(name, len, g->lit, g->lit_len)) {
+		return false;
+	}
+	if (scratch->len != len || memcmp(scratch->data, name, len) != 0) {
+		buf_reset(scratch);
+		buf_add(scratch, name, len);
+	}
+	return fnmatch(g->glob, scratch->data, 0) == 0;
 }
 
 static double
@@ -97,35 +145,52 @@ keep_top(struct top *t, uint32_t id, double key, uint32_t order)
 }
 
 static void
+add_to_category(struct signal_category *c, struct top *top, const struct summary *s, uint32_t id)
+{
+	const struct fn *f = &s->fns[id];
+	for (int side = 0; side < 2; side++) {
+		c->share[side] += share(s, f->self[side], (enum side)side);
+	}
+	double grew =
+	        share(s, f->self[SIDE_HEAD], SIDE_HEAD) - share(s, f->self[SIDE_BASE], SIDE_BASE);
+	bool confirmed = !s->t->runs || runs_function_significant(s->t->runs, id, false);
+	if (grew > s->t->opt.min_delta && confirmed) {
+		keep_top(top, id, grew, s->ranks[id]);
+	}
+}
+
+static void
 category(struct signals *sg, const struct summary *s, const struct options *opt, enum signal_kind k)
 {
 	size_t np;
 	const char *const *globs = report_signal_patterns(opt, k, &np);
+	struct glob *g = xmalloc((np ? np : 1) * sizeof(*g));
+	for (size_t i = 0; i < np; i++) {
+		glob_prepare(&g[i], globs[i]);
+	}
 	struct signal_category *c = &sg->cat[k];
 	struct top top = {.ids = c->fns, .n = &c->nfns, .cap = SIGNAL_TOP};
+	struct buf scratch;
+	buf_init(&scratch);
 	for (uint32_t id = 0; id < s->nnames; id++) {
 		const struct fn *f = &s->fns[id];
-		if (!f->seen) {
+		/* Without self on either side a function adds nothing to a share. */
+		if (!f->seen ||
+		        (count_is_zero(f->self[SIDE_BASE]) && count_is_zero(f->self[SIDE_HEAD]))) {
 			continue;
 		}
 		size_t len;
-		const char *raw = intern_name(s->t->names, id, &len);
-		char *name = xmemdup(raw, len);
-		bool hit = matches_any(name, globs, np);
-		free(name);
-		if (!hit) {
-			continue;
+		const char *name = intern_name(s->t->names, id, &len);
+		bool hit = false;
+		for (size_t i = 0; i < np && !hit; i++) {
+			hit = glob_match(&g[i], name, len, &scratch);
 		}
-		for (int side = 0; side < 2; side++) {
-			c->share[side] += share(s, f->self[side], (enum side)side);
-		}
-		double grew = share(s, f->self[SIDE_HEAD], SIDE_HEAD) -
-		              share(s, f->self[SIDE_BASE], SIDE_BASE);
-		bool confirmed = !s->t->runs || runs_function_significant(s->t->runs, id, false);
-		if (grew > s->t->opt.min_delta && confirmed) {
-			keep_top(&top, id, grew, s->ranks[id]);
+		if (hit) {
+			add_to_category(c, &top, s, id);
 		}
 	}
+	buf_finish(&scratch);
+	free(g);
 	/* The category grew beyond the noise floor, through a function that did. */
 	c->present = c->nfns > 0 && c->share[SIDE_HEAD] - c->share[SIDE_BASE] > s->t->opt.min_delta;
 }

@@ -805,6 +805,21 @@ reports_signals(void **state)
 	m = md(t, &o);
 	assert_null(strstr(m, "Allocation grew"));
 	free(m);
+	/* Brackets, escapes and wildcards as fnmatch(3) reads them. */
+	const char *globs[][2] = {{"m[a]lloc", "*[c]"}, {"*al\\loc", "ma*"}, {"?alloc", "m*c"}};
+	for (size_t i = 0; i < sizeof(globs) / sizeof(globs[0]); i++) {
+		o.alloc_patterns = globs[i];
+		o.alloc_pattern_count = 2;
+		m = md(t, &o);
+		assert_contains(m, "- Allocation grew: self 5.00% \u2192 15.00% of all");
+		free(m);
+	}
+	const char *miss[] = {"[b]alloc", "*[d]", "mal\\[loc", "malloc?"};
+	o.alloc_patterns = miss;
+	o.alloc_pattern_count = 4;
+	m = md(t, &o);
+	assert_null(strstr(m, "Allocation grew"));
+	free(m);
 	o.alloc_patterns = NULL;
 	o.alloc_pattern_count = 0;
 	tree_destroy(t);
