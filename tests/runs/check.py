@@ -75,6 +75,13 @@ def one(tmp, noise, n, change):
     check(changed == ([REAL] if change else []), f"{tag}: coloured frames {changed}")
     check(all("data-interval=" in f.split(">")[0] for f in frames),
           f"{tag}: every frame has data-interval")
+    # The interval of the change in share (pp) lies above 0 for the real change.
+    for f in frames:
+        name = f.split("<title>")[1].split("\n")[0]
+        lo, hi, p = map(float, f.split('data-interval="')[1].split('"')[0].split())
+        if name == REAL:
+            check((lo > 0 and p < 0.05) if change else lo <= 0 <= hi,
+                  f"{tag}: {REAL}'s interval [{lo}, {hi}] pp, p {p}")
     check("runs a side, changes not significant at p&lt;0.05 drawn as unchanged" in svg,
           f"{tag}: the header says how many runs")
 
