@@ -231,15 +231,14 @@ report_add_amount(struct buf *b, struct amount a, bool plus)
 	}
 }
 
-void
-report_add_change_percent(struct buf *b, struct amount base, struct amount head)
+/* The change relative to the function's base; "new" when it had none. */
+static void
+add_change_percent(struct buf *b, const struct row *r)
 {
-	if (base.v == 0) {
-		buf_adds(b, head.v > 0 ? "new" : "0.0%");
-	} else if (head.v == 0) {
-		buf_adds(b, "removed"); /* never -100.0% (one wording, issue 18) */
+	if (r->base.v == 0) {
+		buf_adds(b, r->head.v > 0 ? "new" : "0.0%");
 	} else {
-		numfmt_report_percent(b, (head.v - base.v) / base.v * 100, true);
+		numfmt_report_percent(b, r->delta.v / r->base.v * 100, true);
 	}
 }
 
@@ -392,7 +391,7 @@ report_row_cells(
 	report_add_amount(&cell[1], r->base, false);
 	report_add_amount(&cell[2], r->head, false);
 	report_add_amount(&cell[3], r->delta, true);
-	report_add_change_percent(&cell[4], r->base, r->head);
+	add_change_percent(&cell[4], r);
 	numfmt_report_number(&cell[5], report_points(s, r->delta.v), 2, false, true);
 }
 

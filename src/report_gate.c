@@ -481,7 +481,11 @@ report_add_verdict(struct buf *b, const struct summary *s, const struct options 
 	buf_addc(b, ' ');
 	report_add_amount(b, r->delta, true);
 	buf_adds(b, " (");
-	report_add_change_percent(b, r->base, r->head);
+	if (r->base.v > 0) {
+		numfmt_report_percent(b, r->delta.v / r->base.v * 100, true);
+	} else {
+		buf_adds(b, "new");
+	}
 	buf_adds(b, ").\n");
 }
 

@@ -108,9 +108,6 @@ void report_header_cells(const struct summary *s, enum list l, const char **h);
 /* Fills cell[0..NCOL) for one row (md: Markdown escaping); cell[0] is the name. */
 void report_row_cells(
         const struct summary *s, enum list l, const struct row *r, bool md, struct buf *cell);
-/* The change in percent of the base: "+116.7%", "new" (no base), "removed"
- * (no head), as the one wording of issue 18 says. */
-void report_add_change_percent(struct buf *b, struct amount base, struct amount head);
 /* A count with up to 2 decimals and separators; '+' on positive when plus. */
 void report_add_count(struct buf *b, double v, bool plus);
 /* The same for an amount, digit for digit when it is exact. */
