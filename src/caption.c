@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "numfmt.h"
+#include "runs.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -367,6 +368,36 @@ add_legend(struct caption *c, const struct layout *l)
 	}
 }
 
+/*
+ * --runs: how many runs, and that colours show only significant changes;
+ * after the subtitle, so the header's layout stays as it is.
+ */
+static void
+add_runs_note(struct caption *c, const struct layout *l)
+{
+	const struct runs *r = l->tree->runs;
+	if (!r) {
+		return;
+	}
+	struct buf b;
+	buf_init(&b);
+	if (c->subtitle) {
+		buf_adds(&b, c->subtitle);
+		buf_adds(&b, SEP);
+	}
+	size_t nb = runs_count(r, SIDE_BASE), nh = runs_count(r, SIDE_HEAD);
+	if (nb == nh) {
+		buf_printf(&b, "%zu runs a side", nb);
+	} else {
+		buf_printf(&b, "%zu base and %zu head runs", nb, nh);
+	}
+	buf_adds(&b, ", changes not significant at p<");
+	buf_add_double(&b, runs_alpha(r), 4);
+	buf_adds(&b, " drawn as unchanged");
+	free(c->subtitle);
+	c->subtitle = detach(&b);
+}
+
 void
 caption_init(struct caption *c, const struct layout *l)
 {
@@ -388,6 +419,7 @@ caption_init(struct caption *c, const struct layout *l)
 	} else if (o->input_note) {
 		c->subtitle = xstrdup(o->input_note);
 	}
+	add_runs_note(c, l);
 	c->totals = totals_line(l);
 	c->rule = rule_line(l);
 	c->pruned = pruned_line(l);

@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "folded.h"
 #include "perf.h"
+#include "runs.h"
 #include "source.h"
 #include "timing.h"
 #include "xalloc.h"
@@ -38,6 +39,7 @@ struct side_read {
 	bool three_column;
 	struct input_info info;
 	struct buf *msg;
+	struct runs *runs; /* --runs: each file is one run, else NULL */
 };
 
 /* What a callgrind file said, kept for the picture and the reports. */
@@ -193,6 +195,9 @@ read_side(struct side_read *sd, struct tree *t, const char *const *paths, size_t
 	for (size_t i = 0; ok && i < count; i++) {
 		struct diag err = {{0}};
 		ok = read_file(sd, t, paths[i], head, &err);
+		if (ok && sd->runs) {
+			runs_take(sd->runs, t, sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD);
+		}
 		if (!ok && err.msg[0]) {
 			buf_printf(sd->msg, "difffold: %s\n", err.msg);
 		}
@@ -241,13 +246,15 @@ read_threaded(uint64_t total_bytes)
 
 static bool
 read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
-        uint64_t total_bytes, struct input_info *info, struct buf *msg)
+        uint64_t total_bytes, struct input_info *info, struct buf *msg, struct runs *runs)
 {
-	struct side_read base = {.o = o, .progress = progress, .mode = FOLDED_BASE, .msg = msg};
+	struct side_read base = {
+	        .o = o, .progress = progress, .mode = FOLDED_BASE, .msg = msg, .runs = runs};
 	struct side_read head = base;
 	head.mode = FOLDED_HEAD;
 	bool ok;
-	if (!read_threaded(total_bytes)) {
+	/* Runs are snapshots of one tree's node ids: no second tree to merge. */
+	if (runs || !read_threaded(total_bytes)) {
 		ok = read_side(&base, t, o->base, o->base_count) &&
 		     read_side(&head, t, o->head, o->head_count);
 		input_info_merge(info, &base.info);
@@ -379,6 +386,7 @@ input_read(
 	progress_init(&pr, &rp, o);
 	memset(info, 0, sizeof(*info));
 	struct tree *t = tree_create(&o->tree);
+	struct runs *runs = NULL;
 	bool ok;
 	bool three_column = false;
 	if (o->single) {
@@ -388,7 +396,8 @@ input_read(
 		three_column = sd.three_column;
 		input_info_merge(info, &sd.info);
 	} else {
-		ok = read_both(t, o, &rp, pr.total, info, messages);
+		runs = o->runs ? runs_create(o->significance) : NULL;
+		ok = read_both(t, o, &rp, pr.total, info, messages, runs);
 	}
 	progress_end(&pr);
 	if (info->perf) {
@@ -396,12 +405,16 @@ input_read(
 	}
 	timing_stage("read");
 	if (!ok) {
+		runs_destroy(runs);
 		tree_destroy(t);
 		*out = NULL;
 		return false;
 	}
 	/* One profile is differential when it has the 3-column form. */
 	tree_finish(t, !o->single || three_column);
+	if (runs) {
+		runs_attach(runs, t);
+	}
 	timing_stage("tree_finish");
 	*out = t;
 	return true;

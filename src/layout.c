@@ -7,6 +7,7 @@
 #include "caption.h"
 #include "numfmt.h"
 #include "utf8.h"
+#include "runs.h"
 #include "xalloc.h"
 
 /*
@@ -125,6 +126,10 @@ place_children(const struct tree *t, uint32_t id, struct offset *off)
 static enum node_status
 total_status(const struct tree *t, const struct tree_node *n)
 {
+	/* --runs: a change the test does not confirm is drawn unchanged. */
+	if (t->runs && !runs_node_significant(t->runs, (uint32_t)(n - t->nodes), true)) {
+		return STATUS_SAME;
+	}
 	return tree_classify_change(t, n, layout_change(t, n, COLOR_BY_TOTAL));
 }
 

@@ -100,6 +100,16 @@ static const char usage_text[] =
         "  --gate-min-share SHARE\n"
         "                        per-function gates skip functions whose gated count\n"
         "                        is below SHARE of the larger total (default 0.005)\n"
+        "  --runs                each --base/--head file is one run of the same workload:\n"
+        "                        changes are tested (Welch's t-test on shares) and those\n"
+        "                        not significant are drawn unchanged and never gate\n"
+        "                        (needs 2 or more files a side)\n"
+        "  --significance ALPHA  the test's level for --runs (default 0.05)\n"
+        "  --alloc-pattern GLOB  a function that allocates, for the reports' signals\n"
+        "                        (repeatable; default malloc, calloc, realloc, free,\n"
+        "                        operator new*, alloc::*, *Vec*push* and similar)\n"
+        "  --io-pattern GLOB     a function that does I/O, for the signals (repeatable;\n"
+        "                        default read, write, *syscall*, *_[k] and similar)\n"
         "\n"
         "  -h, --help            show this help and exit\n"
         "  -V, --version         show the version and exit\n"
@@ -147,6 +157,10 @@ enum long_only {
 	OPT_OBJECTS,
 	OPT_WEIGHT,
 	OPT_JSON_LAYOUT,
+	OPT_RUNS,
+	OPT_SIGNIFICANCE,
+	OPT_ALLOC_PATTERN,
+	OPT_IO_PATTERN,
 };
 
 static const struct option long_options[] = {
@@ -191,6 +205,10 @@ static const struct option long_options[] = {
         {"objects", no_argument, NULL, OPT_OBJECTS},
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
+        {"runs", no_argument, NULL, OPT_RUNS},
+        {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+        {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
+        {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -228,6 +246,7 @@ options_init(struct options *o)
 	o->fail_on_function = -1;
 	o->fail_on_new = -1;
 	o->gate_min_share = OPTIONS_DEFAULT_GATE_MIN_SHARE;
+	o->significance = OPTIONS_DEFAULT_SIGNIFICANCE;
 }
 
 void
@@ -235,6 +254,8 @@ options_finish(struct options *o)
 {
 	free(o->base);
 	free(o->head);
+	free(o->alloc_patterns);
+	free(o->io_patterns);
 	free(o->outputs);
 	for (size_t i = 0; i < o->fail_on_count; i++) {
 		free(o->fail_on[i].glob);
@@ -526,6 +547,8 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		return parse_number(arg, "--gate-min-share", 0, 1, &o->gate_min_share, err);
 	case OPT_FAIL_ON:
 		return parse_fail_on(o, arg, err);
+	case OPT_SIGNIFICANCE:
+		return parse_number(arg, "--significance", 0.0001, 0.5, &o->significance, err);
 	default:
 		return parse_choice_option(o, c, arg, err);
 	}
@@ -614,6 +637,15 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_NORMALIZE:
 		o->tree.normalize = true;
 		return true;
+	case OPT_RUNS:
+		o->runs = true;
+		return true;
+	case OPT_ALLOC_PATTERN:
+		add_input(&o->alloc_patterns, &o->alloc_pattern_count, arg);
+		return true;
+	case OPT_IO_PATTERN:
+		add_input(&o->io_patterns, &o->io_pattern_count, arg);
+		return true;
 	case OPT_INVERTED:
 		o->inverted = true;
 		return true;
@@ -689,6 +721,19 @@ stdin_used_twice(const struct options *o)
 	return n > 1;
 }
 
+/* A spread needs two runs a side. */
+static bool
+runs_usable(const struct options *o, struct diag *err)
+{
+	if (o->runs && (o->single || o->base_count < 2 || o->head_count < 2)) {
+		return usage(err,
+		        "--runs needs two or more files a side (--base A --base B "
+		        "--head C --head D)",
+		        NULL);
+	}
+	return true;
+}
+
 /* Positional arguments and --base/--head into sides; outputs into formats. */
 static bool
 resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, struct diag *err)
@@ -727,7 +772,7 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 	if (stdin_used_twice(o)) {
 		return usage(err, "standard input ('-') can be read only once", NULL);
 	}
-	return true;
+	return runs_usable(o, err);
 }
 
 /*

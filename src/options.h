@@ -80,6 +80,7 @@ struct options {
 	const char *event; /* --event: which of the profile's events (callgrind, perf) */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	struct tree_options tree;
 	/* outputs */
 	struct output_spec *outputs;
@@ -117,6 +118,12 @@ struct options {
 	double gate_min_share;
 	struct gate_pattern *fail_on;
 	size_t fail_on_count;
+	double significance; /* --significance: the test's level, 0 < ALPHA < 1 */
+	/* --alloc-pattern, --io-pattern: globs naming allocation and I/O
+	 * functions for the reports' signals; none given: the defaults
+	 * (report_signals.c). */
+	const char **alloc_patterns, **io_patterns;
+	size_t alloc_pattern_count, io_pattern_count;
 };
 
 enum options_result {
@@ -127,6 +134,7 @@ enum options_result {
 
 #define OPTIONS_DEFAULT_MIN_DELTA 0.001
 #define OPTIONS_DEFAULT_GATE_MIN_SHARE 0.005
+#define OPTIONS_DEFAULT_SIGNIFICANCE 0.05
 /* 25 times the merged tree of a 220 MB generated pair; at the limit a run
  * peaks at 1.0 GB (folded) to 1.7 GB (SVG). */
 #define OPTIONS_DEFAULT_MAX_FRAMES 10000000u

@@ -19,6 +19,9 @@ static const char *const list_titles[LIST_COUNT] = {
         "Call paths with the largest self change",
 };
 
+const enum list report_list_order[LIST_COUNT] = {LIST_REG_SELF, LIST_REG_TOTAL, LIST_IMP_SELF,
+        LIST_IMP_TOTAL, LIST_NEW, LIST_REMOVED, LIST_PATHS};
+
 struct amount
 report_amount(const struct summary *s, struct count c, enum side side)
 {
@@ -56,6 +59,9 @@ static void
 push_row(struct summary *s, enum list l, uint32_t id, uint32_t order, struct count base,
         struct count head, double key)
 {
+	if (!report_runs_keep(s, l, id)) {
+		return;
+	}
 	s->rows[l] = xgrow(s->rows[l], &s->cap[l], s->count[l] + 1, sizeof(struct row));
 	struct row *r = &s->rows[l][s->count[l]++];
 	r->id = id;
@@ -299,6 +305,13 @@ add_row_name(struct buf *b, const struct summary *s, enum list l, const struct r
 		buf_add(b, name.data, name.len);
 	}
 	buf_finish(&name);
+}
+
+void
+report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md)
+{
+	struct row r = {.id = id};
+	add_row_name(b, s, LIST_PATHS, &r, md);
 }
 
 /* ---- tables ----------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "numfmt.h"
 #include "report_private.h"
+#include "runs.h"
 #include "xalloc.h"
 
 /* ---- gates ------------------------------------------------------------ */
@@ -112,12 +113,23 @@ name_matches(const struct summary *s, uint32_t id, const char *glob)
 	return match;
 }
 
+/* --runs: only a change the test confirms, on the gated measure, may trip. */
+static bool
+runs_confirm(const struct summary *s, const struct gate_eval *ev, uint32_t id)
+{
+	bool self = ev->kind == GATE_FUNCTION || (ev->kind == GATE_PATTERN && !ev->pattern->total);
+	return !s->t->runs || runs_function_significant(s->t->runs, id, !self);
+}
+
 /* Whether function id trips the gate; *key ranks it among the offenders. */
 static bool
 trips(const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id,
         double *key)
 {
 	const struct fn *f = &s->fns[id];
+	if (!runs_confirm(s, ev, id)) {
+		return false;
+	}
 	switch (ev->kind) {
 	case GATE_REGRESSION:
 		*key = report_amount(s, f->total[SIDE_HEAD], SIDE_HEAD).v -
@@ -147,7 +159,8 @@ report_gate_eval(const struct summary *s, const struct options *opt, size_t i, s
 	}
 	if (ev->kind == GATE_REGRESSION) {
 		double d = s->change.v;
-		if (d > 0 && d * 100 > ev->limit * s->base_total.v) {
+		if (d > 0 && d * 100 > ev->limit * s->base_total.v &&
+		        (!s->t->runs || report_runs_verdict(s) == VERDICT_REGRESSION)) {
 			const struct tree_node *root = tree_node(s->t, TREE_ROOT);
 			push(ev, s, GATE_WHOLE, root->total, HUGE_VAL);
 		}
@@ -375,6 +388,9 @@ report_verdict(const struct summary *s, size_t gates, size_t failed)
 	if (failed > 0) {
 		return VERDICT_REGRESSION;
 	}
+	if (s->t->runs && gates == 0) {
+		return report_runs_verdict(s);
+	}
 	double floor = s->t->opt.min_delta * s->larger.v;
 	if (s->change.v < -floor) {
 		return VERDICT_IMPROVEMENT;
@@ -406,8 +422,8 @@ report_largest_self(const struct summary *s, enum list *l)
 	return reg;
 }
 
-static void
-add_code_name(struct buf *b, const char *raw, size_t len, bool md)
+void
+report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
 {
 	if (!md) {
 		escape_terminal(b, raw, len, TEXT_NAME_CAP);
@@ -461,7 +477,7 @@ report_add_verdict(struct buf *b, const struct summary *s, const struct options 
 	size_t len;
 	const char *name = intern_name(s->t->names, r->id, &len);
 	buf_adds(b, "largest self change ");
-	add_code_name(b, name, len, md);
+	report_add_code_name(b, name, len, md);
 	buf_addc(b, ' ');
 	report_add_amount(b, r->delta, true);
 	buf_adds(b, " (");

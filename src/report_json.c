@@ -41,8 +41,8 @@ json_amounts(struct buf *b, struct amount base, struct amount head, struct amoun
 	json_amount(b, delta);
 }
 
-static void
-json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r)
+void
+report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r)
 {
 	size_t len;
 	if (l == LIST_PATHS) {
@@ -87,7 +87,7 @@ json_list(struct buf *b, const struct summary *s, enum list l, size_t top)
 		if (i > 0) {
 			buf_addc(b, ',');
 		}
-		json_row(b, s, l, &s->rows[l][i]);
+		report_json_row(b, s, l, &s->rows[l][i]);
 	}
 	buf_addc(b, ']');
 }
@@ -150,7 +150,7 @@ json_verdict(struct buf *b, const struct summary *s, const struct options *opt, 
 	enum list l;
 	const struct row *r = report_largest_self(s, &l);
 	if (r) {
-		json_row(b, s, l, r);
+		report_json_row(b, s, l, r);
 	} else {
 		buf_adds(b, "null");
 	}
@@ -173,7 +173,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	struct summary s;
 	report_summary_init(&s, t, true);
 	size_t top = report_top(opt);
-	buf_adds(b, "\"summary\":{\"base_total\":");
+	buf_adds(b, "\"summary\":{\"schema_version\":" REPORT_SCHEMA_VERSION ",\"base_total\":");
 	json_amount(b, s.base_total);
 	buf_adds(b, ",\"head_total\":");
 	json_amount(b, s.head_total);
@@ -208,6 +208,8 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	if (s.differential) {
 		json_verdict(b, &s, opt, top);
 	}
+	report_sections_json(b, &s, opt);
+	report_runs_json(b, &s, opt);
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }

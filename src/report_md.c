@@ -16,6 +16,29 @@ md_cells(struct buf *b, const char *const *cells, size_t n)
 	buf_adds(b, "|\n");
 }
 
+size_t
+report_md_grid(struct buf *b, const char *const *head, const char *align, const struct buf *cells,
+        size_t nrows, size_t ncol)
+{
+	md_cells(b, head, ncol);
+	buf_adds(b, align);
+	buf_addc(b, '\n');
+	size_t start = b->len, r = 0;
+	for (; r < nrows; r++) {
+		const char *c[GRID_MAX_COLUMNS];
+		for (size_t i = 0; i < ncol; i++) {
+			c[i] = cells[r * ncol + i].data;
+		}
+		size_t at = b->len;
+		md_cells(b, c, ncol);
+		if (b->len - start > MD_TABLE_BUDGET) {
+			buf_setlen(b, at);
+			break;
+		}
+	}
+	return r;
+}
+
 static void
 md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct buf *cell)
 {
@@ -138,7 +161,21 @@ md_headline(struct buf *b, const struct summary *s, const struct options *opt)
 	buf_adds(b, ").\n\n");
 }
 
-/* The rule used, shared word for word by the Markdown and text reports. */
+void
+report_md_fit(struct buf *b)
+{
+	static const char note[] = "\n_Report cut here to fit a pull-request comment._\n";
+	if (b->len <= MD_REPORT_MAX) {
+		return;
+	}
+	size_t end = MD_REPORT_MAX - sizeof(note);
+	while (end > 0 && b->data[end - 1] != '\n') {
+		end--;
+	}
+	buf_setlen(b, end);
+	buf_adds(b, note);
+}
+
 void
 report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 {
@@ -161,12 +198,15 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 	if (opt->input_note) {
 		buf_printf(&b, "\n_Input: %s._\n", opt->input_note);
 	}
-	for (int l = 0; l < LIST_COUNT; l++) {
-		if (report_title(&s, (enum list)l)) {
-			md_table(&b, &s, (enum list)l, report_top(opt), cell);
+	report_add_opening(&b, &s, opt, true);
+	for (size_t i = 0; i < LIST_COUNT; i++) {
+		enum list l = report_list_order[i];
+		if (report_title(&s, l)) {
+			md_table(&b, &s, l, report_top(opt), cell);
 		}
 	}
-	report_add_gates(&b, &s, opt, true);
+	report_add_closing(&b, &s, opt, true);
+	report_md_fit(&b);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	for (size_t i = 0; i < NCOL; i++) {

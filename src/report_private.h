@@ -42,6 +42,10 @@ enum list {
 	LIST_COUNT,
 };
 
+/* The order of the tables in the Markdown and text reports (issue 19):
+ * regressions, improvements, then new, removed and the call paths. */
+extern const enum list report_list_order[LIST_COUNT];
+
 /* A table row: a function (id = intern id) or a call path (id = node id). */
 /*
  * A count or a change as the reports print it: exact (c, with a sign for
@@ -113,6 +117,8 @@ double report_points(const struct summary *s, double delta);
 /* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */
 void report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md);
 void report_add_label(struct buf *b, const char *s, bool md);
+/* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
+void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */
 const char *report_label(const struct options *opt, enum side side);
 const char *report_countname(const struct options *opt);
@@ -176,5 +182,100 @@ const struct row *report_largest_self(const struct summary *s, enum list *l);
 void report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md);
 /* The gates section of the Markdown and text reports (nothing without gates). */
 void report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+
+/* ---- signals (report_signals.c) ------------------------------------- */
+
+#define SIGNAL_TOP 5 /* functions named per category, and new hot paths */
+
+enum signal_kind {
+	SIGNAL_ALLOC,
+	SIGNAL_IO,
+};
+
+/* Allocation or I/O: the share of all samples in matching functions' self. */
+struct signal_category {
+	double share[2];
+	uint32_t fns[SIGNAL_TOP]; /* intern ids whose self share grew most (confirmed by --runs) */
+	size_t nfns;
+	bool present; /* the category grew beyond the noise floor */
+};
+
+struct signals {
+	struct signal_category cat[2]; /* by enum signal_kind */
+	uint32_t hot[SIGNAL_TOP]; /* outermost new frames (node ids), heaviest first */
+	size_t nhot, hot_total;
+	double hot_min; /* --gate-min-share: the share a new hot path reaches */
+	double depth[2]; /* sample-weighted mean stack depth per side */
+	bool depth_present; /* it moved by 1% of the base or more */
+};
+
+void report_signals_init(struct signals *sg, const struct summary *s, const struct options *opt);
+bool report_signals_any(const struct signals *sg);
+/* The Signals section of the Markdown and text reports. */
+void report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
+        const struct options *opt, bool md);
+/* The glob list of a signal: the user's, or the defaults. */
+const char *const *report_signal_patterns(const struct options *opt, enum signal_kind k, size_t *n);
+
+/* ---- the sections of issue 19 (report_sections.c) -------------------- */
+
+/* "B → H UNIT (+d, +x%, +y pp)", "new (H UNIT)" or "removed (B UNIT in
+ * base)", for c[2]; unit NULL: no unit. */
+void report_add_change_words(
+        struct buf *b, const struct summary *s, const struct count *c, const char *unit, bool md);
+/* A call path as the tables write it (`a;…;y;z`). */
+void report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md);
+/* Hot-path changes: one line a function, largest self change first. */
+void report_add_hot_changes(
+        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/* The five most expensive functions (self) of base and head side by side. */
+void report_add_top_functions(struct buf *b, const struct summary *s, bool md);
+/* What to investigate: a few bullets from the lists, signals and gates. */
+void report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
+        const struct options *opt, bool md);
+/* After an improvement: the sentence and the command that updates the baseline. */
+void report_add_baseline(
+        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/*
+ * The last guard of the comment limit: past MD_REPORT_MAX bytes the report
+ * is cut after its last whole line and says so. The per-table budgets keep
+ * it under the limit for any input; this holds it for any options too.
+ */
+#define MD_REPORT_MAX 60000
+void report_md_fit(struct buf *b);
+
+/* Before the tables: baseline command, hot-path changes, most expensive functions. */
+void report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/* After them: signals, repeated runs, what to investigate, gates. */
+void report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/*
+ * A table of nrows x ncol cells (row-major) under head: Markdown with the
+ * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
+ * rows written); or aligned text, the columns whose bit is set in left
+ * aligned left.
+ */
+#define GRID_MAX_COLUMNS 8
+size_t report_md_grid(struct buf *b, const char *const *head, const char *align,
+        const struct buf *cells, size_t nrows, size_t ncol);
+void report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
+        size_t ncol, unsigned left);
+/* The JSON summary's schema: 2 added the members below and "runs" (docs/reports.md). */
+#define REPORT_SCHEMA_VERSION "2"
+/* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
+void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
+/* The JSON members of all of the above (leading commas). */
+void report_sections_json(struct buf *b, const struct summary *s, const struct options *opt);
+
+/* ---- repeated runs (report_runs.c) ----------------------------------- */
+
+/* Whether row id may be listed in l: always without --runs; with it, only
+ * a change the test confirms (functions, or nodes for LIST_PATHS). */
+bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
+/* The verdict without gates under --runs: the test on the runs' totals. */
+enum verdict report_runs_verdict(const struct summary *s);
+/* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
+void report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+/* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
+void report_runs_json(struct buf *b, const struct summary *s, const struct options *opt);
 
 #endif

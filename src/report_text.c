@@ -43,8 +43,10 @@ text_cell(struct buf *b, const char *s, size_t width, bool left, const char *ans
 	}
 }
 
+/* left: a bit per column aligned left (bit 0: the name column). */
 static void
-text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol, const char *ansi)
+text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol, const char *ansi,
+        unsigned left)
 {
 	buf_adds(b, "  ");
 	for (size_t i = 0; i < ncol; i++) {
@@ -52,7 +54,7 @@ text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol,
 			buf_adds(b, "  ");
 		}
 		/* The name column is last-padded only when more columns follow. */
-		text_cell(b, c[i], width[i], i == 0, i >= 3 ? ansi : NULL);
+		text_cell(b, c[i], width[i], (left >> i) & 1u, i >= 3 ? ansi : NULL);
 	}
 	while (b->len > 0 && b->data[b->len - 1] == ' ') {
 		buf_setlen(b, b->len - 1);
@@ -87,7 +89,7 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 			width[i] = w > width[i] ? w : width[i];
 		}
 	}
-	text_line(b, h, width, ncol, NULL);
+	text_line(b, h, width, ncol, NULL, 1u);
 	for (size_t r = 0; r < n; r++) {
 		const char *c[NCOL];
 		for (size_t i = 0; i < ncol; i++) {
@@ -98,7 +100,7 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 		                   : d > 0                    ? ANSI_RED
 		                   : d < 0                    ? ANSI_GREEN
 		                                              : NULL;
-		text_line(b, c, width, ncol, ansi);
+		text_line(b, c, width, ncol, ansi, 1u);
 	}
 	for (size_t i = 0; i < n * NCOL; i++) {
 		buf_finish(&cells[i]);
@@ -106,6 +108,28 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 	free(cells);
 	if (n < s->count[l]) {
 		buf_printf(b, "  (%zu of %zu shown)\n", n, s->count[l]);
+	}
+}
+
+void
+report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
+        size_t ncol, unsigned left)
+{
+	size_t width[GRID_MAX_COLUMNS];
+	for (size_t i = 0; i < ncol; i++) {
+		width[i] = utf8_length(head[i], strlen(head[i]));
+		for (size_t r = 0; r < nrows; r++) {
+			size_t w = utf8_length(cells[r * ncol + i].data, cells[r * ncol + i].len);
+			width[i] = w > width[i] ? w : width[i];
+		}
+	}
+	text_line(b, head, width, ncol, NULL, left);
+	for (size_t r = 0; r < nrows; r++) {
+		const char *c[GRID_MAX_COLUMNS];
+		for (size_t i = 0; i < ncol; i++) {
+			c[i] = cells[r * ncol + i].data;
+		}
+		text_line(b, c, width, ncol, NULL, left);
 	}
 }
 
@@ -162,12 +186,14 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	if (opt->input_note) {
 		buf_printf(&b, "Input: %s.\n", opt->input_note);
 	}
-	for (int l = 0; l < LIST_COUNT; l++) {
-		if (report_title(&s, (enum list)l)) {
-			text_table(&b, &s, (enum list)l, report_top(opt), color);
+	report_add_opening(&b, &s, opt, false);
+	for (size_t i = 0; i < LIST_COUNT; i++) {
+		enum list l = report_list_order[i];
+		if (report_title(&s, l)) {
+			text_table(&b, &s, l, report_top(opt), color);
 		}
 	}
-	report_add_gates(&b, &s, opt, false);
+	report_add_closing(&b, &s, opt, false);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	buf_finish(&b);

@@ -8,6 +8,7 @@
 #include "count.h"
 #include "escape.h"
 #include "hash.h"
+#include "runs.h"
 #include "svg_assets.h"
 #include "utf8.h"
 
@@ -358,6 +359,27 @@ row_shift(const struct layout *l)
 	return round(l->graph_y) - l->graph_y;
 }
 
+/*
+ * --runs: data-interval="LO HI P", the (1 - alpha) confidence interval of
+ * the change in the frame's share of its run (head - base, percentage
+ * points, under --color-by) and the test's p value.
+ */
+static void
+add_interval(struct buf *b, const struct layout *l, uint32_t id)
+{
+	if (!l->tree->runs) {
+		return;
+	}
+	double lo, hi, p;
+	runs_node_interval(l->tree->runs, id, l->opt->color_by == COLOR_BY_TOTAL, &lo, &hi, &p);
+	buf_adds(b, "\" data-interval=\"");
+	buf_add_double(b, lo * 100, 4);
+	buf_addc(b, ' ');
+	buf_add_double(b, hi * 100, 4);
+	buf_addc(b, ' ');
+	buf_add_double(b, p, 6);
+}
+
 /* One frame, in image coordinates like everything else. */
 static void
 write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
@@ -375,6 +397,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	add_value(b, t, n, SIDE_BASE, true);
 	buf_adds(b, "\" data-head-self=\"");
 	add_value(b, t, n, SIDE_HEAD, true);
+	add_interval(b, l, box->node);
 	buf_adds(b, "\"><title>");
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);

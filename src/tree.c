@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "runs.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -31,6 +32,7 @@ tree_destroy(struct tree *t)
 	}
 	/* The build state borrows the name table: it goes first. */
 	tree_build_destroy(t->build);
+	runs_destroy(t->runs);
 	intern_destroy(t->names);
 	free(t->nodes);
 	free(t);

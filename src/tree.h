@@ -62,6 +62,7 @@ struct tree_node {
 };
 
 struct tree_build; /* private to tree*.c: see tree_build.h */
+struct runs; /* --runs: see runs.h */
 
 struct tree {
 	struct tree_options opt;
@@ -73,6 +74,7 @@ struct tree {
 	bool normalized; /* --normalize was applied (set by tree_finish) */
 	double base_scale; /* 1, or head/base total when normalised */
 	struct tree_build *build; /* until tree_finish, then NULL */
+	struct runs *runs; /* --runs: the tests of the runs (runs_attach), else NULL */
 };
 
 /* Takes a copy of *opt. */
@@ -126,6 +128,11 @@ bool tree_add_count(
  * opt.max_nodes frames (dst can then only be destroyed).
  */
 bool tree_merge(struct tree *dst, struct tree *src, const char **reason);
+/*
+ * While building: a side's self counts so far, one per node (*count of
+ * them), or NULL when the side has none yet. For runs_take (--runs).
+ */
+const struct count *tree_side_self(const struct tree *t, enum side side, size_t *count);
 /* Freezes the tree: children order, base scale, statuses. Call once. */
 void tree_finish(struct tree *t, bool differential);
 

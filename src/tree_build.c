@@ -538,6 +538,13 @@ tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, co
 	return true;
 }
 
+const struct count *
+tree_side_self(const struct tree *t, enum side side, size_t *count)
+{
+	*count = t->build->count;
+	return t->build->self[side];
+}
+
 /*
  * Parents and depths, from the keys, which are then freed: they are four
  * times the size of what is left of them. Depths are worked out here, in an

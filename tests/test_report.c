@@ -18,6 +18,7 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "report_private.h"
 #include "tree.h"
 
 /* A differential tree from two folded texts. */
@@ -122,21 +123,44 @@ counts_recursion_once(void **state)
 	options_finish(&o);
 }
 
-/* Every table line has exactly `cols` + 1 unescaped pipes. */
+static int
+unescaped_pipes(const char *line, size_t len)
+{
+	int pipes = 0;
+	for (size_t i = 0; i < len; i++) {
+		pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+	}
+	return pipes;
+}
+
+/*
+ * Every row of a table has as many unescaped pipes as its header, and the
+ * function and call-path tables have `cols` columns.
+ */
 static void
 assert_table_shape(const char *m, int cols)
 {
+	int want = 0; /* the header's pipes; 0 outside a table */
 	for (const char *line = m; *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
 		if (len > 0 && line[0] == '|') {
-			int pipes = 0;
-			for (size_t i = 0; i < len; i++) {
-				pipes += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+			int pipes = unescaped_pipes(line, len);
+			if (want == 0) {
+				want = pipes;
+				bool listed = strncmp(line, "| Function |", 12) == 0 ||
+				              strncmp(line, "| Call path |", 13) == 0;
+				if (listed && strncmp(line, "| Function | Measure |", 22) != 0 &&
+				        pipes != cols + 1) {
+					fail_msg("bad header (%d pipes): %.*s", pipes, (int)len,
+					        line);
+				}
 			}
-			if (pipes != cols + 1) {
+			if (pipes != want) {
 				fail_msg("bad row (%d pipes): %.*s", pipes, (int)len, line);
 			}
+		} else {
+			want = 0;
 		}
 		line += len + (end != NULL);
 	}
@@ -286,8 +310,11 @@ aligns_text_columns(void **state)
 	struct options o;
 	options_init(&o);
 	char *x = text(t, &o, false);
-	const char *a = strstr(x, "  \xc3\xa9t\xc3\xa9 ");
-	const char *b = strstr(x, "  abcd ");
+	/* In one table: the rows of the most expensive functions hold two names. */
+	const char *table = strstr(x, "Top regressions by self");
+	assert_non_null(table);
+	const char *a = strstr(table, "  \xc3\xa9t\xc3\xa9 ");
+	const char *b = strstr(table, "  abcd ");
 	assert_non_null(a);
 	assert_non_null(b);
 	/* Both rows end their Base column after the same number of code points. */
@@ -730,7 +757,7 @@ summarises_the_verdict_in_json(void **state)
 	char *s = summary(t, &o);
 	assert_contains(s, ",\"verdict\":\"regression\",\"largest_self_change\":{\"name\":\"a\","
 	                   "\"base\":100,\"head\":150,\"change\":50,");
-	assert_contains(s, "\"gates_failed\":0,\"gates\":[]}");
+	assert_contains(s, "\"gates_failed\":0,\"gates\":[],\"hot_path_changes\":");
 	free(s);
 	o.fail_on_function = 40;
 	o.fail_on_regression = 30;
@@ -739,10 +766,125 @@ summarises_the_verdict_in_json(void **state)
 	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[]},"
 	                   "{\"gate\":\"fail-on-function-regression\",\"limit\":40,\"failed\":true,"
 	                   "\"offender_count\":1,\"offenders\":[{\"name\":\"a\",\"base\":100,"
-	                   "\"head\":150,\"change\":50}]}]}");
+	                   "\"head\":150,\"change\":50}]}],\"hot_path_changes\":");
 	free(s);
 	tree_destroy(t);
 	options_finish(&o);
+}
+
+/* Signals: a new hot path, allocation and I/O growth, deeper stacks. */
+static void
+reports_signals(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;work 900\nmain;work;malloc 50\nmain;io;write 50\n",
+	        "main;work 600\nmain;work;malloc 150\nmain;io;write 100\n"
+	        "main;work;inner;zstd_compress;deep 150\n",
+	        false);
+	struct options o;
+	options_init(&o);
+	char *m = md(t, &o);
+	assert_contains(m,
+	        "#### Signals\n\n- New hot paths (1 new frame at 0.5% of head or more):\n"
+	        "  - `main;work;inner`: new (150 samples, 15.0% of head)\n");
+	assert_contains(m, "- Allocation grew: self 5.00% \u2192 15.00% of all (+10.00 pp); "
+	                   "most in `malloc` self 50 \u2192 150 (+100, +200.0%, +10.00 pp)\n");
+	assert_contains(m, "- I/O grew: self 5.00% \u2192 10.00% of all (+5.00 pp)");
+	/* Depth: (900x2 + 50x3 + 50x3) / 1000 = 2.1 -> (600x2 + 150x3 + 100x3 + 150x5) / 1000 = 2.7
+	 */
+	assert_contains(m, "- Mean stack depth (sample-weighted): 2.1 \u2192 2.7 frames (+0.6)\n");
+	assert_contains(m,
+	        "#### What to investigate\n\n- `deep` is new with the largest self "
+	        "growth (150 samples); start on its path `main;\u2026;zstd_compress;deep`.\n"
+	        "- `main;work;inner` is new and takes 15.0% of head");
+	free(m);
+	/* Patterns replace the defaults: now nothing counts as allocation. */
+	const char *only[] = {"nothing_*"};
+	o.alloc_patterns = only;
+	o.alloc_pattern_count = 1;
+	m = md(t, &o);
+	assert_null(strstr(m, "Allocation grew"));
+	free(m);
+	/* Brackets, escapes and wildcards as fnmatch(3) reads them. */
+	const char *globs[][2] = {{"m[a]lloc", "*[c]"}, {"*al\\loc", "ma*"}, {"?alloc", "m*c"}};
+	for (size_t i = 0; i < sizeof(globs) / sizeof(globs[0]); i++) {
+		o.alloc_patterns = globs[i];
+		o.alloc_pattern_count = 2;
+		m = md(t, &o);
+		assert_contains(m, "- Allocation grew: self 5.00% \u2192 15.00% of all");
+		free(m);
+	}
+	const char *miss[] = {"[b]alloc", "*[d]", "mal\\[loc", "malloc?"};
+	o.alloc_patterns = miss;
+	o.alloc_pattern_count = 4;
+	m = md(t, &o);
+	assert_null(strstr(m, "Allocation grew"));
+	free(m);
+	o.alloc_patterns = NULL;
+	o.alloc_pattern_count = 0;
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+/* After an improvement, the command that makes the head the baseline, shell-quoted. */
+static void
+offers_to_update_the_baseline(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 200\n", "main;a 100\n", false);
+	struct options o;
+	options_init(&o);
+	const char *base[] = {"base line.folded"}, *head[] = {"it's head.folded"};
+	o.base = base;
+	o.head = head;
+	o.base_count = o.head_count = 1;
+	char *m = md(t, &o);
+	assert_contains(m, "**Head is better overall.** Once the improvement is confirmed, make it "
+	                   "the new baseline: `cp -- 'it'\\''s head.folded' 'base line.folded'`\n");
+	free(m);
+	char *s = summary(t, &o);
+	assert_null(strstr(s, "cp --")); /* the JSON names no file */
+	free(s);
+	/* A name that would not survive escaping gets no command. */
+	head[0] = "head\033[2J.folded";
+	m = md(t, &o);
+	assert_contains(m, "copy the head profiles over the baseline.");
+	free(m);
+	o.base = o.head = NULL;
+	o.base_count = o.head_count = 0;
+	tree_destroy(t);
+	options_finish(&o);
+	/* No improvement: no command. */
+	t = pair("main;a 100\n", "main;a 200\n", false);
+	options_init(&o);
+	m = md(t, &o);
+	assert_null(strstr(m, "baseline"));
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
+/* The last guard of the comment limit cuts after a whole line, with a note. */
+static void
+fits_any_report_under_the_limit(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b);
+	for (int i = 0; i < 2000; i++) {
+		buf_printf(&b, "- line %04d of a report that options made far too long\n", i);
+	}
+	assert_true(b.len > MD_REPORT_MAX);
+	report_md_fit(&b);
+	assert_true(b.len <= MD_REPORT_MAX);
+	const char *note = "\n_Report cut here to fit a pull-request comment._\n";
+	assert_string_equal(b.data + b.len - strlen(note), note);
+	/* What is left before the note ends with a whole line. */
+	assert_true(b.data[b.len - strlen(note) - 1] == '\n');
+	size_t len = b.len;
+	report_md_fit(&b); /* a report within the limit is left alone */
+	assert_int_equal(b.len, len);
+	buf_finish(&b);
 }
 
 int
@@ -750,6 +892,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(aggregates_across_call_sites),
+	        cmocka_unit_test(fits_any_report_under_the_limit),
+	        cmocka_unit_test(reports_signals),
+	        cmocka_unit_test(offers_to_update_the_baseline),
 	        cmocka_unit_test(counts_recursion_once),
 	        cmocka_unit_test(escapes_hostile_names),
 	        cmocka_unit_test(prints_counts_exactly),

@@ -1,0 +1,233 @@
+/*
+ * report_runs: what --runs adds to the reports. The lists keep only
+ * changes the test confirms (report_runs_keep); the Markdown and text
+ * reports gain a "Repeated runs" section with each listed function's
+ * share of its runs (mean ± spread), the interval of the change and p;
+ * the JSON summary gains the same as data ("runs").
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "numfmt.h"
+#include "report_private.h"
+#include "runs.h"
+#include "xalloc.h"
+
+bool
+report_runs_keep(const struct summary *s, enum list l, uint32_t id)
+{
+	const struct runs *r = s->t->runs;
+	switch (l) {
+	case LIST_REG_SELF:
+	case LIST_IMP_SELF:
+		return !r || runs_function_significant(r, id, false);
+	case LIST_REG_TOTAL:
+	case LIST_IMP_TOTAL:
+	case LIST_NEW:
+	case LIST_REMOVED:
+		return !r || runs_function_significant(r, id, true);
+	case LIST_PATHS:
+		return !r || runs_node_significant(r, id, false);
+	case LIST_COUNT:
+		break;
+	}
+	return true;
+}
+
+enum verdict
+report_runs_verdict(const struct summary *s)
+{
+	const struct stats_welch *w = runs_whole(s->t->runs);
+	double larger = w->mean[0] > w->mean[1] ? w->mean[0] : w->mean[1];
+	/* The mean totals, not the sums: the sides may have different run counts. */
+	if (w->p >= runs_alpha(s->t->runs) || fabs(w->diff) <= s->t->opt.min_delta * larger) {
+		return VERDICT_NEUTRAL;
+	}
+	return w->diff > 0 ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
+}
+
+/* The (function, measure) pairs the section lists: those of the tables. */
+static const enum list shown_lists[] = {
+        LIST_REG_SELF, LIST_IMP_SELF, LIST_REG_TOTAL, LIST_IMP_TOTAL};
+
+static void
+add_share(struct buf *b, double mean, double sd)
+{
+	numfmt_report_number(b, mean * 100, 2, false, false);
+	buf_adds(b, "% \u00b1 ");
+	numfmt_report_number(b, sd * 100, 2, false, false);
+	buf_adds(b, " pp");
+}
+
+static void
+add_p(struct buf *b, double p)
+{
+	if (p < 0.0001) {
+		buf_adds(b, "<0.0001");
+	} else {
+		buf_add_double(b, p, 4);
+	}
+}
+
+/* Change in pp and its interval: "+1.19 pp [+1.02, +1.36]". */
+static void
+add_change(struct buf *b, const struct stats_welch *w)
+{
+	numfmt_report_number(b, w->diff * 100, 2, false, true);
+	buf_adds(b, " pp");
+	buf_adds(b, " [");
+	numfmt_report_number(b, w->lo * 100, 2, false, true);
+	buf_adds(b, ", ");
+	numfmt_report_number(b, w->hi * 100, 2, false, true);
+	buf_addc(b, ']');
+}
+
+/* Functions whose self changed beyond the noise floor but not significantly. */
+static size_t
+not_significant(const struct summary *s)
+{
+	size_t n = 0;
+	for (uint32_t id = 0; id < s->nnames; id++) {
+		const struct fn *f = &s->fns[id];
+		double d = report_amount(s, f->self[SIDE_HEAD], SIDE_HEAD).v -
+		           report_amount(s, f->self[SIDE_BASE], SIDE_BASE).v;
+		n += f->seen && fabs(d) > s->floor &&
+		     !runs_function_significant(s->t->runs, id, false);
+	}
+	return n;
+}
+
+static void
+add_intro(struct buf *b, const struct summary *s, bool md)
+{
+	const struct runs *r = s->t->runs;
+	buf_adds(b, md ? "\n#### Repeated runs\n\n" : "\nRepeated runs\n");
+	buf_printf(b,
+	        "%zu base and %zu head runs; each function's share of its run compared by "
+	        "Welch's t-test. Changes not significant at p < ",
+	        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+	buf_add_double(b, runs_alpha(r), 4);
+	size_t n = not_significant(s);
+	buf_printf(b,
+	        " are left out of the lists and trip no gate (%zu function%s whose self "
+	        "changed beyond the noise floor).\n",
+	        n, n == 1 ? "" : "s");
+}
+
+#define RUNS_COLUMNS 6
+
+/* One row's cells: name, measure, base, head, change, p. */
+static void
+row_cells(const struct summary *s, enum list l, const struct row *r, bool md, struct buf *c)
+{
+	bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
+	const struct stats_welch *w = runs_function(s->t->runs, r->id, total);
+	size_t len;
+	const char *name = intern_name(s->t->names, r->id, &len);
+	report_add_code_name(&c[0], name, len, md);
+	buf_adds(&c[1], total ? "total" : "self");
+	add_share(&c[2], w->mean[SIDE_BASE], w->sd[SIDE_BASE]);
+	add_share(&c[3], w->mean[SIDE_HEAD], w->sd[SIDE_HEAD]);
+	add_change(&c[4], w);
+	add_p(&c[5], w->p);
+}
+
+void
+report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+{
+	if (!s->t->runs || !s->differential) {
+		return;
+	}
+	add_intro(b, s, md);
+	static const char *const head[RUNS_COLUMNS] = {
+	        "Function", "Measure", "Base share", "Head share", "Change (pp)", "p"};
+	size_t top = report_top(opt), n = 0, count = 0;
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		size_t k = s->count[shown_lists[li]];
+		count += k < top ? k : top;
+	}
+	if (count == 0) {
+		return;
+	}
+	struct buf *c = xmalloc(count * RUNS_COLUMNS * sizeof(struct buf));
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		enum list l = shown_lists[li];
+		for (size_t i = 0; i < s->count[l] && i < top; i++, n++) {
+			for (size_t k = 0; k < RUNS_COLUMNS; k++) {
+				buf_init(&c[n * RUNS_COLUMNS + k]);
+				buf_add(&c[n * RUNS_COLUMNS + k], "", 0);
+			}
+			row_cells(s, l, &s->rows[l][i], md, &c[n * RUNS_COLUMNS]);
+		}
+	}
+	if (md) {
+		buf_addc(b, '\n');
+		size_t shown =
+		        report_md_grid(b, head, "|:--|:--|--:|--:|--:|--:|", c, n, RUNS_COLUMNS);
+		if (shown < n) {
+			buf_printf(b, "\n_Showing %zu of %zu._\n", shown, n);
+		}
+	} else {
+		report_text_grid(b, head, c, n, RUNS_COLUMNS, 3u);
+	}
+	for (size_t i = 0; i < n * RUNS_COLUMNS; i++) {
+		buf_finish(&c[i]);
+	}
+	free(c);
+}
+
+static void
+json_welch(struct buf *b, const struct stats_welch *w)
+{
+	buf_adds(b, "\"base_mean\":");
+	buf_add_double(b, w->mean[SIDE_BASE], 9);
+	buf_adds(b, ",\"base_sd\":");
+	buf_add_double(b, w->sd[SIDE_BASE], 9);
+	buf_adds(b, ",\"head_mean\":");
+	buf_add_double(b, w->mean[SIDE_HEAD], 9);
+	buf_adds(b, ",\"head_sd\":");
+	buf_add_double(b, w->sd[SIDE_HEAD], 9);
+	buf_adds(b, ",\"change\":");
+	buf_add_double(b, w->diff, 9);
+	buf_adds(b, ",\"ci_low\":");
+	buf_add_double(b, w->lo, 9);
+	buf_adds(b, ",\"ci_high\":");
+	buf_add_double(b, w->hi, 9);
+	buf_adds(b, ",\"p\":");
+	buf_add_double(b, w->p, 9);
+}
+
+void
+report_runs_json(struct buf *b, const struct summary *s, const struct options *opt)
+{
+	const struct runs *r = s->t->runs;
+	if (!r || !s->differential) {
+		return;
+	}
+	buf_printf(b, ",\"runs\":{\"base_runs\":%zu,\"head_runs\":%zu,\"test\":\"welch\"",
+	        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+	buf_adds(b, ",\"significance\":");
+	buf_add_double(b, runs_alpha(r), 6);
+	buf_adds(b, ",\"whole\":{");
+	json_welch(b, runs_whole(r));
+	buf_printf(b, "},\"not_significant\":%zu,\"functions\":[", not_significant(s));
+	size_t top = report_top(opt), shown = 0;
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		enum list l = shown_lists[li];
+		bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
+		for (size_t i = 0; i < s->count[l] && i < top; i++) {
+			size_t len;
+			const char *name = intern_name(s->t->names, s->rows[l][i].id, &len);
+			buf_adds(b, shown++ ? ",{\"name\":" : "{\"name\":");
+			escape_json_string(b, name, len);
+			buf_adds(b, total ? ",\"measure\":\"total\"," : ",\"measure\":\"self\",");
+			json_welch(b, runs_function(r, s->rows[l][i].id, total));
+			buf_addc(b, '}');
+		}
+	}
+	buf_adds(b, "]}");
+}

@@ -1,0 +1,54 @@
+/*
+ * runs: repeated runs (--runs). Each --base and each --head file is one
+ * run of the same workload; the tree still sums them all, and this module
+ * keeps what summing loses: per run, each node's self count, snapshot
+ * from the tree being built after each file (runs_take). After
+ * tree_finish, runs_attach turns them into each frame's and each
+ * function's share of its run's total (self and total), tests the head
+ * runs against the base runs with Welch's t-test (stats.c), demotes the
+ * self status of every frame whose change is not significant to
+ * STATUS_SAME, and hands itself to the tree (t->runs, freed with it).
+ *
+ * Memory: while reading, one double per node per run; while testing, two
+ * (self and total); afterwards 24 bytes per node and two stats_welch per
+ * function name. Nothing is spent without --runs. Node ids must be those
+ * of the finished tree, so a tree read with runs is read on one thread.
+ */
+#ifndef DIFFFOLD_RUNS_H
+#define DIFFFOLD_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "tree.h"
+
+struct runs;
+
+/* alpha: the significance level (--significance). */
+struct runs *runs_create(double alpha);
+void runs_destroy(struct runs *r);
+/* Call after each file of a side is read into t (unfinished): it is one run. */
+void runs_take(struct runs *r, const struct tree *t, enum side side);
+/* After tree_finish(t): tests, demotes statuses, and gives r to t. */
+void runs_attach(struct runs *r, struct tree *t);
+
+size_t runs_count(const struct runs *r, enum side side);
+double runs_alpha(const struct runs *r);
+/* Whether node id's change in share (self or total) is significant. */
+bool runs_node_significant(const struct runs *r, uint32_t id, bool total);
+/*
+ * Node id's p value and the (1 - alpha) interval of its change in share
+ * (head mean - base mean, as a fraction of the run total).
+ */
+void runs_node_interval(
+        const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p);
+/* Function name's (intern id) test on its share, self or total (summed as
+ * the reports sum it: each sample once under recursion). */
+const struct stats_welch *runs_function(const struct runs *r, uint32_t name, bool total);
+bool runs_function_significant(const struct runs *r, uint32_t name, bool total);
+/* The test on the runs' whole totals (absolute counts, not shares). */
+const struct stats_welch *runs_whole(const struct runs *r);
+
+#endif
