@@ -9,10 +9,13 @@
 
 #include "callgrind.h"
 #include "detect.h"
+#include "dhat.h"
 #include "escape.h"
 #include "folded.h"
+#include "gecko.h"
 #include "perf.h"
 #include "source.h"
+#include "speedscope.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -70,6 +73,18 @@ perf_info_add(struct input_info *info, const char *event, const uint64_t samples
 	}
 }
 
+/* Files of different units have no one unit (each is a static string). */
+static void
+json_info_add(struct input_info *info, const char *unit)
+{
+	if (!info->json) {
+		info->json_unit = unit;
+	} else if (info->json_unit != unit) {
+		info->json_unit = NULL;
+	}
+	info->json = true;
+}
+
 static void
 input_info_merge(struct input_info *info, const struct input_info *side)
 {
@@ -83,6 +98,9 @@ input_info_merge(struct input_info *info, const struct input_info *side)
 	info->folded |= side->folded;
 	if (side->perf) {
 		perf_info_add(info, side->perf_event, side->perf_samples);
+	}
+	if (side->json) {
+		json_info_add(info, side->json_unit);
 	}
 }
 
@@ -142,6 +160,45 @@ read_perf(struct side_read *sd, struct tree *t, struct source *src, const char *
 }
 
 static bool
+read_speedscope(struct side_read *sd, struct tree *t, struct source *src, const char *head,
+        size_t len, struct diag *err)
+{
+	struct speedscope_info si;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!speedscope_read_source(t, side, src, head, len, &si, err)) {
+		return false;
+	}
+	json_info_add(&sd->info, si.unit);
+	return true;
+}
+
+static bool
+read_dhat(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct dhat_info di;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!dhat_read_source(t, side, src, head, len, sd->o->event, &di, err)) {
+		return false;
+	}
+	json_info_add(&sd->info, di.unit);
+	return true;
+}
+
+static bool
+read_gecko(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct gecko_info gi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!gecko_read_source(t, side, src, head, len, &gi, err)) {
+		return false;
+	}
+	json_info_add(&sd->info, gi.unit);
+	return true;
+}
+
+static bool
 read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
         struct diag *err)
 {
@@ -173,6 +230,12 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_callgrind(sd, t, src, head, len, err);
 		} else if (f == INPUT_PERF_SCRIPT) {
 			ok = read_perf(sd, t, src, head, len, err);
+		} else if (f == INPUT_SPEEDSCOPE) {
+			ok = read_speedscope(sd, t, src, head, len, err);
+		} else if (f == INPUT_DHAT) {
+			ok = read_dhat(sd, t, src, head, len, err);
+		} else if (f == INPUT_GECKO) {
+			ok = read_gecko(sd, t, src, head, len, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
 		} else {
@@ -393,6 +456,9 @@ input_read(
 	progress_end(&pr);
 	if (info->perf) {
 		perf_note(info, o);
+	}
+	if (info->json && info->json_unit && !info->countname) {
+		info->countname = info->json_unit;
 	}
 	timing_stage("read");
 	if (!ok) {
