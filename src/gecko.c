@@ -187,6 +187,9 @@ sample_weight(
 	return count_stack(js, th, th->pending_stacks.v[i], c);
 }
 
+/* The samples' stack column: one value a sample, the most of a file. */
+enum { TAG_STACK = 1 };
+
 /* A value in a thread's samples table: level 3 is the column. */
 static bool
 samples_value(
@@ -201,13 +204,12 @@ samples_value(
 		/* Without weights (null) a sample counts 1, so no stack need wait. */
 		th->weighted = kind == JSON_ARRAY;
 		th->weights_done = kind == JSON_NULL;
+	} else if (js->depth == 4 && is(js, 3, "stack") && kind == JSON_ARRAY) {
+		jsonstream_tag_next(js, TAG_STACK);
 	} else if (js->depth == 4 && is(js, 3, "weightType") && kind == JSON_STRING) {
 		size_t n = len < sizeof(th->weight_type) - 1 ? len : sizeof(th->weight_type) - 1;
 		memcpy(th->weight_type, s, n);
 		th->weight_type[n] = '\0';
-	} else if (js->depth == 5 && js->lv[4].array && is(js, 3, "stack")) {
-		uint32_t stack;
-		return index_value(js, kind, s, len, true, &stack) && sample_stack(js, th, stack);
 	} else if (js->depth == 5 && js->lv[4].array && is(js, 3, "weight")) {
 		return sample_weight(js, th, kind, s, len);
 	}
@@ -218,6 +220,11 @@ static bool
 value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size_t len)
 {
 	struct gecko *g = ctx;
+	if (jsonstream_tag(js) == TAG_STACK) {
+		uint32_t stack;
+		return index_value(js, kind, s, len, true, &stack) &&
+		       sample_stack(js, &g->threads[g->count - 1], stack);
+	}
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a Firefox Profiler file is a JSON object");
 	}

@@ -57,11 +57,13 @@ open_container(struct jsonstream *js, bool array)
 	if (js->depth == JSONSTREAM_DEPTH) {
 		return jsonstream_fail(js, "JSON nested too deep for a profile");
 	}
+	js->next_tag = 0;
 	if (!js->reader->value(js->ctx, js, array ? JSON_ARRAY : JSON_OBJECT, NULL, 0)) {
 		return 0;
 	}
 	struct json_level *l = &js->lv[js->depth++];
 	l->array = array;
+	l->tag = js->next_tag;
 	l->index = 0;
 	l->key[0] = '\0';
 	return 1;
@@ -252,6 +254,18 @@ jsonstream_at(const struct jsonstream *js, const char *const *pat, size_t n)
 bool
 json_index(const char *s, size_t len, uint32_t *out)
 {
+	/* Indices are most of a profile's numbers: plain digits, parsed here. */
+	if (len > 0 && len < 10) {
+		uint32_t v = 0;
+		size_t i = 0;
+		while (i < len && s[i] >= '0' && s[i] <= '9') {
+			v = v * 10 + (uint32_t)(s[i++] - '0');
+		}
+		if (i == len) {
+			*out = v;
+			return true;
+		}
+	}
 	struct count c;
 	if (!json_count(s, len, &c) || c.nanos != 0 || c.units > UINT32_MAX - 1) {
 		return false;

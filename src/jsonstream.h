@@ -37,6 +37,7 @@ enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_OBJECT, JS
 
 struct json_level {
 	bool array;
+	int tag; /* the reader's name for the container (jsonstream_tag_next), 0: none */
 	uint64_t index; /* arrays: the position of the value being read */
 	char key[JSONSTREAM_KEY]; /* objects: the key of that value, "" if too long */
 };
@@ -63,6 +64,7 @@ struct jsonstream {
 	struct diag *err;
 	size_t depth; /* open containers */
 	struct json_level lv[JSONSTREAM_DEPTH];
+	int next_tag; /* the tag of the container being opened */
 	uint64_t line; /* 1 + newlines in the chunks fed so far */
 	bool failed; /* a reader's error is set */
 	void *handle; /* yajl_handle */
@@ -89,6 +91,22 @@ static inline uint64_t
 jsonstream_index(const struct jsonstream *js, size_t level)
 {
 	return js->lv[level].index;
+}
+/*
+ * Tags the container whose opening value() is being told, so that the
+ * values in it are known by one comparison (the hot columns of a profile)
+ * rather than by matching their path each time.
+ */
+static inline void
+jsonstream_tag_next(struct jsonstream *js, int tag)
+{
+	js->next_tag = tag;
+}
+/* The tag of the container the value is in. */
+static inline int
+jsonstream_tag(const struct jsonstream *js)
+{
+	return js->depth ? js->lv[js->depth - 1].tag : 0;
 }
 /* Stops the parse with "name:line: reason" at the current line. */
 bool jsonstream_fail(struct jsonstream *js, const char *reason);

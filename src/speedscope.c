@@ -150,6 +150,9 @@ event_value(struct jsonstream *js, struct profile *p, const char *key, enum json
 	return true;
 }
 
+/* The containers whose values are most of a file. */
+enum { TAG_SAMPLE = 1, TAG_WEIGHTS };
+
 static bool
 profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind, const char *s,
         size_t len)
@@ -159,16 +162,10 @@ profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind,
 		if (kind != JSON_ARRAY) {
 			return jsonstream_fail(js, "a sample is not an array of frame indices");
 		}
+		jsonstream_tag_next(js, TAG_SAMPLE);
 		p->node = 0;
-	} else if (JSON_AT(js, "profiles", "#", "samples", "#", "#")) {
-		uint32_t f;
-		if (kind != JSON_NUMBER || !json_index(s, len, &f)) {
-			return jsonstream_fail(js, "a sample's frame is not an index");
-		}
-		p->node = json_stacks_child(&sc->stacks, p->node, f);
-	} else if (JSON_AT(js, "profiles", "#", "weights", "#")) {
-		return weight(js, sc, kind == JSON_NUMBER ? s : NULL, len);
 	} else if (JSON_AT(js, "profiles", "#", "weights")) {
+		jsonstream_tag_next(js, TAG_WEIGHTS);
 		p->has_weights = true;
 	} else if (JSON_AT(js, "profiles", "#", "events", "#", "*")) {
 		return event_value(js, p, js->lv[4].key, kind, s, len);
@@ -184,6 +181,18 @@ static bool
 value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size_t len)
 {
 	struct speedscope *sc = ctx;
+	int tag = jsonstream_tag(js);
+	if (tag == TAG_SAMPLE) {
+		uint32_t f;
+		if (kind != JSON_NUMBER || !json_index(s, len, &f)) {
+			return jsonstream_fail(js, "a sample's frame is not an index");
+		}
+		sc->p.node = json_stacks_child(&sc->stacks, sc->p.node, f);
+		return true;
+	}
+	if (tag == TAG_WEIGHTS) {
+		return weight(js, sc, kind == JSON_NUMBER ? s : NULL, len);
+	}
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a speedscope file is a JSON object");
 	}
