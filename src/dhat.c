@@ -155,12 +155,6 @@ on_close(void *ctx, struct jsonstream *js, enum json_kind kind)
 
 static const struct json_reader reader = {value, on_close};
 
-static bool
-frame_name(void *ctx, uint32_t frame, const char **s, size_t *len)
-{
-	return json_strings_get(ctx, frame, s, len);
-}
-
 /* An unknown metric is refused before reading: every point would lack it. */
 static bool
 init(struct dhat *d, const char *metric, struct dhat_info *info, const char *name, struct diag *err)
@@ -186,7 +180,7 @@ finish(struct dhat *d, bool ok, struct tree *t, enum side side, const char *name
 		diag_set(err, name, 0, "no program point in the DHAT file");
 		ok = false;
 	}
-	ok = ok && json_stacks_emit(&d->stacks, t, side, frame_name, &d->ftbl, name, err);
+	ok = ok && json_stacks_emit(&d->stacks, t, side, &d->ftbl, name, err);
 	if (ok) {
 		d->info->unit = metric_unit(d);
 		snprintf(d->info->metric, sizeof(d->info->metric), "%s", d->metric);

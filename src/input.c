@@ -159,43 +159,31 @@ read_perf(struct side_read *sd, struct tree *t, struct source *src, const char *
 	return true;
 }
 
+/* speedscope, Firefox Profiler and DHAT JSON: their unit for the count name. */
 static bool
-read_speedscope(struct side_read *sd, struct tree *t, struct source *src, const char *head,
-        size_t len, struct diag *err)
+read_json(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        enum input_format f, struct diag *err)
 {
-	struct speedscope_info si;
 	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!speedscope_read_source(t, side, src, head, len, &si, err)) {
-		return false;
+	const char *unit;
+	bool ok;
+	if (f == INPUT_SPEEDSCOPE) {
+		struct speedscope_info si;
+		ok = speedscope_read_source(t, side, src, head, len, &si, err);
+		unit = si.unit;
+	} else if (f == INPUT_GECKO) {
+		struct gecko_info gi;
+		ok = gecko_read_source(t, side, src, head, len, &gi, err);
+		unit = gi.unit;
+	} else {
+		struct dhat_info di;
+		ok = dhat_read_source(t, side, src, head, len, sd->o->event, &di, err);
+		unit = di.unit;
 	}
-	json_info_add(&sd->info, si.unit);
-	return true;
-}
-
-static bool
-read_dhat(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct dhat_info di;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!dhat_read_source(t, side, src, head, len, sd->o->event, &di, err)) {
-		return false;
+	if (ok) {
+		json_info_add(&sd->info, unit);
 	}
-	json_info_add(&sd->info, di.unit);
-	return true;
-}
-
-static bool
-read_gecko(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct gecko_info gi;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!gecko_read_source(t, side, src, head, len, &gi, err)) {
-		return false;
-	}
-	json_info_add(&sd->info, gi.unit);
-	return true;
+	return ok;
 }
 
 static bool
@@ -230,12 +218,8 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_callgrind(sd, t, src, head, len, err);
 		} else if (f == INPUT_PERF_SCRIPT) {
 			ok = read_perf(sd, t, src, head, len, err);
-		} else if (f == INPUT_SPEEDSCOPE) {
-			ok = read_speedscope(sd, t, src, head, len, err);
-		} else if (f == INPUT_DHAT) {
-			ok = read_dhat(sd, t, src, head, len, err);
-		} else if (f == INPUT_GECKO) {
-			ok = read_gecko(sd, t, src, head, len, err);
+		} else if (f == INPUT_SPEEDSCOPE || f == INPUT_GECKO || f == INPUT_DHAT) {
+			ok = read_json(sd, t, src, head, len, f, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
 		} else {

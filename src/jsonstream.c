@@ -375,8 +375,8 @@ add_name(struct buf *b, const char *s, size_t len)
 }
 
 bool
-json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side, json_name_fn *name,
-        void *ctx, const char *file, struct diag *err)
+json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side,
+        const struct json_strings *names, const char *file, struct diag *err)
 {
 	struct buf path;
 	buf_init(&path);
@@ -396,7 +396,7 @@ json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side, json_na
 		for (size_t i = depth; ok && i-- > 0;) {
 			const char *s;
 			size_t len;
-			if (!name(ctx, chain[i], &s, &len)) {
+			if (!json_strings_get(names, chain[i], &s, &len)) {
 				char why[96];
 				snprintf(why, sizeof(why),
 				        "frame %u has no name in the frame table",

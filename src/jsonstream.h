@@ -137,17 +137,15 @@ uint32_t json_stacks_child(struct json_stacks *st, uint32_t node, uint32_t frame
 /* Adds c to a node's self count; false past 2^64-1. */
 bool json_stacks_add(struct json_stacks *st, uint32_t node, struct count c);
 
-/* A frame's name: false when the index has none. */
-typedef bool json_name_fn(void *ctx, uint32_t frame, const char **s, size_t *len);
-
+struct json_strings;
 /*
  * Every node with a self count, to a side of t, as a stack of the frames'
- * names (';' in a name becomes ':'), with root first (or the names pushed
- * to path first). False with err set ("name: reason") on a frame without a
- * name or a stack the tree refused.
+ * names (frame i is names' string i; ';' in a name becomes ':'), root
+ * first. False with err set ("file: reason") on a frame without a name or
+ * a stack the tree refused.
  */
-bool json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side, json_name_fn *name,
-        void *ctx, const char *file, struct diag *err);
+bool json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side,
+        const struct json_strings *names, const char *file, struct diag *err);
 
 /* Strings kept in order: a frame or string table. */
 struct json_strings {

@@ -270,12 +270,6 @@ on_close(void *ctx, struct jsonstream *js, enum json_kind kind)
 
 static const struct json_reader reader = {value, on_close};
 
-static bool
-frame_name(void *ctx, uint32_t frame, const char **s, size_t *len)
-{
-	return json_strings_get(ctx, frame, s, len);
-}
-
 static void
 init(struct speedscope *sc, struct speedscope_info *info)
 {
@@ -295,7 +289,7 @@ finish(struct speedscope *sc, bool ok, struct tree *t, enum side side, const cha
 		diag_set(err, name, 0, "no profile in the speedscope file");
 		ok = false;
 	}
-	ok = ok && json_stacks_emit(&sc->stacks, t, side, frame_name, &sc->frames, name, err);
+	ok = ok && json_stacks_emit(&sc->stacks, t, side, &sc->frames, name, err);
 	profile_reset(&sc->p);
 	json_stacks_finish(&sc->stacks);
 	json_strings_finish(&sc->frames);
