@@ -7,7 +7,7 @@
 #include "jsonstream.h"
 #include "xalloc.h"
 
-#define NONE UINT32_MAX /* a null prefix: a root stack */
+#define NONE JSON_NONE /* a null prefix: a root stack */
 
 /* The columns difffold needs of a thread's (or the shared) tables. */
 struct tables {
@@ -38,7 +38,6 @@ struct gecko {
 	struct thread *threads;
 	size_t count, cap;
 	struct gecko_info *info;
-	struct buf path;
 };
 
 static void
@@ -300,58 +299,30 @@ weight_unit(const char *type)
 	return json_unit_name(type);
 }
 
-/* Appends a frame's function name; false when a table has no entry for it. */
-static bool
-add_frame(struct buf *path, const struct tables *tb, const struct json_strings *strings,
-        uint32_t frame)
-{
-	const char *s;
-	size_t len;
-	if (frame >= tb->func.count || tb->func.v[frame] >= tb->name.count ||
-	        !json_strings_get(strings, tb->name.v[tb->func.v[frame]], &s, &len)) {
-		return false;
-	}
-	buf_addc(path, ';');
-	size_t at = path->len;
-	buf_add(path, s, len);
-	for (size_t i = at; i < path->len; i++) {
-		path->data[i] = path->data[i] == ';' ? ':' : path->data[i];
-	}
-	return true;
-}
+/* The tables a thread reads: its own, or the shared ones without. */
+struct thread_tables {
+	const struct tables *tb;
+	const struct json_strings *strings;
+};
 
-/* One counted stack: the thread's name, then its frames from the root. */
+/* A stack's frame's function name. */
 static const char *
-stack_path(struct gecko *g, const struct thread *th, uint32_t stack, struct json_u32s *chain)
+stack_name(void *ctx, uint32_t stack, const char **s, size_t *len)
 {
-	const struct tables *tb = th->tab.prefix.count ? &th->tab : &g->shared;
-	const struct json_strings *strings =
-	        th->tab.strings.count ? &th->tab.strings : &g->shared.strings;
-	chain->count = 0;
-	for (uint32_t st = stack; st != NONE; st = tb->prefix.v[st]) {
-		if (st >= tb->prefix.count || st >= tb->frame.count) {
-			return "a sample's stack is not in the stack table";
-		}
-		json_u32s_push(chain, tb->frame.v[st]);
-	}
-	buf_reset(&g->path);
-	const char *name = th->name ? th->name : "[unknown thread]";
-	buf_adds(&g->path, name);
-	for (size_t i = 0; i < g->path.len; i++) {
-		g->path.data[i] = g->path.data[i] == ';' ? ':' : g->path.data[i];
-	}
-	for (size_t i = chain->count; i-- > 0;) {
-		if (!add_frame(&g->path, tb, strings, chain->v[i])) {
-			return "a frame has no function name in the tables";
-		}
+	const struct thread_tables *tt = ctx;
+	const struct tables *tb = tt->tb;
+	uint32_t frame = tb->frame.v[stack];
+	if (frame >= tb->func.count || tb->func.v[frame] >= tb->name.count ||
+	        !json_strings_get(tt->strings, tb->name.v[tb->func.v[frame]], s, len)) {
+		return "a frame has no function name in the tables";
 	}
 	return NULL;
 }
 
+/* Each thread under its name, its counted stacks by cursor (json_forest_emit). */
 static bool
 emit(struct gecko *g, struct tree *t, enum side side, const char *file, struct diag *err)
 {
-	struct json_u32s chain = {0};
 	bool ok = true;
 	for (size_t i = 0; ok && i < g->count; i++) {
 		const struct thread *th = &g->threads[i];
@@ -359,22 +330,18 @@ emit(struct gecko *g, struct tree *t, enum side side, const char *file, struct d
 		if (i > 0 && unit != g->info->unit) {
 			diag_set(err, file, 0,
 			        "threads of different sample weights cannot be summed");
-			ok = false;
+			return false;
 		}
 		g->info->unit = unit;
-		for (size_t k = 0; ok && k < th->stacks.count; k++) {
-			const char *why = stack_path(g, th, th->stacks.v[k], &chain);
-			if (!why && !tree_add_stack(t, side, g->path.data, g->path.len,
-			                    th->counts[k], &why)) {
-				ok = false;
-			}
-			if (why) {
-				diag_set(err, file, 0, why);
-				ok = false;
-			}
-		}
+		struct thread_tables tt = {th->tab.prefix.count ? &th->tab : &g->shared,
+		        th->tab.strings.count ? &th->tab.strings : &g->shared.strings};
+		size_t n = tt.tb->prefix.count < tt.tb->frame.count ? tt.tb->prefix.count
+		                                                    : tt.tb->frame.count;
+		struct json_forest f = {tt.tb->prefix.v, n, stack_name, &tt,
+		        th->name ? th->name : "[unknown thread]", false};
+		ok = json_forest_emit(
+		        &f, t, side, th->stacks.v, th->counts, th->stacks.count, file, err);
 	}
-	free(chain.v);
 	return ok;
 }
 
@@ -385,7 +352,6 @@ init(struct gecko *g, struct gecko_info *info)
 	memset(info, 0, sizeof(*info));
 	g->info = info;
 	tables_init(&g->shared);
-	buf_init(&g->path);
 }
 
 static bool
@@ -409,7 +375,6 @@ finish(struct gecko *g, bool ok, struct tree *t, enum side side, const char *fil
 	}
 	free(g->threads);
 	tables_finish(&g->shared);
-	buf_finish(&g->path);
 	return ok;
 }
 

@@ -361,9 +361,9 @@ json_stacks_add(struct json_stacks *st, uint32_t node, struct count c)
 	return count_add(st->self[node], c, &st->self[node]);
 }
 
-/* Appends a frame's name, ';' (the frame separator) turned into ':'. */
+/* A frame's name with ';' (the frame separator) turned into ':'. */
 static void
-add_name(struct buf *b, const char *s, size_t len)
+frame_text(struct buf *b, const char *s, size_t len)
 {
 	size_t at = b->len;
 	buf_add(b, s, len);
@@ -374,50 +374,203 @@ add_name(struct buf *b, const char *s, size_t len)
 	}
 }
 
+/* Node id and the nodes above it not placed yet, id first; returns the first placed. */
+static uint32_t
+unplaced(const struct json_forest *f, const struct tree_cursor *at, uint32_t id,
+        struct json_u32s *chain)
+{
+	chain->count = 0;
+	for (; id != JSON_NONE && at[id].node == TREE_NONE; id = f->parent[id]) {
+		json_u32s_push(chain, id);
+	}
+	return id;
+}
+
+/* The nodes of chain, outermost first, under c: each placed in at. */
+static const char *
+place(const struct json_forest *f, struct tree *t, struct tree_cursor c, struct tree_cursor *at,
+        const struct json_u32s *chain, struct buf *name)
+{
+	const char *reason = NULL;
+	for (size_t i = chain->count; i-- > 0;) {
+		const char *s;
+		size_t len;
+		if ((reason = f->name(f->ctx, chain->v[i], &s, &len)) != NULL) {
+			return reason;
+		}
+		buf_reset(name);
+		frame_text(name, s, len);
+		if (!tree_cursor_child(t, &c, name->data, name->len, &c, &reason)) {
+			return reason;
+		}
+		at[chain->v[i]] = c;
+	}
+	return NULL;
+}
+
+/*
+ * Node by node: a node's frame goes under its parent's, found through the
+ * cursor kept for it, so each node is named once however deep it is (a
+ * path a sample would cost its depth: a deep stack sampled often would
+ * cost its depth times its samples).
+ */
+static const char *
+emit_cursors(const struct json_forest *f, struct tree *t, enum side side, const uint32_t *nodes,
+        const struct count *counts, size_t n)
+{
+	struct tree_cursor *at = xmalloc((f->count ? f->count : 1) * sizeof(*at));
+	for (size_t i = 0; i < f->count; i++) {
+		at[i].node = TREE_NONE;
+	}
+	struct tree_cursor base = tree_cursor_root();
+	const char *reason = NULL;
+	struct buf name;
+	buf_init(&name);
+	if (f->root) {
+		frame_text(&name, f->root, strlen(f->root));
+		tree_cursor_child(t, &base, name.data, name.len, &base, &reason);
+	}
+	if (!reason && f->zero_is_root && f->count) {
+		at[0] = base;
+	}
+	struct json_u32s chain = {0};
+	for (size_t k = 0; !reason && k < n; k++) {
+		if (nodes[k] >= f->count) {
+			reason = "a sample's stack is not in the stack table";
+			break;
+		}
+		uint32_t up = unplaced(f, at, nodes[k], &chain);
+		reason = place(f, t, up == JSON_NONE ? base : at[up], at, &chain, &name);
+		if (!reason) {
+			tree_add_count(t, side, at[nodes[k]].node, counts[k], &reason);
+		}
+	}
+	free(chain.v);
+	buf_finish(&name);
+	free(at);
+	return reason;
+}
+
+/*
+ * The frames of all the counted nodes' paths, from the depths (a parent's
+ * index is below its child's, so one pass finds them); UINT64_MAX when a
+ * node is outside the forest.
+ */
+static uint64_t
+path_frames(const struct json_forest *f, const uint32_t *nodes, size_t n)
+{
+	uint32_t *depth = xmalloc((f->count ? f->count : 1) * sizeof(*depth));
+	for (size_t i = 0; i < f->count; i++) {
+		uint32_t p = f->parent[i];
+		bool top = p == JSON_NONE || p >= i || (f->zero_is_root && i == 0);
+		depth[i] = top ? (f->zero_is_root && i == 0 ? 0 : 1) : depth[p] + 1;
+	}
+	uint64_t sum = 0;
+	for (size_t k = 0; k < n && sum != UINT64_MAX; k++) {
+		sum = nodes[k] < f->count ? sum + depth[nodes[k]] : UINT64_MAX;
+	}
+	free(depth);
+	return sum;
+}
+
+/*
+ * --reverse merges from the leaf end: whole paths it is, each costing its
+ * depth. A few bytes of a stack table make a stack one deeper, so a
+ * hostile file could ask for its size squared in frames: the frames of
+ * all paths are bounded by a multiple of the table's size, checked first.
+ */
+static const char *
+emit_paths(const struct json_forest *f, struct tree *t, enum side side, const uint32_t *nodes,
+        const struct count *counts, size_t n)
+{
+	uint64_t frames = path_frames(f, nodes, n);
+	if (frames == UINT64_MAX) {
+		return "a sample's stack is not in the stack table";
+	}
+	if (frames > (uint64_t)64 * f->count + ((uint64_t)1 << 24)) {
+		return "the stacks are too deep to merge from the leaf end (--reverse): read the "
+		       "file without --reverse";
+	}
+	struct buf path;
+	buf_init(&path);
+	struct json_u32s chain = {0};
+	const char *reason = NULL;
+	for (size_t k = 0; !reason && k < n; k++) {
+		chain.count = 0;
+		for (uint32_t id = nodes[k]; id != JSON_NONE && !(f->zero_is_root && id == 0);
+		        id = f->parent[id]) {
+			json_u32s_push(&chain, id);
+		}
+		buf_reset(&path);
+		if (f->root) {
+			frame_text(&path, f->root, strlen(f->root));
+		}
+		for (size_t i = chain.count; !reason && i-- > 0;) {
+			const char *s;
+			size_t len;
+			if ((reason = f->name(f->ctx, chain.v[i], &s, &len)) == NULL) {
+				buf_adds(&path, path.len ? ";" : "");
+				frame_text(&path, s, len);
+			}
+		}
+		if (!reason) {
+			tree_add_stack(t, side, path.data, path.len, counts[k], &reason);
+		}
+	}
+	free(chain.v);
+	buf_finish(&path);
+	return reason;
+}
+
+bool
+json_forest_emit(const struct json_forest *f, struct tree *t, enum side side, const uint32_t *nodes,
+        const struct count *counts, size_t n, const char *file, struct diag *err)
+{
+	const char *reason = t->opt.reverse ? emit_paths(f, t, side, nodes, counts, n)
+	                                    : emit_cursors(f, t, side, nodes, counts, n);
+	if (reason) {
+		diag_set(err, file, 0, reason);
+	}
+	return reason == NULL;
+}
+
+struct stacks_names {
+	const struct json_stacks *st;
+	const struct json_strings *names;
+	char why[64];
+};
+
+static const char *
+stacks_name(void *ctx, uint32_t node, const char **s, size_t *len)
+{
+	struct stacks_names *sn = ctx;
+	uint32_t frame = sn->st->frame[node];
+	if (!json_strings_get(sn->names, frame, s, len)) {
+		snprintf(sn->why, sizeof(sn->why), "frame %u has no name in the frame table",
+		        (unsigned)frame);
+		return sn->why;
+	}
+	return NULL;
+}
+
 bool
 json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side,
         const struct json_strings *names, const char *file, struct diag *err)
 {
-	struct buf path;
-	buf_init(&path);
-	uint32_t *chain = NULL;
-	size_t chain_cap = 0;
-	bool ok = true;
-	for (size_t id = 1; ok && id < st->count; id++) {
-		if (count_is_zero(st->self[id])) {
-			continue;
-		}
-		size_t depth = 0;
-		for (uint32_t n = (uint32_t)id; n != 0; n = st->parent[n]) {
-			chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
-			chain[depth++] = st->frame[n];
-		}
-		buf_reset(&path);
-		for (size_t i = depth; ok && i-- > 0;) {
-			const char *s;
-			size_t len;
-			if (!json_strings_get(names, chain[i], &s, &len)) {
-				char why[96];
-				snprintf(why, sizeof(why),
-				        "frame %u has no name in the frame table",
-				        (unsigned)chain[i]);
-				diag_set(err, file, 0, why);
-				ok = false;
-				break;
-			}
-			if (path.len) {
-				buf_addc(&path, ';');
-			}
-			add_name(&path, s, len);
-		}
-		const char *reason;
-		if (ok && !tree_add_stack(t, side, path.data, path.len, st->self[id], &reason)) {
-			diag_set(err, file, 0, reason);
-			ok = false;
+	/* The counted nodes, and their counts packed alongside. */
+	struct json_u32s nodes = {0};
+	struct count *counts = xmalloc((st->count ? st->count : 1) * sizeof(*counts));
+	for (size_t id = 1; id < st->count; id++) {
+		if (!count_is_zero(st->self[id])) {
+			counts[nodes.count] = st->self[id];
+			json_u32s_push(&nodes, (uint32_t)id);
 		}
 	}
-	free(chain);
-	buf_finish(&path);
+	struct stacks_names sn = {st, names, ""};
+	struct json_forest f = {st->parent, st->count, stacks_name, &sn, NULL, true};
+	bool ok = json_forest_emit(&f, t, side, nodes.v, counts, nodes.count, file, err);
+	free(nodes.v);
+	free(counts);
 	return ok;
 }
 

@@ -137,12 +137,37 @@ uint32_t json_stacks_child(struct json_stacks *st, uint32_t node, uint32_t frame
 /* Adds c to a node's self count; false past 2^64-1. */
 bool json_stacks_add(struct json_stacks *st, uint32_t node, struct count c);
 
+#define JSON_NONE UINT32_MAX /* no parent: a root */
+
+/*
+ * A forest of frames by parent links (a parent's index below its child's),
+ * for turning counted nodes into the tree: speedscope's and DHAT's trie,
+ * a Firefox profile's stack table.
+ */
+struct json_forest {
+	const uint32_t *parent; /* JSON_NONE for a root */
+	size_t count;
+	/* Node's frame name; NULL, or the reason it has none. */
+	const char *(*name)(void *ctx, uint32_t node, const char **s, size_t *len);
+	void *ctx;
+	const char *root; /* a frame above every root (a thread's name), or NULL */
+	bool zero_is_root; /* node 0 is no frame but the root itself (the trie's) */
+};
+
+/*
+ * Adds counts[k] at nodes[k] to a side of t, frame names with ';' made
+ * ':'. Each node is named once (by cursor; by path under --reverse).
+ * False with err set ("file: reason") on a node outside the forest, a
+ * frame without a name or a count the tree refused.
+ */
+bool json_forest_emit(const struct json_forest *f, struct tree *t, enum side side,
+        const uint32_t *nodes, const struct count *counts, size_t n, const char *file,
+        struct diag *err);
+
 struct json_strings;
 /*
- * Every node with a self count, to a side of t, as a stack of the frames'
- * names (frame i is names' string i; ';' in a name becomes ':'), root
- * first. False with err set ("file: reason") on a frame without a name or
- * a stack the tree refused.
+ * Every node with a self count, to a side of t (json_forest_emit), frame
+ * i named by names' string i.
  */
 bool json_stacks_emit(struct json_stacks *st, struct tree *t, enum side side,
         const struct json_strings *names, const char *file, struct diag *err);

@@ -233,6 +233,60 @@ test_dhat_errors(void **state)
 	tree_destroy(t);
 }
 
+/*
+ * A stack table of one chain DEEP stacks long, every stack sampled once:
+ * 8 bytes a stack, but DEEP^2/2 frames as paths.
+ */
+#define DEEP 20000
+
+static char *
+deep_gecko(void)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, "{\"meta\":{},\"threads\":[{\"name\":\"t\",\"samples\":{\"stack\":[");
+	for (int i = 0; i < DEEP; i++) {
+		buf_printf(&b, "%s%d", i ? "," : "", i);
+	}
+	buf_adds(&b, "]}}],\"shared\":{\"stackTable\":{\"prefix\":[null");
+	for (int i = 1; i < DEEP; i++) {
+		buf_printf(&b, ",%d", i - 1);
+	}
+	buf_adds(&b, "],\"frame\":[");
+	for (int i = 0; i < DEEP; i++) {
+		buf_adds(&b, i ? ",0" : "0");
+	}
+	buf_adds(&b, "]},\"frameTable\":{\"func\":[0]},\"funcTable\":{\"name\":[0]},"
+	             "\"stringArray\":[\"f\"]}}");
+	size_t len;
+	return buf_detach(&b, &len);
+}
+
+/* Each stack is named once, by cursor: the tree is the chain, every node counted once. */
+static void
+test_deep_stacks_linear(void **state)
+{
+	(void)state;
+	char *doc = deep_gecko();
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct gecko_info gi;
+	struct diag err;
+	assert_true(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	tree_finish(t, false);
+	assert_int_equal(t->node_count, DEEP + 2); /* the root, the thread, the chain */
+	assert_int_equal(t->nodes[0].total[SIDE_HEAD].units, DEEP);
+	tree_destroy(t);
+
+	/* --reverse needs whole paths: refused before any is built. */
+	to.reverse = true;
+	t = tree_create(&to);
+	assert_false(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	assert_non_null(strstr(err.msg, "too deep to merge from the leaf end"));
+	tree_destroy(t);
+	free(doc);
+}
+
 static void
 test_json_count(void **state)
 {
@@ -267,6 +321,7 @@ main(void)
 	        cmocka_unit_test(test_gecko_errors),
 	        cmocka_unit_test(test_dhat_names_and_metrics),
 	        cmocka_unit_test(test_dhat_errors),
+	        cmocka_unit_test(test_deep_stacks_linear),
 	        cmocka_unit_test(test_json_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
