@@ -10,18 +10,19 @@
 static const struct {
 	const char *name;
 	const char *unit;
+	const char *what; /* for the header */
 } metrics[] = {
-        {"tb", "bytes"},
-        {"tbk", "blocks"},
-        {"tl", NULL},
-        {"mb", "bytes"},
-        {"mbk", "blocks"},
-        {"gb", "bytes"},
-        {"gbk", "blocks"},
-        {"eb", "bytes"},
-        {"ebk", "blocks"},
-        {"rb", "bytes"},
-        {"wb", "bytes"},
+        {"tb", "bytes", "total bytes allocated"},
+        {"tbk", "blocks", "total blocks allocated"},
+        {"tl", NULL, "total lifetime of the blocks"},
+        {"mb", "bytes", "bytes at the maximum"},
+        {"mbk", "blocks", "blocks at the maximum"},
+        {"gb", "bytes", "bytes at the global peak"},
+        {"gbk", "blocks", "blocks at the global peak"},
+        {"eb", "bytes", "bytes at the end"},
+        {"ebk", "blocks", "blocks at the end"},
+        {"rb", "bytes", "bytes read"},
+        {"wb", "bytes", "bytes written"},
 };
 
 struct dhat {
@@ -44,6 +45,17 @@ dhat_metric_known(const char *name)
 		}
 	}
 	return false;
+}
+
+static const char *
+metric_what(const char *name)
+{
+	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+		if (strcmp(metrics[i].name, name) == 0) {
+			return metrics[i].what;
+		}
+	}
+	return "";
 }
 
 static const char *
@@ -183,6 +195,7 @@ finish(struct dhat *d, bool ok, struct tree *t, enum side side, const char *name
 	ok = ok && json_stacks_emit(&d->stacks, t, side, &d->ftbl, name, err);
 	if (ok) {
 		d->info->unit = metric_unit(d);
+		d->info->what = metric_what(d->metric);
 		snprintf(d->info->metric, sizeof(d->info->metric), "%s", d->metric);
 	}
 	json_stacks_finish(&d->stacks);

@@ -22,6 +22,7 @@
 struct dhat_info {
 	const char *unit; /* "bytes", "blocks", "instructions" (static); NULL: none */
 	char metric[8]; /* the metric read ("tb") */
+	const char *what; /* what it counts ("total bytes allocated"), static */
 	uint64_t points; /* program points read */
 };
 

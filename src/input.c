@@ -102,6 +102,9 @@ input_info_merge(struct input_info *info, const struct input_info *side)
 	if (side->json) {
 		json_info_add(info, side->json_unit);
 	}
+	if (side->json_note[0] && !info->json_note[0]) {
+		memcpy(info->json_note, side->json_note, sizeof(info->json_note));
+	}
 }
 
 /* The bytes judged for a file's format: enough for any header we know. */
@@ -179,6 +182,10 @@ read_json(struct side_read *sd, struct tree *t, struct source *src, const char *
 		struct dhat_info di;
 		ok = dhat_read_source(t, side, src, head, len, sd->o->event, &di, err);
 		unit = di.unit;
+		if (ok) {
+			snprintf(sd->info.json_note, sizeof(sd->info.json_note), "DHAT: %s (%s)",
+			        di.what, di.metric);
+		}
 	}
 	if (ok) {
 		json_info_add(&sd->info, unit);

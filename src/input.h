@@ -37,6 +37,7 @@ struct input_info {
 	/* The JSON readers (speedscope, gecko, dhat): their counts' unit, static */
 	bool json;
 	const char *json_unit; /* NULL: none, or the files' units differ */
+	char json_note[96]; /* DHAT: the metric read, for the header; "" none */
 };
 
 /*

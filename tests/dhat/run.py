@@ -11,7 +11,7 @@ under valgrind --tool=dhat, and checks difffold against DHAT's own summary
   - frames are function names alone (no address, no file:line), the
     allocator last, the outermost caller first;
   - two runs of the program (base and head) merge into one tree with both
-    sides equal;
+    sides equal, and the report names the metric read;
   - the file gzipped and on standard input reads the same.
 valgrind and a C compiler are required (.ci/setup installs them).
 """
@@ -92,6 +92,11 @@ def main(argv):
         block_rows = rows(exe, "--event", "tbk", a)
         check(sum(c[0] for _, c in block_rows) == tbk,
               "total blocks %d equal DHAT's (%d)" % (sum(c[0] for _, c in block_rows), tbk))
+        for event, what in ((None, "total bytes allocated (tb)"),
+                            ("tbk", "total blocks allocated (tbk)")):
+            args = [exe, "-f", "markdown"] + (["--event", event] if event else []) + [a, b]
+            md = run(args).stdout.decode("utf-8", "replace")
+            check("DHAT: " + what in md, "the report says what was counted: " + what)
         stacks = [s for s, _ in bytes_rows]
         check("main;small;grab;malloc" in stacks and "main;big;grab;malloc" in stacks,
               "frames are function names, outermost first: %s" % stacks)
