@@ -508,8 +508,8 @@ static const struct {
                 "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
         [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", "dhat", NULL},
         [INPUT_JSON] = {"JSON", NULL,
-                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
-                "files; "
+                "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
+                "speedscope, gecko or dhat reads a file not recognised as one); "
                 "for difffold's own -f json output, write -f folded instead"},
         [INPUT_MASSIF] = {"valgrind massif output", NULL,
                 "massif output is not read yet; view it with ms_print"},
