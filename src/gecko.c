@@ -73,6 +73,7 @@ index_value(struct jsonstream *js, enum json_kind kind, const char *s, size_t le
 		return true;
 	}
 	if (kind != JSON_NUMBER || !json_index(s, len, out)) {
+		*out = NONE; /* never read: the parse stops */
 		return jsonstream_fail(js, "a table holds something else than an index");
 	}
 	return true;
