@@ -18,7 +18,9 @@
  *            callgrind header makes it a callgrind file ("events: Ir\n"
  *            then fl=/fn= lines), a perf script sample header then an
  *            indented frame a perf script file (read with --weight period
- *            when normalize is set), other known formats are refused.
+ *            when normalize is set), speedscope, Firefox Profiler and DHAT
+ *            JSON their readers (DHAT's default metric), other known
+ *            formats are refused.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
@@ -36,12 +38,15 @@
 
 #include "callgrind.h"
 #include "detect.h"
+#include "dhat.h"
 #include "export.h"
 #include "folded.h"
+#include "gecko.h"
 #include "layout.h"
 #include "options.h"
 #include "output.h"
 #include "perf.h"
+#include "speedscope.h"
 #include "png.h"
 #include "report.h"
 #include "svg.h"
@@ -282,6 +287,29 @@ write_bitmaps(const struct layout *l)
 	tell_once(ok, &told_pdf, "a PDF");
 }
 
+/* The JSON readers; false for the formats no reader reads. */
+static bool
+read_json_part(struct tree *t, enum side side, const char *name, const char *data, size_t len)
+{
+	struct diag err;
+	switch (detect_format(data, len, true)) {
+	case INPUT_SPEEDSCOPE: {
+		struct speedscope_info info;
+		return speedscope_read_mem(t, side, name, data, len, &info, &err);
+	}
+	case INPUT_GECKO: {
+		struct gecko_info info;
+		return gecko_read_mem(t, side, name, data, len, &info, &err);
+	}
+	case INPUT_DHAT: {
+		struct dhat_info info;
+		return dhat_read_mem(t, side, name, data, len, NULL, &info, &err);
+	}
+	default:
+		return false;
+	}
+}
+
 /* One profile, read by the reader its content asks for. */
 static bool
 read_part(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
@@ -306,7 +334,8 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 		        len, &po, &info, &err);
 	}
 	default:
-		return false;
+		return read_json_part(
+		        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len);
 	}
 }
 

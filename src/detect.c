@@ -500,20 +500,16 @@ static const struct {
         [INPUT_PPROF] = {"pprof (profile.proto)", NULL,
                 "convert it first: go tool pprof -raw FILE, or pprof -traces, then fold the "
                 "stacks"},
-        [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL,
-                "export folded stacks from the profiler instead (py-spy record -f raw, rbspy -f "
-                "collapsed)"},
-        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL,
-                "export folded stacks from the profiler instead, or use perf to record"},
+        [INPUT_SPEEDSCOPE] = {"speedscope JSON", "speedscope", NULL},
+        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", "gecko", NULL},
         [INPUT_CHROME_TRACE] = {"Chrome trace event JSON", NULL,
                 "export a sampled profile as folded stacks instead"},
         [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON", NULL,
                 "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
-        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL,
-                "DHAT output is not read yet; view it with dh_view.html"},
+        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", "dhat", NULL},
         [INPUT_JSON] = {"JSON", NULL,
-                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
-                "files; "
+                "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
+                "speedscope, gecko or dhat reads a file not recognised as one); "
                 "for difffold's own -f json output, write -f folded instead"},
         [INPUT_MASSIF] = {"valgrind massif output", NULL,
                 "massif output is not read yet; view it with ms_print"},

@@ -9,11 +9,14 @@
 
 #include "callgrind.h"
 #include "detect.h"
+#include "dhat.h"
 #include "escape.h"
 #include "folded.h"
+#include "gecko.h"
 #include "perf.h"
 #include "runs.h"
 #include "source.h"
+#include "speedscope.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -72,6 +75,18 @@ perf_info_add(struct input_info *info, const char *event, const uint64_t samples
 	}
 }
 
+/* Files of different units have no one unit (each is a static string). */
+static void
+json_info_add(struct input_info *info, const char *unit)
+{
+	if (!info->json) {
+		info->json_unit = unit;
+	} else if (info->json_unit != unit) {
+		info->json_unit = NULL;
+	}
+	info->json = true;
+}
+
 static void
 input_info_merge(struct input_info *info, const struct input_info *side)
 {
@@ -85,6 +100,12 @@ input_info_merge(struct input_info *info, const struct input_info *side)
 	info->folded |= side->folded;
 	if (side->perf) {
 		perf_info_add(info, side->perf_event, side->perf_samples);
+	}
+	if (side->json) {
+		json_info_add(info, side->json_unit);
+	}
+	if (side->json_note[0] && !info->json_note[0]) {
+		memcpy(info->json_note, side->json_note, sizeof(info->json_note));
 	}
 }
 
@@ -143,6 +164,37 @@ read_perf(struct side_read *sd, struct tree *t, struct source *src, const char *
 	return true;
 }
 
+/* speedscope, Firefox Profiler and DHAT JSON: their unit for the count name. */
+static bool
+read_json(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        enum input_format f, struct diag *err)
+{
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	const char *unit;
+	bool ok;
+	if (f == INPUT_SPEEDSCOPE) {
+		struct speedscope_info si;
+		ok = speedscope_read_source(t, side, src, head, len, &si, err);
+		unit = si.unit;
+	} else if (f == INPUT_GECKO) {
+		struct gecko_info gi;
+		ok = gecko_read_source(t, side, src, head, len, &gi, err);
+		unit = gi.unit;
+	} else {
+		struct dhat_info di;
+		ok = dhat_read_source(t, side, src, head, len, sd->o->event, &di, err);
+		unit = di.unit;
+		if (ok) {
+			snprintf(sd->info.json_note, sizeof(sd->info.json_note), "DHAT: %s (%s)",
+			        di.what, di.metric);
+		}
+	}
+	if (ok) {
+		json_info_add(&sd->info, unit);
+	}
+	return ok;
+}
+
 static bool
 read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
         struct diag *err)
@@ -175,6 +227,8 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_callgrind(sd, t, src, head, len, err);
 		} else if (f == INPUT_PERF_SCRIPT) {
 			ok = read_perf(sd, t, src, head, len, err);
+		} else if (f == INPUT_SPEEDSCOPE || f == INPUT_GECKO || f == INPUT_DHAT) {
+			ok = read_json(sd, t, src, head, len, f, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
 		} else {
@@ -402,6 +456,9 @@ input_read(
 	progress_end(&pr);
 	if (info->perf) {
 		perf_note(info, o);
+	}
+	if (info->json && info->json_unit && !info->countname) {
+		info->countname = info->json_unit;
 	}
 	timing_stage("read");
 	if (!ok) {

@@ -20,10 +20,11 @@ static const char usage_text[] =
         "Usage: difffold [OPTIONS] BASE HEAD     differential flame graph of two profiles\n"
         "       difffold [OPTIONS] PROFILE       flame graph of one profile (or a 3-column diff)\n"
         "\n"
-        "Reads folded stacks (`frame;frame;leaf COUNT` a line), valgrind callgrind files\n"
-        "or `perf script` output, each judged by its content (`-` is standard input, gzip\n"
-        "is read transparently; other profilers' formats are refused with what to do\n"
-        "instead), and writes an SVG flame graph to standard output. callgrind stacks are\n"
+        "Reads folded stacks (`frame;frame;leaf COUNT` a line), valgrind callgrind files,\n"
+        "`perf script` output, speedscope, Firefox Profiler (samply) and DHAT JSON, each\n"
+        "judged by its content (`-` is standard input, gzip is read transparently;\n"
+        "other profilers' formats are refused with what to do instead), and writes an\n"
+        "SVG flame graph to standard output. callgrind stacks are\n"
         "reconstructed from the call graph unless the file has call contexts (valgrind\n"
         "--separate-callers=N); the picture and the reports say which, and self costs are\n"
         "exact either way. perf script samples are folded as stackcollapse-perf.pl does.\n"
@@ -32,11 +33,13 @@ static const char usage_text[] =
         "  --base FILE           add FILE to the base profile (repeatable)\n"
         "  --head FILE           add FILE to the head profile (repeatable)\n"
         "  --strict              stop at the first malformed line (default: skip, warn once)\n"
-        "  --input-format NAME   read every input as folded, callgrind or perf (default:\n"
+        "  --input-format NAME   read every input as folded, callgrind, perf, speedscope,\n"
+        "                        gecko or dhat (default:\n"
         "                        each file by its content; other formats are refused)\n"
         "  --event NAME          callgrind: the event to read, or CEst for estimated\n"
         "                        cycles (default the file's first); perf: the event to\n"
-        "                        read when several were recorded (cycles, cpu-clock...)\n"
+        "                        read when several were recorded (cycles, cpu-clock...);\n"
+        "                        dhat: the metric (tb total bytes, default; tbk, mb...)\n"
         "  --objects             callgrind: name frames `function [object]`\n"
         "  --weight WHAT         perf: count samples or their period (default samples)\n"
         "  --reverse             merge stacks from the leaf end\n"
@@ -672,7 +675,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
 		return detect_parse_reader(arg, &o->input_format) ||
-		       usage(err, "--input-format: unknown reader (folded, callgrind or perf)",
+		       usage(err,
+		               "--input-format: unknown reader (folded, callgrind, perf, "
+		               "speedscope, gecko or dhat)",
 		               arg);
 	case OPT_EVENT:
 		o->event = arg;

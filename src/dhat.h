@@ -1,0 +1,40 @@
+/*
+ * dhat: the reader of valgrind DHAT's JSON output (dhat.out.PID, format
+ * version 2). Each program point (`pps`) is a stack, `fs`: indices into
+ * the frame table `ftbl`, the allocating function first; it counts one
+ * metric, total bytes (`tb`) unless another is chosen (--event tbk, tl,
+ * mb, mbk, gb, gbk, eb, ebk, rb, wb). Frames are named as callgrind names
+ * them by default and as the massif reader does: the function alone, its
+ * address ("0x4C2DB8F: ") and place (" (file.c:12)", " (in /lib/x.so)")
+ * stripped, so two runs of a program rebuilt at other addresses merge.
+ */
+#ifndef DIFFFOLD_DHAT_H
+#define DIFFFOLD_DHAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "source.h"
+#include "tree.h"
+
+struct dhat_info {
+	const char *unit; /* "bytes", "blocks", "instructions" (static); NULL: none */
+	char metric[8]; /* the metric read ("tb") */
+	const char *what; /* what it counts ("total bytes allocated"), static */
+	uint64_t points; /* program points read */
+};
+
+/*
+ * Reads the rest of src (head first) into a side of t, counting metric
+ * (NULL: "tb"); false with err set.
+ */
+bool dhat_read_source(struct tree *t, enum side side, struct source *src, const char *head,
+        size_t head_len, const char *metric, struct dhat_info *info, struct diag *err);
+bool dhat_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
+        const char *metric, struct dhat_info *info, struct diag *err);
+/* Whether name is a metric DHAT writes ("tb", "mbk"...). */
+bool dhat_metric_known(const char *name);
+
+#endif
