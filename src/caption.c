@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "numfmt.h"
+#include "transform.h"
 #include "xalloc.h"
 
 #define SEP " \xc2\xb7 " /* " · " between the parts of a line */
@@ -207,6 +208,22 @@ add_legend(struct caption *c, const struct layout *l)
 	}
 }
 
+/* The rule line, then the transforms that rewrote the stacks, if any. */
+static char *
+with_transforms(char *rule, const struct options *o)
+{
+	if (!transform_active(o->tree.transform)) {
+		return rule;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, rule);
+	buf_adds(&b, SEP "transforms: ");
+	transform_describe(o->tree.transform, &b);
+	free(rule);
+	return detach(&b);
+}
+
 void
 caption_init(struct caption *c, const struct layout *l)
 {
@@ -229,7 +246,7 @@ caption_init(struct caption *c, const struct layout *l)
 		c->subtitle = xstrdup(o->input_note);
 	}
 	c->totals = totals_line(l);
-	c->rule = rule_line(l);
+	c->rule = with_transforms(rule_line(l), o);
 	c->pruned = pruned_line(l);
 	if (l->tree->differential) {
 		c->scale = scale_line(l);

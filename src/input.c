@@ -14,6 +14,7 @@
 #include "perf.h"
 #include "source.h"
 #include "timing.h"
+#include "transform.h"
 #include "xalloc.h"
 
 static void
@@ -403,6 +404,10 @@ input_read(
 	/* One profile is differential when it has the 3-column form. */
 	tree_finish(t, !o->single || three_column);
 	timing_stage("tree_finish");
+	transform_warn_roots(t, messages);
+	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
+		transform_stats_line(o->tree.transform, messages);
+	}
 	*out = t;
 	return true;
 }

@@ -117,7 +117,11 @@ struct options {
 	double gate_min_share;
 	struct gate_pattern *fail_on;
 	size_t fail_on_count;
+	/* --replace, --hide, --focus...: owned; tree.transform points at it. */
+	struct transform *transforms;
 };
+
+struct transform;
 
 enum options_result {
 	OPTIONS_OK,

@@ -4,6 +4,7 @@
 
 #include "numfmt.h"
 #include "report_private.h"
+#include "transform.h"
 
 static void
 md_cells(struct buf *b, const char *const *cells, size_t n)
@@ -138,6 +139,22 @@ md_headline(struct buf *b, const struct summary *s, const struct options *opt)
 	buf_adds(b, ").\n\n");
 }
 
+void
+report_add_transforms(struct buf *b, const struct options *opt, bool md)
+{
+	if (!transform_active(opt->tree.transform)) {
+		return;
+	}
+	struct buf desc;
+	buf_init(&desc);
+	transform_describe(opt->tree.transform, &desc);
+	buf_adds(b, md ? "\n_Transforms:_ " : "Transforms: ");
+	/* The patterns are the user's, but a report may travel: escaped. */
+	report_add_name(b, desc.data, desc.len, 4096, md);
+	buf_addc(b, '\n');
+	buf_finish(&desc);
+}
+
 /* The rule used, shared word for word by the Markdown and text reports. */
 void
 report_write_md(struct out *o, const struct tree *t, const struct options *opt)
@@ -161,6 +178,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 	if (opt->input_note) {
 		buf_printf(&b, "\n_Input: %s._\n", opt->input_note);
 	}
+	report_add_transforms(&b, opt, true);
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (report_title(&s, (enum list)l)) {
 			md_table(&b, &s, (enum list)l, report_top(opt), cell);

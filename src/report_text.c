@@ -162,6 +162,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	if (opt->input_note) {
 		buf_printf(&b, "Input: %s.\n", opt->input_note);
 	}
+	report_add_transforms(&b, opt, false);
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (report_title(&s, (enum list)l)) {
 			text_table(&b, &s, (enum list)l, report_top(opt), color);
