@@ -405,6 +405,7 @@ input_read(
 	tree_finish(t, !o->single || three_column);
 	timing_stage("tree_finish");
 	transform_warn_roots(t, messages);
+	transform_warn_dropped(o->tree.transform, t, messages);
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}

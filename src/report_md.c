@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "escape.h"
 #include "numfmt.h"
 #include "report_private.h"
 #include "transform.h"
@@ -148,10 +149,20 @@ report_add_transforms(struct buf *b, const struct options *opt, bool md)
 	struct buf desc;
 	buf_init(&desc);
 	transform_describe(opt->tree.transform, &desc);
-	buf_adds(b, md ? "\n_Transforms:_ " : "Transforms: ");
-	/* The patterns are the user's, but a report may travel: escaped. */
-	report_add_name(b, desc.data, desc.len, 4096, md);
+	/* The patterns are the user's, but a report may travel: escaped, and in
+	 * Markdown a code span, so nothing in them is markup. */
+	struct buf shown;
+	buf_init(&shown);
+	escape_terminal(&shown, desc.data, desc.len, 4096);
+	if (md) {
+		buf_adds(b, "\n_Transforms:_ ");
+		escape_md_code(b, shown.data, shown.len);
+	} else {
+		buf_adds(b, "Transforms: ");
+		buf_add(b, shown.data, shown.len);
+	}
 	buf_addc(b, '\n');
+	buf_finish(&shown);
 	buf_finish(&desc);
 }
 

@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "intern.h"
 #include "tree.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 struct rule {
@@ -160,6 +161,22 @@ convert_replacement(
 {
 	uint32_t groups = 0;
 	pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &groups);
+	for (size_t i = 0, n = strlen(r), step; i < n; i += step) {
+		uint32_t cp;
+		step = utf8_decode(r + i, n - i, &cp);
+		if (!step) {
+			/* PCRE2 would refuse it at the first match, in the middle of a read. */
+			snprintf(err, errlen, "REPLACEMENT is not valid UTF-8 (byte %lu)",
+			        (unsigned long)i);
+			return false;
+		}
+	}
+	if (strchr(r, '\n')) {
+		/* No input name holds one (every reader is line-based), and the
+		 * folded output could not write it. */
+		snprintf(err, errlen, "REPLACEMENT may not hold a newline");
+		return false;
+	}
 	for (size_t i = 0; r[i]; i++) {
 		unsigned long n = 0;
 		if (r[i] == '\\' && r[i + 1] >= '0' && r[i + 1] <= '9') {
@@ -227,11 +244,18 @@ convert_replacement(
 static bool
 refuse(char *err, size_t errlen, const char *option, const char *arg, const char *why)
 {
-	struct buf shown;
-	buf_init(&shown);
-	escape_diag(&shown, arg, strlen(arg));
-	snprintf(err, errlen, "%s '%.400s': %s", option, shown.data, why);
-	buf_finish(&shown);
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, option);
+	buf_adds(&b, " '");
+	size_t n = strlen(arg);
+	escape_diag(&b, arg, n < 200 ? n : 200); /* a long pattern is cut, not the reason */
+	buf_adds(&b, "': ");
+	buf_adds(&b, why);
+	n = b.len < errlen ? b.len : errlen - 1;
+	memcpy(err, b.data, n);
+	err[n] = '\0';
+	buf_finish(&b);
 	return false;
 }
 
@@ -390,7 +414,9 @@ describe_one(void *ctx, const char *option, const char *value)
 		buf_addc(b, ' ');
 	}
 	buf_adds(b, option);
-	if (value) {
+	if (value && strcmp(option, "--skip-frames") == 0) {
+		buf_printf(b, " %s", value); /* a number needs no quotes */
+	} else if (value) {
 		buf_printf(b, " '%s'", value);
 	}
 }
@@ -471,8 +497,7 @@ pcre_failure(struct transform_run *run, const struct rule *r, int rc)
 {
 	PCRE2_UCHAR msg[200];
 	pcre2_get_error_message(rc, msg, sizeof(msg));
-	snprintf(run->reason, sizeof(run->reason), "%s '%.160s': %s", option_names[r->kind], r->arg,
-	        (const char *)msg);
+	refuse(run->reason, sizeof(run->reason), option_names[r->kind], r->arg, (const char *)msg);
 }
 
 /*
@@ -483,9 +508,15 @@ static bool
 substitute(struct transform_run *run, const struct rule *r, int slot, const char *s, size_t len,
         const char **out, size_t *out_len)
 {
+	/* pcre2_substitute copies an unmatched name too: room for it at least. */
+	if (run->sub_cap[slot] <= len) {
+		free(run->sub[slot]);
+		run->sub_cap[slot] = len < 128 ? 256 : 2 * len;
+		run->sub[slot] = xmalloc(run->sub_cap[slot]);
+	}
+	run->regex_calls++;
 	for (;;) {
 		PCRE2_SIZE n = run->sub_cap[slot];
-		run->regex_calls++;
 		int rc = pcre2_substitute(r->code, (PCRE2_SPTR)s, len, 0,
 		        PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
 		                PCRE2_SUBSTITUTE_UNSET_EMPTY,
@@ -498,10 +529,10 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 			continue;
 		}
 		if (rc == PCRE2_ERROR_NOMEMORY || (rc > 0 && n > TRANSFORM_NAME_MAX)) {
-			snprintf(run->reason, sizeof(run->reason),
-			        "--replace '%.160s': a rewritten name would be longer than %lu MiB",
-			        r->arg, (unsigned long)(TRANSFORM_NAME_MAX >> 20));
-			return false;
+			char why[80];
+			snprintf(why, sizeof(why), "a rewritten name would be longer than %lu MiB",
+			        (unsigned long)(TRANSFORM_NAME_MAX >> 20));
+			return refuse(run->reason, sizeof(run->reason), "--replace", r->arg, why);
 		}
 		if (rc < 0) {
 			pcre_failure(run, r, rc);
@@ -843,4 +874,20 @@ transform_warn_roots(const struct tree *t, struct buf *msg)
 		buf_adds(msg, "--replace '^(BASE_ROOT|HEAD_ROOT)$=app'");
 	}
 	buf_adds(msg, ") or drop the roots (--skip-frames 1)\n");
+}
+
+void
+transform_warn_dropped(const struct transform *tf, const struct tree *t, struct buf *msg)
+{
+	if (!transform_active(tf) || !atomic_load(&tf->dropped)) {
+		return;
+	}
+	for (int side = t->differential ? 0 : 1; side < 2; side++) {
+		if (count_is_zero(t->nodes[TREE_ROOT].total[side])) {
+			buf_printf(msg,
+			        "difffold: warning: --replace, --hide, --focus... dropped every "
+			        "stack of the %s profile\n",
+			        side == SIDE_BASE ? "base" : "head");
+		}
+	}
 }

@@ -92,6 +92,8 @@ struct tree;
  * advice: --replace or --skip-frames.
  */
 void transform_warn_roots(const struct tree *t, struct buf *msg);
+/* The warning, appended to msg, when tf's steps dropped every stack of a side. */
+void transform_warn_dropped(const struct transform *tf, const struct tree *t, struct buf *msg);
 
 /* A cache for one tree being built; tf must outlive it. */
 struct transform_run *transform_run_create(const struct transform *tf);
