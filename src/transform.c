@@ -34,7 +34,7 @@ struct transform {
 	char skip_text[24]; /* for the header */
 	bool focus_root, collapse;
 	/* Summed from the runs as they end: runs of two threads may end at once. */
-	_Atomic uint64_t frames, names, regex_calls, dropped;
+	_Atomic uint64_t frames, lookups, names, regex_calls, dropped;
 };
 
 /* What the steps make of one distinct name: the cache entry. */
@@ -42,11 +42,11 @@ enum {
 	NAME_HIDE = 1,
 	NAME_FOCUS = 2,
 	NAME_EXCLUDE = 4,
-	NAME_CHANGED = 8, /* text/off/len hold the rewritten name */
+	NAME_CHANGED = 8, /* renamed is the rewritten name's id in run->renamed */
 };
 
 struct name_entry {
-	size_t off, len; /* the rewritten name in run->text, with NAME_CHANGED */
+	uint32_t renamed;
 	uint8_t flags;
 };
 
@@ -61,15 +61,22 @@ struct transform_run {
 	struct intern *seen; /* the names met so far; id = index into entries */
 	struct name_entry *entries;
 	size_t entry_cap;
-	struct buf text; /* rewritten names */
+	struct intern *renamed; /* rewritten names, each once */
 	pcre2_general_context *gcx;
 	pcre2_match_data *md;
+	char *subject; /* a new name, copied for PCRE2 (see room) */
+	size_t subject_cap;
 	char *sub[2]; /* --replace's output, and its input after the first */
 	size_t sub_cap[2];
-	struct tframe *frames;
+	struct tframe *frames; /* the stack's frames, hidden ones left out */
 	size_t frame_cap;
+	/* Every frame of the previous stack, and where each ends in it. */
+	struct tframe *raw;
+	size_t *ends;
+	size_t raw_n, raw_cap;
+	struct buf prev; /* the previous stack */
 	struct buf out; /* the rewritten stack */
-	uint64_t frames_seen, regex_calls, dropped;
+	uint64_t frames_seen, lookups, regex_calls, dropped;
 	char reason[400];
 };
 
@@ -432,6 +439,7 @@ void
 transform_stats(const struct transform *tf, struct transform_stats *st)
 {
 	st->frames = atomic_load(&tf->frames);
+	st->lookups = atomic_load(&tf->lookups);
 	st->names = atomic_load(&tf->names);
 	st->regex_calls = atomic_load(&tf->regex_calls);
 	st->dropped = atomic_load(&tf->dropped);
@@ -464,8 +472,9 @@ transform_run_create(const struct transform *tf)
 		run->gcx = xmalloc(SIZE_MAX); /* out of memory: xmalloc's message */
 	}
 	run->md = pcre2_match_data_create(tf->ovector_pairs, run->gcx);
-	buf_init(&run->text);
+	run->renamed = intern_create();
 	buf_init(&run->out);
+	buf_init(&run->prev);
 	return run;
 }
 
@@ -477,18 +486,23 @@ transform_run_destroy(struct transform_run *run)
 	}
 	struct transform *tf = run->tf;
 	atomic_fetch_add(&tf->frames, run->frames_seen);
+	atomic_fetch_add(&tf->lookups, run->lookups);
 	atomic_fetch_add(&tf->names, intern_count(run->seen));
 	atomic_fetch_add(&tf->regex_calls, run->regex_calls);
 	atomic_fetch_add(&tf->dropped, run->dropped);
 	intern_destroy(run->seen);
 	free(run->entries);
-	buf_finish(&run->text);
+	intern_destroy(run->renamed);
 	buf_finish(&run->out);
 	pcre2_match_data_free(run->md);
 	pcre2_general_context_free(run->gcx);
+	free(run->subject);
 	free(run->sub[0]);
 	free(run->sub[1]);
 	free(run->frames);
+	free(run->raw);
+	free(run->ends);
+	buf_finish(&run->prev);
 	free(run);
 }
 
@@ -501,6 +515,21 @@ pcre_failure(struct transform_run *run, const struct rule *r, int rc)
 }
 
 /*
+ * A buffer a subject of PCRE2 may be in, of at least need bytes, zeroed:
+ * the JIT's vector loads read a little past a subject's end, harmlessly,
+ * but memcheck flags bytes there that were never written.
+ */
+#define SUBJECT_PAD 64
+
+static void
+room(char **p, size_t *cap, size_t need)
+{
+	free(*p);
+	*cap = need;
+	*p = xcalloc(need + SUBJECT_PAD, 1);
+}
+
+/*
  * One --replace on the name s: into run->sub[slot], *out and *out_len set
  * (to s itself when nothing matched). False with run->reason on failure.
  */
@@ -510,22 +539,20 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 {
 	/* pcre2_substitute copies an unmatched name too: room for it at least. */
 	if (run->sub_cap[slot] <= len) {
-		free(run->sub[slot]);
-		run->sub_cap[slot] = len < 128 ? 256 : 2 * len;
-		run->sub[slot] = xmalloc(run->sub_cap[slot]);
+		room(&run->sub[slot], &run->sub_cap[slot], len < 128 ? 256 : 2 * len);
 	}
 	run->regex_calls++;
 	for (;;) {
 		PCRE2_SIZE n = run->sub_cap[slot];
+		/* s is never run->sub[slot] (see rewrite), which room just replaced.
+		 * NOLINTNEXTLINE(clang-analyzer-unix.Malloc) */
 		int rc = pcre2_substitute(r->code, (PCRE2_SPTR)s, len, 0,
 		        PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
 		                PCRE2_SUBSTITUTE_UNSET_EMPTY,
 		        run->md, NULL, (PCRE2_SPTR)r->repl, r->repl_len,
 		        (PCRE2_UCHAR *)run->sub[slot], &n);
 		if (rc == PCRE2_ERROR_NOMEMORY && n <= TRANSFORM_NAME_MAX) {
-			free(run->sub[slot]);
-			run->sub_cap[slot] = n + 1;
-			run->sub[slot] = xmalloc(n + 1);
+			room(&run->sub[slot], &run->sub_cap[slot], n + 1);
 			continue;
 		}
 		if (rc == PCRE2_ERROR_NOMEMORY || (rc > 0 && n > TRANSFORM_NAME_MAX)) {
@@ -604,8 +631,13 @@ match_kind(struct transform_run *run, enum transform_kind kind, const char *s, s
 
 /* A name met for the first time: the regex work, once. */
 static bool
-fill_entry(struct transform_run *run, struct name_entry *e, const char *raw, size_t raw_len)
+fill_entry(struct transform_run *run, struct name_entry *e, const char *name, size_t raw_len)
 {
+	if (run->subject_cap <= raw_len) {
+		room(&run->subject, &run->subject_cap, raw_len < 128 ? 256 : 2 * raw_len);
+	}
+	char *raw = run->subject; /* see room */
+	memcpy(raw, name, raw_len);
 	const char *s;
 	size_t len;
 	if (!rewrite(run, raw, raw_len, &s, &len)) {
@@ -614,9 +646,7 @@ fill_entry(struct transform_run *run, struct name_entry *e, const char *raw, siz
 	e->flags = 0;
 	if (s != raw) {
 		e->flags |= NAME_CHANGED;
-		e->off = run->text.len;
-		e->len = len;
-		buf_add(&run->text, s, len);
+		e->renamed = intern_add(run->renamed, s, len);
 	}
 	static const struct {
 		enum transform_kind kind;
@@ -661,16 +691,92 @@ lookup(struct transform_run *run, const char *f, size_t len, struct tframe *out)
 	return true;
 }
 
-/* The name of a frame after the steps (run->text may move while a stack is split). */
+/* The name of a frame after the steps. */
 static const char *
 frame_name(const struct transform_run *run, const struct tframe *fr, size_t *len)
 {
 	const struct name_entry *e = &run->entries[fr->id];
 	if (e->flags & NAME_CHANGED) {
-		*len = e->len;
-		return run->text.data + e->off;
+		return intern_name(run->renamed, e->renamed, len);
 	}
 	return intern_name(run->seen, fr->id, len);
+}
+
+/* How many bytes a and b share from the start, a word at a time. */
+static size_t
+common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y) {
+			break;
+		}
+	}
+	while (i < n && a[i] == b[i]) {
+		i++;
+	}
+	return i;
+}
+
+/*
+ * Frames of the previous stack that this one starts with: folded profiles
+ * are sorted, so most of a line is the line before, whose frames need no
+ * lookup again (no hash, no probe: only this comparison of bytes).
+ */
+static size_t
+reused_frames(struct transform_run *run, const char *stack, size_t len)
+{
+	const struct buf *prev = &run->prev;
+	size_t n = len < prev->len ? len : prev->len;
+	size_t common = common_prefix(stack, prev->data, n);
+	size_t j = 0;
+	/*
+	 * A frame is shared when the ';' after it is; or when it ends where the
+	 * bytes part, if this stack has a ';' or its end there too (the other
+	 * one has, since its frame ends there).
+	 */
+	while (j < run->raw_n && run->ends[j] < common) {
+		j++;
+	}
+	if (j < run->raw_n && run->ends[j] == common && (common == len || stack[common] == ';')) {
+		j++;
+	}
+	return j;
+}
+
+/*
+ * Every frame of the stack, from the cache, in run->raw (the previous
+ * stack's frames reused where they are the same); false with run->reason
+ * on failure.
+ */
+static bool
+split_raw(struct transform_run *run, const char *stack, size_t len)
+{
+	size_t j = reused_frames(run, stack, len);
+	size_t start = j ? run->ends[j - 1] + 1 : 0;
+	run->raw_n = 0; /* until the stack is whole, in case of failure */
+	buf_reset(&run->prev);
+	for (; start <= len; j++) {
+		const char *semi = memchr(stack + start, ';', len - start);
+		size_t flen = semi ? (size_t)(semi - (stack + start)) : len - start;
+		if (j >= run->raw_cap) {
+			run->raw = xgrow(run->raw, &run->raw_cap, j + 1, sizeof(*run->raw));
+			run->ends = xrealloc(run->ends, run->raw_cap * sizeof(*run->ends));
+		}
+		if (!lookup(run, stack + start, flen, &run->raw[j])) {
+			return false;
+		}
+		run->lookups++;
+		run->ends[j] = start + flen;
+		start += flen + 1;
+	}
+	run->raw_n = j;
+	run->frames_seen += j;
+	buf_add(&run->prev, stack, len);
+	return true;
 }
 
 /*
@@ -680,22 +786,17 @@ frame_name(const struct transform_run *run, const struct tframe *fr, size_t *len
 static long long
 split_frames(struct transform_run *run, const char *stack, size_t len, bool *changed)
 {
+	if (!split_raw(run, stack, len)) {
+		return -1;
+	}
+	run->frames = xgrow(run->frames, &run->frame_cap, run->raw_n, sizeof(*run->frames));
 	size_t n = 0;
-	for (size_t start = 0; start <= len;) {
-		const char *semi = memchr(stack + start, ';', len - start);
-		size_t flen = semi ? (size_t)(semi - (stack + start)) : len - start;
-		struct tframe fr;
-		run->frames_seen++;
-		if (!lookup(run, stack + start, flen, &fr)) {
-			return -1;
-		}
+	for (size_t j = 0; j < run->raw_n; j++) {
+		struct tframe fr = run->raw[j];
 		*changed |= (fr.flags & (NAME_CHANGED | NAME_HIDE)) != 0;
 		if (!(fr.flags & NAME_HIDE)) {
-			run->frames =
-			        xgrow(run->frames, &run->frame_cap, n + 1, sizeof(*run->frames));
 			run->frames[n++] = fr;
 		}
-		start += flen + 1;
 	}
 	return (long long)n;
 }
@@ -775,10 +876,12 @@ transform_stats_line(const struct transform *tf, struct buf *out)
 	struct transform_stats st;
 	transform_stats(tf, &st);
 	buf_printf(out,
-	        "difffold: transforms: %llu frames, %llu distinct names (counted per "
-	        "reading thread), %llu regex calls, %llu stacks dropped\n",
-	        (unsigned long long)st.frames, (unsigned long long)st.names,
-	        (unsigned long long)st.regex_calls, (unsigned long long)st.dropped);
+	        "difffold: transforms: %llu frames, %llu looked up (the rest shared with the "
+	        "stack before), %llu distinct names (counted per reading thread), %llu regex "
+	        "calls, %llu stacks dropped\n",
+	        (unsigned long long)st.frames, (unsigned long long)st.lookups,
+	        (unsigned long long)st.names, (unsigned long long)st.regex_calls,
+	        (unsigned long long)st.dropped);
 }
 
 /* The root frame with the largest total on a side. */

@@ -73,7 +73,8 @@ void transform_describe(const struct transform *tf, struct buf *out);
 
 /* What the runs of tf did so far (destroyed runs included). */
 struct transform_stats {
-	uint64_t frames; /* frames looked up */
+	uint64_t frames; /* frames of all stacks */
+	uint64_t lookups; /* frames looked up in the cache (not shared with the stack before) */
 	uint64_t names; /* distinct names, per run */
 	uint64_t regex_calls; /* pcre2_match and pcre2_substitute calls */
 	uint64_t dropped; /* stacks the steps emptied or excluded */

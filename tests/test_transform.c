@@ -223,6 +223,50 @@ test_once_per_name(void **state)
 	transform_destroy(tf);
 }
 
+/* Sorted stacks share their start with the one before: only the rest is looked up. */
+static void
+test_shared_prefix(void **state)
+{
+	(void)state;
+	struct transform *tf = make((const char *const[]){"h:^hid$", "r:^v(\\d)$=w$1", NULL});
+	struct transform_run *run = transform_run_create(tf);
+	static const char *const in[][2] = {
+	        {"x;hid;v1", "x;w1"},
+	        {"x;hid;v1", "x;w1"},
+	        {"x;hid;v1;v2", "x;w1;w2"},
+	        {"x;hid;v1", "x;w1"},
+	        {"x;hidden;v1", "x;hidden;w1"},
+	        {"x;hid", "x"},
+	        {"x;hi", "x;hi"},
+	        {"x", "x"},
+	        {"xy;v1", "xy;w1"},
+	        {"x;v1", "x;w1"},
+	        {"", ""},
+	        {"x;v1", "x;w1"},
+	};
+	size_t frames = 0;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		const char *out, *reason;
+		size_t len;
+		assert_int_equal(
+		        transform_run_stack(run, in[i][0], strlen(in[i][0]), &out, &len, &reason),
+		        TRANSFORM_KEEP);
+		assert_int_equal(len, strlen(in[i][1]));
+		assert_memory_equal(out, in[i][1], len);
+		for (const char *p = in[i][0]; *p; p++) {
+			frames += *p == ';';
+		}
+		frames++;
+	}
+	transform_run_destroy(run);
+	struct transform_stats st;
+	transform_stats(tf, &st);
+	assert_int_equal(st.frames, frames);
+	/* 3 + 0 + 1 (v2) + 0 + 2 (hidden, v1) + 1 (hid) + 1 (hi) + 0 + 2 + 2 + 1 + 2 */
+	assert_int_equal(st.lookups, 15);
+	transform_destroy(tf);
+}
+
 static void
 test_errors(void **state)
 {
@@ -316,6 +360,7 @@ main(void)
 	        cmocka_unit_test(test_collapse),
 	        cmocka_unit_test(test_order),
 	        cmocka_unit_test(test_once_per_name),
+	        cmocka_unit_test(test_shared_prefix),
 	        cmocka_unit_test(test_errors),
 	        cmocka_unit_test(test_name_limit),
 	        cmocka_unit_test(test_hostile_names),
