@@ -149,14 +149,19 @@ report_add_transforms(struct buf *b, const struct options *opt, bool md)
 	struct buf desc;
 	buf_init(&desc);
 	transform_describe(opt->tree.transform, &desc);
-	/* The patterns are the user's, but a report may travel: escaped, and in
-	 * Markdown a code span, so nothing in them is markup. */
+	/*
+	 * The patterns are the user's, but a report may travel: escaped, and in
+	 * Markdown a fenced block, where nothing is markup and '|' needs no
+	 * escape (a code span would show a table's "\|"). The one line starts
+	 * with "--", so it never closes the fence.
+	 */
 	struct buf shown;
 	buf_init(&shown);
 	escape_terminal(&shown, desc.data, desc.len, 4096);
 	if (md) {
-		buf_adds(b, "\n_Transforms:_ ");
-		escape_md_code(b, shown.data, shown.len);
+		buf_adds(b, "\n_Transforms:_\n\n```\n");
+		buf_add(b, shown.data, shown.len);
+		buf_adds(b, "\n```");
 	} else {
 		buf_adds(b, "Transforms: ");
 		buf_add(b, shown.data, shown.len);
