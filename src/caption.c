@@ -208,19 +208,25 @@ add_legend(struct caption *c, const struct layout *l)
 	}
 }
 
-/* The rule line, then the transforms that rewrote the stacks, if any. */
+/*
+ * The subtitle line (NULL: none), then the transforms that rewrote the
+ * stacks, if any: the line layout.c keeps for them (the rule line is full).
+ */
 static char *
-with_transforms(char *rule, const struct options *o)
+with_transforms(char *subtitle, const struct options *o)
 {
 	if (!transform_active(o->tree.transform)) {
-		return rule;
+		return subtitle;
 	}
 	struct buf b;
 	buf_init(&b);
-	buf_adds(&b, rule);
-	buf_adds(&b, SEP "transforms: ");
+	if (subtitle) {
+		buf_adds(&b, subtitle);
+		buf_adds(&b, SEP);
+	}
+	buf_adds(&b, "transforms: ");
 	transform_describe(o->tree.transform, &b);
-	free(rule);
+	free(subtitle);
 	return detach(&b);
 }
 
@@ -245,8 +251,9 @@ caption_init(struct caption *c, const struct layout *l)
 	} else if (o->input_note) {
 		c->subtitle = xstrdup(o->input_note);
 	}
+	c->subtitle = with_transforms(c->subtitle, o);
 	c->totals = totals_line(l);
-	c->rule = with_transforms(rule_line(l), o);
+	c->rule = rule_line(l);
 	c->pruned = pruned_line(l);
 	if (l->tree->differential) {
 		c->scale = scale_line(l);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "transform.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -219,7 +220,7 @@ place_header(struct layout *l)
 	l->title_size = TITLE_SCALE * fs;
 	l->title_y = y + TITLE_LINE * fs * 0.7;
 	y += TITLE_LINE * fs;
-	if ((o->subtitle && *o->subtitle) || o->input_note) {
+	if ((o->subtitle && *o->subtitle) || o->input_note || transform_active(o->tree.transform)) {
 		l->subtitle_y = y + TEXT_LINE * fs * 0.75;
 		y += TEXT_LINE * fs;
 	}
