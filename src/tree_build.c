@@ -505,14 +505,14 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
         const char **reason)
 {
 	struct tree_build *b = t->build;
+	bool ok;
+	if (!transform_stack(b, &stack, &len, &ok, reason)) {
+		return ok; /* a dropped stack's count is in no total */
+	}
 	struct count total;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
 		return false;
-	}
-	bool ok;
-	if (!transform_stack(b, &stack, &len, &ok, reason)) {
-		return ok;
 	}
 	uint32_t leaf = b->opt.reverse ? walk_reverse(b, stack, len) : walk_forward(b, stack, len);
 	t->node_count = b->count;
