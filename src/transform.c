@@ -271,8 +271,8 @@ compile(const char *arg, size_t len, const char *option, char *err, size_t errle
 {
 	int code;
 	PCRE2_SIZE offset;
-	pcre2_code *re = pcre2_compile(
-	        (PCRE2_SPTR)arg, len, PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &code, &offset, NULL);
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)arg, len,
+	        PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &code, &offset, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(code, msg, sizeof(msg));

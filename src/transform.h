@@ -10,11 +10,12 @@
  * --skip-frames, --collapse-recursion. --hide, --focus and --exclude match
  * the names as --replace left them. A stack the steps empty is dropped.
  *
- * Patterns are PCRE2 (UTF-8 with Unicode properties for \w, \d...,
- * invalid UTF-8 in names matched as single code units; JIT-compiled where the platform has it). The regex work is
- * per distinct name, not per frame: a struct transform_run caches, per
- * name it has seen, the rewritten name and which patterns matched it, so
- * the cost follows the number of names.
+ * Patterns are PCRE2 (UTF-8 with Unicode properties for \w, \d...;
+ * invalid UTF-8 in names matched as single code units; JIT-compiled where
+ * the platform has it). The regex work is per distinct name, not per
+ * frame: a struct transform_run caches, per name it has seen, the
+ * rewritten name and which patterns matched it, so the cost follows the
+ * number of names.
  *
  * A struct transform is built once from the options and is then read-only:
  * each tree being built (one a reading thread) has its own run.
