@@ -457,9 +457,10 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 {
 	struct names nm;
 	names_init(&nm, g, opt);
-	/* --reverse merges from the leaf end: whole paths it is. */
-	bool ok = t->opt.reverse ? emit_paths(&nm, x, orphans, orphan_count, t, side, opt, err)
-	                         : emit_cursors(&nm, x, orphans, orphan_count, t, side, opt, err);
+	/* --reverse merges from the leaf end, transforms rewrite whole stacks. */
+	bool ok = tree_needs_paths(t)
+	                  ? emit_paths(&nm, x, orphans, orphan_count, t, side, opt, err)
+	                  : emit_cursors(&nm, x, orphans, orphan_count, t, side, opt, err);
 	names_finish(&nm);
 	return ok;
 }

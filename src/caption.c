@@ -8,6 +8,7 @@
 #include "numfmt.h"
 #include "runs.h"
 #include "utf8.h"
+#include "transform.h"
 #include "xalloc.h"
 
 #define SEP CAPTION_SEP
@@ -398,6 +399,28 @@ add_runs_note(struct caption *c, const struct layout *l)
 	c->subtitle = detach(&b);
 }
 
+/*
+ * The subtitle line (NULL: none), then the transforms that rewrote the
+ * stacks, if any: the line layout.c keeps for them (the rule line is full).
+ */
+static char *
+with_transforms(char *subtitle, const struct options *o)
+{
+	if (!transform_active(o->tree.transform)) {
+		return subtitle;
+	}
+	struct buf b;
+	buf_init(&b);
+	if (subtitle) {
+		buf_adds(&b, subtitle);
+		buf_adds(&b, SEP);
+	}
+	buf_adds(&b, "transforms: ");
+	transform_describe(o->tree.transform, &b);
+	free(subtitle);
+	return detach(&b);
+}
+
 void
 caption_init(struct caption *c, const struct layout *l)
 {
@@ -420,6 +443,7 @@ caption_init(struct caption *c, const struct layout *l)
 		c->subtitle = xstrdup(o->input_note);
 	}
 	add_runs_note(c, l);
+	c->subtitle = with_transforms(c->subtitle, o);
 	c->totals = totals_line(l);
 	c->rule = rule_line(l);
 	c->pruned = pruned_line(l);

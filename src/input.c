@@ -18,6 +18,7 @@
 #include "source.h"
 #include "speedscope.h"
 #include "timing.h"
+#include "transform.h"
 #include "xalloc.h"
 
 static void
@@ -473,6 +474,11 @@ input_read(
 		runs_attach(runs, t);
 	}
 	timing_stage("tree_finish");
+	transform_warn_roots(t, messages);
+	transform_warn_dropped(o->tree.transform, t, messages);
+	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
+		transform_stats_line(o->tree.transform, messages);
+	}
 	*out = t;
 	return true;
 }

@@ -526,8 +526,8 @@ bool
 json_forest_emit(const struct json_forest *f, struct tree *t, enum side side, const uint32_t *nodes,
         const struct count *counts, size_t n, const char *file, struct diag *err)
 {
-	const char *reason = t->opt.reverse ? emit_paths(f, t, side, nodes, counts, n)
-	                                    : emit_cursors(f, t, side, nodes, counts, n);
+	const char *reason = tree_needs_paths(t) ? emit_paths(f, t, side, nodes, counts, n)
+	                                         : emit_cursors(f, t, side, nodes, counts, n);
 	if (reason) {
 		diag_set(err, file, 0, reason);
 	}

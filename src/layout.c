@@ -6,6 +6,7 @@
 
 #include "caption.h"
 #include "numfmt.h"
+#include "transform.h"
 #include "utf8.h"
 #include "runs.h"
 #include "xalloc.h"

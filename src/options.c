@@ -10,6 +10,7 @@
 
 #include "color.h"
 #include "escape.h"
+#include "transform.h"
 #include "xalloc.h"
 
 #ifndef DIFFFOLD_VERSION
@@ -49,6 +50,19 @@ static const char usage_text[] =
         "                        (default 0.001, i.e. 0.1%)\n"
         "  --max-frames N        fail when the merged tree would have more than N frames\n"
         "                        (default 10000000)\n"
+        "\n"
+        "Making two runs comparable (applied to both sides, in this order, whatever the\n"
+        "order given; patterns are PCRE2; a stack left empty is dropped):\n"
+        "  --replace REGEX=REPLACEMENT\n"
+        "                        rewrite every match in frame names (repeatable, in\n"
+        "                        order); groups $1 or \\1, ${name}; $$ is a '$'; a '='\n"
+        "                        in REGEX is written \\=\n"
+        "  --hide REGEX          remove matching frames, their cost to the parent\n"
+        "  --focus REGEX         keep only stacks through a matching frame\n"
+        "  --focus-root          with --focus: start stacks at the first matching frame\n"
+        "  --exclude REGEX       drop stacks through a matching frame\n"
+        "  --skip-frames N       drop the first N frames of every stack (default 0)\n"
+        "  --collapse-recursion  one frame for consecutive repeats of a frame\n"
         "\n"
         "Output:\n"
         "  -o, --output FILE     write to FILE instead of standard output (repeatable;\n"
@@ -164,6 +178,13 @@ enum long_only {
 	OPT_SIGNIFICANCE,
 	OPT_ALLOC_PATTERN,
 	OPT_IO_PATTERN,
+	OPT_REPLACE,
+	OPT_HIDE,
+	OPT_FOCUS,
+	OPT_FOCUS_ROOT,
+	OPT_EXCLUDE,
+	OPT_SKIP_FRAMES,
+	OPT_COLLAPSE_RECURSION,
 };
 
 static const struct option long_options[] = {
@@ -212,6 +233,13 @@ static const struct option long_options[] = {
         {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
         {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
         {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
+        {"replace", required_argument, NULL, OPT_REPLACE},
+        {"hide", required_argument, NULL, OPT_HIDE},
+        {"focus", required_argument, NULL, OPT_FOCUS},
+        {"focus-root", no_argument, NULL, OPT_FOCUS_ROOT},
+        {"exclude", required_argument, NULL, OPT_EXCLUDE},
+        {"skip-frames", required_argument, NULL, OPT_SKIP_FRAMES},
+        {"collapse-recursion", no_argument, NULL, OPT_COLLAPSE_RECURSION},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -264,6 +292,7 @@ options_finish(struct options *o)
 		free(o->fail_on[i].glob);
 	}
 	free(o->fail_on);
+	transform_destroy(o->transforms);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -454,6 +483,52 @@ add_input(const char ***list, size_t *count, const char *path)
 	(*list)[(*count)++] = path;
 }
 
+/* The frame rewriting options (transform.h), compiled as they come. */
+static bool
+parse_transform_option(struct options *o, int c, const char *arg, struct diag *err)
+{
+	static const struct {
+		int option;
+		enum transform_kind kind;
+	} rules[] = {
+	        {OPT_REPLACE, TRANSFORM_REPLACE},
+	        {OPT_HIDE, TRANSFORM_HIDE},
+	        {OPT_FOCUS, TRANSFORM_FOCUS},
+	        {OPT_EXCLUDE, TRANSFORM_EXCLUDE},
+	};
+	if (!o->transforms) {
+		o->transforms = transform_create();
+		o->tree.transform = o->transforms;
+	}
+	double v;
+	switch (c) {
+	case OPT_FOCUS_ROOT:
+		transform_set_focus_root(o->transforms, true);
+		return true;
+	case OPT_COLLAPSE_RECURSION:
+		transform_set_collapse(o->transforms, true);
+		return true;
+	case OPT_SKIP_FRAMES:
+		if (!parse_number(arg, "--skip-frames", 0, 1e9, &v, err)) {
+			return false;
+		}
+		if (v != floor(v)) {
+			return usage(err, "--skip-frames: not a whole number", arg);
+		}
+		transform_set_skip(o->transforms, (uint64_t)v);
+		return true;
+	default:
+		break;
+	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (rules[i].option == c) {
+			return transform_add(
+			        o->transforms, rules[i].kind, arg, err->msg, sizeof(err->msg));
+		}
+	}
+	return false;
+}
+
 static bool
 parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 {
@@ -501,7 +576,7 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 		o->palette = color_palettes[v];
 		return true;
 	default:
-		return false;
+		return parse_transform_option(o, c, arg, err);
 	}
 }
 
@@ -776,6 +851,10 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 	}
 	if (stdin_used_twice(o)) {
 		return usage(err, "standard input ('-') can be read only once", NULL);
+	}
+	if (o->transforms && transform_focus_root(o->transforms) &&
+	        !transform_has_focus(o->transforms)) {
+		return usage(err, "--focus-root needs --focus REGEX", NULL);
 	}
 	return runs_usable(o, err);
 }

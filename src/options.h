@@ -124,7 +124,11 @@ struct options {
 	 * (report_signals.c). */
 	const char **alloc_patterns, **io_patterns;
 	size_t alloc_pattern_count, io_pattern_count;
+	/* --replace, --hide, --focus...: owned; tree.transform points at it. */
+	struct transform *transforms;
 };
+
+struct transform;
 
 enum options_result {
 	OPTIONS_OK,

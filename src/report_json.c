@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "report_private.h"
+#include "transform.h"
 #include "xalloc.h"
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -167,6 +168,36 @@ json_verdict(struct buf *b, const struct summary *s, const struct options *opt, 
 	buf_addc(b, ']');
 }
 
+static void
+json_transform(void *ctx, const char *option, const char *value)
+{
+	struct buf *b = ctx;
+	if (b->data[b->len - 1] != '[') {
+		buf_addc(b, ',');
+	}
+	buf_adds(b, "{\"option\":");
+	escape_json_string(b, option, strlen(option));
+	buf_adds(b, ",\"value\":");
+	if (value) {
+		escape_json_string(b, value, strlen(value));
+	} else {
+		buf_adds(b, "null");
+	}
+	buf_addc(b, '}');
+}
+
+/* The transforms in the order they apply; absent when there are none. */
+static void
+json_transforms(struct buf *b, const struct options *opt)
+{
+	if (!transform_active(opt->tree.transform)) {
+		return;
+	}
+	buf_adds(b, ",\"transforms\":[");
+	transform_each(opt->tree.transform, json_transform, b);
+	buf_addc(b, ']');
+}
+
 void
 report_json_summary(struct buf *b, const struct tree *t, const struct options *opt)
 {
@@ -205,6 +236,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	json_list(b, &s, LIST_REMOVED, top);
 	buf_adds(b, ",\"paths\":");
 	json_list(b, &s, LIST_PATHS, top);
+	json_transforms(b, opt);
 	if (s.differential) {
 		json_verdict(b, &s, opt, top);
 	}

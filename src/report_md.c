@@ -2,8 +2,10 @@
 
 #include <string.h>
 
+#include "escape.h"
 #include "numfmt.h"
 #include "report_private.h"
+#include "transform.h"
 
 static void
 md_cells(struct buf *b, const char *const *cells, size_t n)
@@ -177,6 +179,38 @@ report_md_fit(struct buf *b)
 }
 
 void
+report_add_transforms(struct buf *b, const struct options *opt, bool md)
+{
+	if (!transform_active(opt->tree.transform)) {
+		return;
+	}
+	struct buf desc;
+	buf_init(&desc);
+	transform_describe(opt->tree.transform, &desc);
+	/*
+	 * The patterns are the user's, but a report may travel: escaped, and in
+	 * Markdown a fenced block, where nothing is markup and '|' needs no
+	 * escape (a code span would show a table's "\|"). The one line starts
+	 * with "--", so it never closes the fence.
+	 */
+	struct buf shown;
+	buf_init(&shown);
+	escape_terminal(&shown, desc.data, desc.len, 4096);
+	if (md) {
+		buf_adds(b, "\n_Transforms:_\n\n```\n");
+		buf_add(b, shown.data, shown.len);
+		buf_adds(b, "\n```");
+	} else {
+		buf_adds(b, "Transforms: ");
+		buf_add(b, shown.data, shown.len);
+	}
+	buf_addc(b, '\n');
+	buf_finish(&shown);
+	buf_finish(&desc);
+}
+
+/* The rule used, shared word for word by the Markdown and text reports. */
+void
 report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 {
 	struct summary s;
@@ -198,6 +232,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 	if (opt->input_note) {
 		buf_printf(&b, "\n_Input: %s._\n", opt->input_note);
 	}
+	report_add_transforms(&b, opt, true);
 	report_add_opening(&b, &s, opt, true);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];

@@ -122,6 +122,8 @@ void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */
 const char *report_label(const struct options *opt, enum side side);
 const char *report_countname(const struct options *opt);
+/* "Transforms: --replace '...' ..." and a newline, when any (report_md.c). */
+void report_add_transforms(struct buf *b, const struct options *opt, bool md);
 /* The rule used, shared word for word by the Markdown and text reports. */
 void report_add_rule(struct buf *b, const struct summary *s, bool md);
 

@@ -186,6 +186,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	if (opt->input_note) {
 		buf_printf(&b, "Input: %s.\n", opt->input_note);
 	}
+	report_add_transforms(&b, opt, false);
 	report_add_opening(&b, &s, opt, false);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];

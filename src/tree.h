@@ -48,6 +48,11 @@ struct tree_options {
 	 * and tree_merge fail instead.
 	 */
 	uint32_t max_nodes;
+	/*
+	 * --replace, --hide, --focus...: every stack is rewritten before it is
+	 * added (NULL: none). Borrowed; must outlive the tree.
+	 */
+	const struct transform *transform;
 };
 
 struct tree_node {
@@ -63,6 +68,7 @@ struct tree_node {
 
 struct tree_build; /* private to tree*.c: see tree_build.h */
 struct runs; /* --runs: see runs.h */
+struct transform; /* transform.h */
 
 struct tree {
 	struct tree_options opt;
@@ -93,13 +99,16 @@ bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t le
  * Stacks frame by frame, for a reader that has them as a tree already (the
  * callgrind reader's expansion): a cursor is a node of the unfinished tree
  * with its path, so a child is found without going over the path again.
- * Not for opt.reverse, which merges from the leaf end.
+ * Not when tree_needs_paths: --reverse merges from the leaf end, and the
+ * transforms rewrite whole stacks.
  */
 struct tree_cursor {
 	uint32_t node;
 	uint64_t path; /* private to the tree */
 };
 
+/* Whether stacks must come whole (tree_add_stack), not through cursors. */
+bool tree_needs_paths(const struct tree *t);
 /* The root. */
 struct tree_cursor tree_cursor_root(void);
 /*

@@ -10,6 +10,7 @@
 
 #include "hash.h"
 #include "prefetch.h"
+#include "transform.h"
 #include "xalloc.h"
 
 /* One frame of the line being added. */
@@ -86,6 +87,9 @@ tree_build_create(const struct tree_options *opt, struct intern *names)
 	b->shift = 64 - SLOTS_INITIAL_BITS;
 	b->slots = xcalloc(b->mask + 1, sizeof(uint64_t));
 	buf_init(&b->scratch);
+	if (transform_active(opt->transform)) {
+		b->transform = transform_run_create(opt->transform);
+	}
 	b->seed = hash_seed();
 	b->cap = 1024;
 	b->keys = xmalloc(b->cap * sizeof(struct node_key));
@@ -114,6 +118,7 @@ tree_build_destroy(struct tree_build *b)
 	free(b->prev);
 	free(b->prev_k);
 	buf_finish(&b->scratch);
+	transform_run_destroy(b->transform);
 	free(b);
 }
 
@@ -471,11 +476,39 @@ tree_build_full_reason(struct tree_build *b)
 	return b->full_msg;
 }
 
+/*
+ * The transforms, here where the stacks of every reader pass: false when
+ * the stack is dropped (*ok false, *reason set, on a failure).
+ */
+static bool
+transform_stack(
+        struct tree_build *b, const char **stack, size_t *len, bool *ok, const char **reason)
+{
+	*ok = true;
+	if (!b->transform) {
+		return true;
+	}
+	switch (transform_run_stack(b->transform, *stack, *len, stack, len, reason)) {
+	case TRANSFORM_KEEP:
+		return true;
+	case TRANSFORM_ERROR:
+		*ok = false;
+		return false;
+	case TRANSFORM_DROP:
+		break;
+	}
+	return false;
+}
+
 bool
 tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason)
 {
 	struct tree_build *b = t->build;
+	bool ok;
+	if (!transform_stack(b, &stack, &len, &ok, reason)) {
+		return ok; /* a dropped stack's count is in no total */
+	}
 	struct count total;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
@@ -496,6 +529,12 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	return true;
 }
 
+bool
+tree_needs_paths(const struct tree *t)
+{
+	return t->opt.reverse || transform_active(t->opt.transform);
+}
+
 struct tree_cursor
 tree_cursor_root(void)
 {
@@ -507,6 +546,11 @@ tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *fram
         struct tree_cursor *child, const char **reason)
 {
 	struct tree_build *b = t->build;
+	if (b->transform) {
+		/* A reader's bug, not the input's: tree_needs_paths said so. */
+		*reason = "internal error: stacks added frame by frame with transforms on";
+		return false;
+	}
 	uint64_t k = at->path;
 	/* one_frame: what walk_forward and walk_strip_hex do for one frame. */
 	uint32_t node = one_frame(b, &k, at->node, frame, len);

@@ -62,6 +62,7 @@ struct tree_build {
 	uint64_t *prev_k; /* and their path hashes */
 	size_t prev_depth, prev_cap;
 	struct buf scratch; /* frame after --strip-hex */
+	struct transform_run *transform; /* NULL: no transforms */
 	uint64_t seed; /* hash_seed(): the same for every tree of the process */
 	bool full; /* a node was refused: opt.max_nodes reached */
 	char full_msg[80];

@@ -59,7 +59,8 @@ Optional declarative files, for the setups some cases need:
 The hostile check, for cases whose inputs try to break out of every context:
 SVG as in `svg` but against the SVG of a benign profile (every element and
 attribute name must also occur there); JSON valid and every frame name of
-the .folded inputs read back (invalid UTF-8 as U+FFFD, no raw U+2028/9);
+the .folded inputs read back (invalid UTF-8 as U+FFFD, no raw U+2028/9; with
+--replace, which renames them, the names of difffold's own `-f folded`);
 Markdown without HTML tags the benign report lacks; text without control
 characters but newline and tab. In SVG (as parsed), JSON, Markdown and text
 no raw bidi control or invisible character (U+202E, U+200B...): they spoof
@@ -532,12 +533,12 @@ def hostile_svg(svg, benign):
     return problems + svg_attr_problems(root)
 
 
-def hostile_json(data, inputs):
+def hostile_json(data, names):
     text = data.decode("utf-8")  # raises on invalid UTF-8
     problems = []
     if "\u2028" in text or "\u2029" in text:
         problems.append("raw U+2028/U+2029 in JSON")
-    missing = input_names(inputs) - json_names(json.loads(text, strict=True))
+    missing = names - json_names(json.loads(text, strict=True))
     if missing:
         problems.append(f"names not read back from JSON: {sorted(missing)[:5]}")
     return problems
@@ -574,12 +575,12 @@ def svg_text(svg):
                    for el in root.iter())
 
 
-def check_hostile(fmt, out, inputs, benign):
+def check_hostile(fmt, out, names, benign):
     try:
         if fmt == "svg":
             return hostile_svg(out, benign) + visible("SVG", svg_text(out))
         if fmt == "json":
-            return hostile_json(out, inputs) + visible("JSON", out.decode("utf-8"))
+            return hostile_json(out, names) + visible("JSON", out.decode("utf-8"))
         if fmt == "md":
             return hostile_md(out, benign) + visible("Markdown", out.decode("utf-8", "replace"))
         if fmt == "text":
@@ -706,6 +707,25 @@ class Checker:
                     problems.append(f"file {name} differs from files/{name}")
         return problems
 
+    def folded_names(self, case):
+        """The frame names of the case's own `-f folded` output (2 or 3 columns)."""
+        run = Run(case)
+        try:
+            out, _, _, _ = run.execute(self.exe, [b"-f", b"folded"] + case.lines("args"))
+        finally:
+            run.cleanup()
+        names = set()
+        for line in out.split(b"\n"):
+            fields = line.rsplit(b" ", 2)
+            if len(fields) == 3 and fields[1].isdigit():
+                line = fields[0]
+            elif len(fields) >= 2:
+                line = line.rsplit(b" ", 1)[0]
+            else:
+                continue
+            names.update(decode_bytewise(f) for f in line.split(b";"))
+        return names
+
     def run_formats(self, case):
         """Once per format; standard output judged by the checks only."""
         checks = (case.text("checks") or "").split()
@@ -713,6 +733,9 @@ class Checker:
             self.benign = Benign(self.exe)
         inputs = [case.file(a.decode()) for a in case.lines("args")
                   if a.endswith(b".folded") and case.has(a.decode())]
+        names = input_names(inputs)
+        if b"--replace" in case.lines("args"):
+            names = self.folded_names(case)
         problems = []
         for fmt in case.text("formats").split():
             run = Run(case)
@@ -730,7 +753,7 @@ class Checker:
             if made:
                 problems.append(f"-f {fmt}: files created: {sorted(made)}")
             if "hostile" in checks:
-                problems += check_hostile(fmt, out, inputs, self.benign)
+                problems += check_hostile(fmt, out, names, self.benign)
             if "svg" in checks and fmt == "svg":
                 problems += check_svg(out)
         return problems
