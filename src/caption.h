@@ -17,7 +17,9 @@
 #define CAPTION_LEGEND_MAX 8
 
 struct caption_legend_entry {
-	struct rgb fill;
+	struct rgb fill; /* the strongest step */
+	struct rgb ramp[COLOR_STEPS]; /* every step, palest first */
+	int steps; /* COLOR_STEPS, or 1 for unchanged */
 	char label[64]; /* "slower", "faster", "new", "removed", "unchanged" */
 };
 

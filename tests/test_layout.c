@@ -298,6 +298,30 @@ test_rows(void **state)
 	tree_destroy(t);
 }
 
+/* The legend's scale text follows the ramps when it fits, else takes a second row. */
+static void
+test_legend_rows(void **state)
+{
+	(void)state;
+	struct tree *diff = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.width = 1600;
+	struct layout *wide = layout_create(diff, &o);
+	o.width = 800;
+	struct layout *narrow = layout_create(diff, &o);
+	assert_near(wide->legend_scale_y, wide->legend_text_y, EPS);
+	assert_true(narrow->legend_scale_y > narrow->legend_text_y);
+	assert_true(narrow->legend_scale_y < narrow->legend_y + narrow->legend_height);
+	assert_true(narrow->legend_height > wide->legend_height);
+	/* The ramps' row stays where it was. */
+	assert_near(narrow->legend_text_y - narrow->legend_y,
+	        wide->legend_text_y - wide->legend_y, EPS);
+	layout_destroy(narrow);
+	layout_destroy(wide);
+	tree_destroy(diff);
+}
+
 /* Single profiles have no legend band; differential ones do. */
 static void
 test_header_bands(void **state)
@@ -656,6 +680,7 @@ main(void)
 	        cmocka_unit_test(test_prune_percent),
 	        cmocka_unit_test(test_rows),
 	        cmocka_unit_test(test_header_bands),
+	        cmocka_unit_test(test_legend_rows),
 	        cmocka_unit_test(test_deep_stack),
 	        cmocka_unit_test(test_colour_self),
 	        cmocka_unit_test(test_colour_total),
