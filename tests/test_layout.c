@@ -315,8 +315,8 @@ test_legend_rows(void **state)
 	assert_true(narrow->legend_scale_y < narrow->legend_y + narrow->legend_height);
 	assert_true(narrow->legend_height > wide->legend_height);
 	/* The ramps' row stays where it was. */
-	assert_near(narrow->legend_text_y - narrow->legend_y,
-	        wide->legend_text_y - wide->legend_y, EPS);
+	assert_near(narrow->legend_text_y - narrow->legend_y, wide->legend_text_y - wide->legend_y,
+	        EPS);
 	layout_destroy(narrow);
 	layout_destroy(wide);
 	tree_destroy(diff);
