@@ -234,7 +234,10 @@ scale_line(const struct layout *l)
 	}
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
 	double total = base > head ? base : head;
-	buf_adds(&b, "full colour = change of ");
+	/* Names the scale and the quantity, so the ramps read without a doc. */
+	buf_adds(&b, l->opt->color_by == COLOR_BY_TOTAL
+	                     ? "\xe2\x88\x9a scale, strongest = total change of "
+	                     : "\xe2\x88\x9a scale, strongest = self change of ");
 	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");
@@ -363,7 +366,11 @@ add_legend(struct caption *c, const struct layout *l)
 	};
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
 		struct caption_legend_entry *e = &c->legend[c->legend_count++];
-		e->fill = color_diff(classes[i].status, 1.0, l->opt->theme);
+		e->steps = classes[i].status == STATUS_SAME ? 1 : COLOR_STEPS;
+		for (int k = 0; k < e->steps; k++) {
+			e->ramp[k] = color_diff_step(classes[i].status, k + 1, l->opt->theme);
+		}
+		e->fill = e->ramp[e->steps - 1];
 		size_t n = strlen(classes[i].label);
 		memcpy(e->label, classes[i].label, n + 1);
 	}

@@ -22,7 +22,9 @@
 #define CAPTION_SEP " \xc2\xb7 "
 
 struct caption_legend_entry {
-	struct rgb fill;
+	struct rgb fill; /* the strongest step */
+	struct rgb ramp[COLOR_STEPS]; /* every step, palest first */
+	int steps; /* COLOR_STEPS, or 1 for unchanged */
 	char label[64]; /* "slower", "faster", "new", "removed", "unchanged" */
 };
 

@@ -7,43 +7,55 @@
 #include "hash.h"
 
 /*
- * Full-intensity colours of the five classes. Chosen by their distance in
- * CIELAB as seen with normal vision and simulated protanopia and
- * deuteranopia (Machado et al. 2009): blue and purple collapse for red-green
- * colour-blind readers unless their lightness differs, so "new" is a dark
- * purple in the light theme and a light lilac in the dark one, and
- * "removed" is a greyish teal of its own lightness. Hues keep the usual
- * meaning: warm for slower, blue for faster.
+ * The ramps of the four changed classes, palest step first, and the grey
+ * of unchanged frames. Found by a search over CIELAB lightness, chroma and
+ * a hue range per class (warm for slower, blue for faster, purple for new,
+ * teal for removed) for the largest distance between classes as seen with
+ * normal vision and simulated protanopia, deuteranopia and tritanopia
+ * (Machado et al. 2009); tests/test_color.c holds the palette to it. Blue
+ * and purple collapse for red-green colour-blind readers unless their
+ * lightness differs, so at each step "new" and "faster" differ in
+ * lightness; each palest step stays close to grey in lightness and chroma.
  */
 struct palette {
-	struct rgb slower, faster, added, removed, same;
-	struct rgb tint_base; /* what intensity 0 starts from */
-	double tint; /* share of the full colour at intensity 0 */
+	struct rgb ramp[4][COLOR_STEPS]; /* slower, faster, new, removed */
+	struct rgb same;
 };
 
 static const struct palette light = {
-        .slower = {0xf0, 0x3e, 0x0a},
-        .faster = {0x2f, 0x80, 0xed},
-        .added = {0x4a, 0x12, 0x6e},
-        .removed = {0x45, 0x6b, 0x63},
+        .ramp =
+                {
+                        {{0xff, 0xca, 0xa6}, {0xf0, 0x8e, 0x57}, {0xeb, 0x70, 0x2b},
+                                {0xee, 0x37, 0x19}},
+                        {{0xae, 0xd4, 0xff}, {0x72, 0xc8, 0xf4}, {0x83, 0xa4, 0xe6},
+                                {0x47, 0x7b, 0xfc}},
+                        {{0xab, 0x93, 0xb4}, {0xb1, 0x38, 0x97}, {0x6f, 0x2f, 0xa8},
+                                {0x27, 0x01, 0x94}},
+                        {{0x7d, 0x9e, 0x84}, {0x4f, 0x8e, 0x79}, {0x0c, 0x76, 0x69},
+                                {0x0a, 0x52, 0x29}},
+                },
         .same = {0xe0, 0xe0, 0xe0},
-        .tint_base = {0xff, 0xff, 0xff},
-        .tint = 0.35,
 };
 
 static const struct palette dark = {
-        .slower = {0xf0, 0x3e, 0x0a},
-        .faster = {0x1f, 0x5f, 0xc0},
-        .added = {0xd9, 0xa0, 0xff},
-        .removed = {0x7f, 0xb8, 0xae},
+        .ramp =
+                {
+                        {{0x59, 0x3c, 0x27}, {0x82, 0x4e, 0x27}, {0xa8, 0x5d, 0x2c},
+                                {0xdb, 0x81, 0x3c}},
+                        {{0x23, 0x47, 0x6f}, {0x1c, 0x57, 0x93}, {0x37, 0x63, 0xb3},
+                                {0x5c, 0x78, 0xdc}},
+                        {{0x87, 0x70, 0x8f}, {0xb8, 0x7f, 0x9d}, {0xcc, 0x97, 0xcc},
+                                {0xcf, 0xaf, 0xfa}},
+                        {{0x60, 0x7b, 0x66}, {0x48, 0x99, 0x64}, {0x48, 0xbc, 0x85},
+                                {0x51, 0xdd, 0xa4}},
+                },
         .same = {0x4a, 0x4a, 0x50},
-        .tint_base = {0x3a, 0x3a, 0x40},
-        .tint = 0.35,
 };
 
 static const struct rgb black = {0, 0, 0};
 static const struct rgb white = {0xff, 0xff, 0xff};
 static const struct rgb separator_grey = {0xa0, 0xa0, 0xa0};
+static const struct rgb dark_single_base = {0x30, 0x30, 0x36};
 
 static uint8_t
 mix_channel(uint8_t a, uint8_t b, double t)
@@ -60,36 +72,49 @@ mix(struct rgb a, struct rgb b, double t)
 	        mix_channel(a.r, b.r, t), mix_channel(a.g, b.g, t), mix_channel(a.b, b.b, t)};
 }
 
+int
+color_step(double intensity)
+{
+	if (!(intensity > 0)) {
+		return 1; /* also catches NaN */
+	}
+	if (intensity >= 1) {
+		return COLOR_STEPS;
+	}
+	int step = (int)ceil(sqrt(intensity) * COLOR_STEPS);
+	return step < 1 ? 1 : step > COLOR_STEPS ? COLOR_STEPS : step;
+}
+
 struct rgb
-color_diff(enum node_status status, double intensity, enum theme theme)
+color_diff_step(enum node_status status, int step, enum theme theme)
 {
 	const struct palette *p = theme == THEME_DARK ? &dark : &light;
-	struct rgb full;
+	int ramp;
 	switch (status) {
 	case STATUS_SLOWER:
-		full = p->slower;
+		ramp = 0;
 		break;
 	case STATUS_FASTER:
-		full = p->faster;
+		ramp = 1;
 		break;
 	case STATUS_NEW:
-		full = p->added;
+		ramp = 2;
 		break;
 	case STATUS_REMOVED:
-		full = p->removed;
+		ramp = 3;
 		break;
 	case STATUS_SAME:
 	default:
 		return p->same;
 	}
-	if (!(intensity > 0)) {
-		intensity = 0; /* also catches NaN */
-	} else if (intensity > 1) {
-		intensity = 1;
-	}
-	/* Linear in the change, so the legend's scale reads literally. */
-	double t = p->tint + (1.0 - p->tint) * intensity;
-	return mix(p->tint_base, full, t);
+	step = step < 1 ? 1 : step > COLOR_STEPS ? COLOR_STEPS : step;
+	return p->ramp[ramp][step - 1];
+}
+
+struct rgb
+color_diff(enum node_status status, double intensity, enum theme theme)
+{
+	return color_diff_step(status, color_step(intensity), theme);
 }
 
 /* Three independent fractions in [0, 1) from the name's hash. */
@@ -277,6 +302,19 @@ color_single(const char *palette, const char *name, size_t len, enum annotation 
 		}
 	}
 	return family_color(FAM_HOT, v);
+}
+
+struct rgb
+color_single_theme(
+        const char *palette, const char *name, size_t len, enum annotation a, enum theme theme)
+{
+	struct rgb c = color_single(palette, name, len, a);
+	if (theme != THEME_DARK) {
+		return c;
+	}
+	/* Saturated warm colours glare on a dark page: take them 40 % of the
+	 * way to a dark grey, keeping the hue and the order of lightness. */
+	return mix(c, dark_single_base, 0.4);
 }
 
 static double

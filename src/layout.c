@@ -214,8 +214,8 @@ paint_boxes(struct layout *l)
 			size_t len;
 			const char *name = tree_node_name(t, n, &len);
 			len = intern_bare_len(t->names, n->name);
-			b->fill = color_single(
-			        o->palette, name, len, intern_annotation(t->names, n->name));
+			b->fill = color_single_theme(o->palette, name, len,
+			        intern_annotation(t->names, n->name), o->theme);
 			continue;
 		}
 		double c = fabs(layout_change(t, n, o->color_by));
@@ -404,6 +404,41 @@ add_changes(struct layout *l, size_t *cap, const struct caption *c, double *y)
 	buf_finish(&name);
 }
 
+/*
+ * Width of the legend's ramps and labels: four ramps of COLOR_STEPS
+ * swatches and one unchanged swatch, each followed by its label (31
+ * characters in all: slower faster new removed unchanged) and a gap.
+ */
+static double
+legend_ramps_width(double fs)
+{
+	double cw = layout_char_width(fs);
+	double swatches = (4 * COLOR_STEPS + 1) * fs;
+	return swatches + 5 * (cw / 2 + LAYOUT_LEGEND_GAP * cw) + 31 * cw;
+}
+
+/*
+ * The legend band: one row, or two when the scale text (at most about 72
+ * characters and the count name) would not fit after the ramps.
+ */
+static void
+place_legend(struct layout *l, double y)
+{
+	double fs = l->opt->font_size;
+	double cw = layout_char_width(fs);
+	const char *unit = l->opt->countname ? l->opt->countname : "samples";
+	double scale = (72 + (double)strlen(unit)) * cw; /* numbers up to billions */
+	bool two_rows = legend_ramps_width(fs) + cw + scale > l->graph_width;
+	l->legend_swatch = fs;
+	l->legend_height = LEGEND_BAND * fs;
+	l->legend_text_y = y + l->legend_height / 2 + LAYOUT_LABEL_BASELINE * fs;
+	l->legend_scale_y = l->legend_text_y;
+	if (two_rows) {
+		l->legend_scale_y += TEXT_LINE * fs;
+		l->legend_height += TEXT_LINE * fs;
+	}
+}
+
 /* Header, legend and details line: everything above the graph. */
 static void
 place_header(struct layout *l)
@@ -443,9 +478,7 @@ place_header(struct layout *l)
 	l->header_height = y;
 	l->legend_y = y;
 	if (l->tree->differential) {
-		l->legend_height = LEGEND_BAND * fs;
-		l->legend_swatch = fs;
-		l->legend_text_y = y + l->legend_height / 2 + LAYOUT_LABEL_BASELINE * fs;
+		place_legend(l, y);
 	}
 	y += l->legend_height;
 	l->details_y = y + TEXT_LINE * fs * 0.75;

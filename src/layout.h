@@ -80,6 +80,9 @@ struct layout {
 	/* Legend row: swatches of legend_swatch px square, top at legend_y +
 	 * (legend_height - legend_swatch) / 2; text baseline legend_text_y. */
 	double legend_swatch, legend_text_y;
+	/* Baseline of the legend's scale text: legend_text_y when it fits after
+	 * the ramps, else a second legend row starting at graph_x. */
+	double legend_scale_y;
 	double basis_total; /* samples that graph_width stands for */
 	double max_change; /* largest |change| of any frame, same basis as colour */
 	double pruned_samples; /* basis samples of the frames pruned by --min-width */

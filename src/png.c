@@ -370,6 +370,23 @@ draw_header(struct painter *p, struct rgb fg)
 	}
 }
 
+/* One legend entry's ramp of swatches, palest first, outlined in fg. */
+static double
+draw_legend_ramp(struct painter *p, const struct caption_legend_entry *e, double x, double top,
+        struct rgb fg)
+{
+	double sw = p->l->legend_swatch;
+	/* An outline one device pixel wide keeps pale swatches visible. */
+	double edge = 1.0 / p->plan->scale;
+	set_source(p->cr, fg);
+	fill_rect(p, x, top, sw * e->steps, sw);
+	for (int k = 0; k < e->steps; k++) {
+		set_source(p->cr, e->ramp[k]);
+		fill_rect(p, x + k * sw + edge, top + edge, sw - 2 * edge, sw - 2 * edge);
+	}
+	return x + sw * e->steps;
+}
+
 static void
 draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 {
@@ -378,19 +395,14 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 		return;
 	}
 	double cw = p->fonts->char_width;
-	double sw = l->legend_swatch;
-	double top = l->legend_y + (l->legend_height - sw) / 2;
+	/* The swatches centre on the first row's text, as in layout. */
+	double top =
+	        l->legend_text_y - LAYOUT_LABEL_BASELINE * l->opt->font_size - l->legend_swatch / 2;
 	double x = l->graph_x;
 	double right = l->graph_x + l->graph_width;
 	for (size_t i = 0; i < c->legend_count && x < right; i++) {
 		const struct caption_legend_entry *e = &c->legend[i];
-		set_source(p->cr, fg);
-		fill_rect(p, x, top, sw, sw);
-		set_source(p->cr, e->fill);
-		/* An outline one device pixel wide keeps pale swatches visible. */
-		double edge = 1.0 / p->plan->scale;
-		fill_rect(p, x + edge, top + edge, sw - 2 * edge, sw - 2 * edge);
-		x += sw + cw / 2;
+		x = draw_legend_ramp(p, e, x, top, fg) + cw / 2;
 		set_source(p->cr, fg);
 		if (x >= right) {
 			break;
@@ -399,10 +411,12 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 		        p, e->label, p->fonts->regular, x, l->legend_text_y, ALIGN_LEFT, right - x);
 		x += LAYOUT_LEGEND_GAP * cw;
 	}
-	if (c->scale && x + cw < right) {
+	bool own_row = l->legend_scale_y != l->legend_text_y;
+	double sx = own_row ? l->graph_x : x + cw;
+	if (c->scale && sx < right) {
 		set_source(p->cr, fg);
-		show_text(p, c->scale, p->fonts->regular, x + cw, l->legend_text_y, ALIGN_LEFT,
-		        right - x - cw);
+		show_text(p, c->scale, p->fonts->regular, sx, l->legend_scale_y, ALIGN_LEFT,
+		        right - sx);
 	}
 }
 

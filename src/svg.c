@@ -244,6 +244,29 @@ write_header(struct buf *b, const struct layout *l, struct rgb fg)
 	buf_adds(b, "</g>\n");
 }
 
+/* One legend entry: its ramp of swatches, palest first, then its label. */
+static double
+write_legend_entry(struct buf *b, const struct layout *l, const struct caption_legend_entry *e,
+        double x, double top, struct rgb fg)
+{
+	double cw = layout_char_width(l->opt->font_size);
+	double sw = l->legend_swatch;
+	for (int k = 0; k < e->steps; k++) {
+		buf_adds(b, "<rect");
+		attr_num(b, "x", x);
+		attr_num(b, "y", top);
+		attr_num(b, "width", sw);
+		attr_num(b, "height", sw);
+		attr_color(b, "fill", e->ramp[k]);
+		attr_color(b, "stroke", fg);
+		buf_adds(b, " stroke-width=\"0.5\"/>\n");
+		x += sw;
+	}
+	x += cw / 2;
+	text_line(b, x, l->legend_text_y, NULL, fg, NULL, NULL, e->label);
+	return x + ((double)utf8_length(e->label, strlen(e->label)) + LAYOUT_LEGEND_GAP) * cw;
+}
+
 static void
 write_legend(struct buf *b, const struct layout *l, const struct caption *c, struct rgb fg)
 {
@@ -251,26 +274,18 @@ write_legend(struct buf *b, const struct layout *l, const struct caption *c, str
 		return;
 	}
 	double cw = layout_char_width(l->opt->font_size);
-	double sw = l->legend_swatch;
-	double top = l->legend_y + (l->legend_height - sw) / 2;
+	/* The swatches centre on the first row's text, as in layout. */
+	double top =
+	        l->legend_text_y - LAYOUT_LABEL_BASELINE * l->opt->font_size - l->legend_swatch / 2;
 	double x = l->graph_x;
 	buf_adds(b, "<g class=\"legend\">\n");
 	for (size_t i = 0; i < c->legend_count; i++) {
-		const struct caption_legend_entry *e = &c->legend[i];
-		buf_adds(b, "<rect");
-		attr_num(b, "x", x);
-		attr_num(b, "y", top);
-		attr_num(b, "width", sw);
-		attr_num(b, "height", sw);
-		attr_color(b, "fill", e->fill);
-		attr_color(b, "stroke", fg);
-		buf_adds(b, " stroke-width=\"0.5\"/>\n");
-		x += sw + cw / 2;
-		text_line(b, x, l->legend_text_y, NULL, fg, NULL, NULL, e->label);
-		x += ((double)utf8_length(e->label, strlen(e->label)) + LAYOUT_LEGEND_GAP) * cw;
+		x = write_legend_entry(b, l, &c->legend[i], x, top, fg);
 	}
 	if (c->scale) {
-		text_line(b, x + cw, l->legend_text_y, NULL, fg, NULL, NULL, c->scale);
+		bool own_row = l->legend_scale_y != l->legend_text_y;
+		text_line(b, own_row ? l->graph_x : x + cw, l->legend_scale_y, NULL, fg, NULL, NULL,
+		        c->scale);
 	}
 	buf_adds(b, "</g>\n");
 }

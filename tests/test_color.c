@@ -29,12 +29,12 @@ test_label_contrast(void **state)
 	(void)state;
 	for (size_t th = 0; th < 2; th++) {
 		for (size_t c = 0; c < 5; c++) {
-			for (int i = 0; i <= 100; i++) {
-				struct rgb fill = color_diff(classes[c], i / 100.0, themes[th]);
+			for (int k = 1; k <= COLOR_STEPS; k++) {
+				struct rgb fill = color_diff_step(classes[c], k, themes[th]);
 				double ratio = color_contrast(fill, color_label(fill));
 				if (ratio < 4.5) {
-					fail_msg("class %d theme %zu intensity %d: contrast %.2f",
-					        (int)classes[c], th, i, ratio);
+					fail_msg("class %d theme %zu step %d: contrast %.2f",
+					        (int)classes[c], th, k, ratio);
 				}
 			}
 		}
@@ -62,8 +62,10 @@ lab_f(double t)
 }
 
 /*
- * The colour as seen with a colour-vision deficiency (a 3x3 matrix on
- * linear RGB, Machado, Oliveira and Fernandes 2009, severity 1), in CIELAB.
+ * The colour as seen with a colour-vision deficiency, in CIELAB (D65).
+ * The simulation is Machado, Oliveira and Fernandes, "A Physiologically-based
+ * Model for Simulation of Color Vision Deficiency" (IEEE TVCG 2009): a 3x3
+ * matrix on linear RGB, here their severity-1.0 matrices (dichromacy).
  */
 static void
 simulate_lab(struct rgb c, const double m[3][3], double lab[3])
@@ -87,6 +89,12 @@ static const double protanopia[3][3] = {{0.152286, 1.052583, -0.204868},
         {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}};
 static const double deuteranopia[3][3] = {{0.367322, 0.860646, -0.227968},
         {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}};
+static const double tritanopia[3][3] = {{1.255528, -0.076749, -0.178779},
+        {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}};
+static const double (*const visions[])[3] = {normal, protanopia, deuteranopia, tritanopia};
+static const char *const vision_names[] = {"normal", "protanopia", "deuteranopia", "tritanopia"};
+#define VISIONS 4
+#define CHANGED 4 /* classes[0..3]; classes[4] is unchanged */
 
 static double
 delta_e(struct rgb a, struct rgb b, const double m[3][3])
@@ -99,34 +107,84 @@ delta_e(struct rgb a, struct rgb b, const double m[3][3])
 }
 
 /*
- * The five classes at full intensity stay at least 20 CIE76 units apart
- * (clearly different at a glance) for normal, protanopic and deuteranopic
- * vision, in both themes.
+ * Distance in CIELAB (Delta E*ab, CIE 1976) that reads as a different colour
+ * at a glance, not only side by side.
+ */
+#define MIN_DELTA_E 20.0
+
+/* Smallest distance of step k of every class from the same step of every
+ * other class, and of every step from unchanged grey. */
+static double
+min_equal_steps(enum theme theme, const double m[3][3])
+{
+	double worst = 1e9;
+	struct rgb same = color_diff_step(STATUS_SAME, 1, theme);
+	for (int k = 1; k <= COLOR_STEPS; k++) {
+		for (size_t i = 0; i < CHANGED; i++) {
+			struct rgb a = color_diff_step(classes[i], k, theme);
+			worst = fmin(worst, delta_e(a, same, m));
+			for (size_t j = i + 1; j < CHANGED; j++) {
+				struct rgb b = color_diff_step(classes[j], k, theme);
+				worst = fmin(worst, delta_e(a, b, m));
+			}
+		}
+	}
+	return worst;
+}
+
+/* Smallest distance of any step of a class from any step of another. */
+static double
+min_any_steps(enum theme theme, const double m[3][3])
+{
+	double worst = 1e9;
+	for (size_t i = 0; i < CHANGED; i++) {
+		for (size_t j = i + 1; j < CHANGED; j++) {
+			for (int k = 1; k <= COLOR_STEPS; k++) {
+				for (int q = 1; q <= COLOR_STEPS; q++) {
+					worst = fmin(worst,
+					        delta_e(color_diff_step(classes[i], k, theme),
+					                color_diff_step(classes[j], q, theme), m));
+				}
+			}
+		}
+	}
+	return worst;
+}
+
+/*
+ * The whole palette, as the legend shows it, stays apart for normal vision
+ * and simulated protanopia, deuteranopia and tritanopia, in both themes:
+ * every step of each class against unchanged grey, and each step of a
+ * class against the same step of every other class, at least MIN_DELTA_E.
+ * Every step against every other class's every step (16 colours and grey
+ * in what is nearly a plane for a dichromat) cannot also keep the ramps
+ * ordered and the palest steps near grey, so that stronger rule is not
+ * required; its minimum is printed with the others for docs/colours.md.
  */
 static void
 test_colour_blind_distinct(void **state)
 {
 	(void)state;
-	const double(*visions[])[3] = {normal, protanopia, deuteranopia};
+	bool ok = true;
 	for (size_t th = 0; th < 2; th++) {
-		for (size_t v = 0; v < 3; v++) {
-			for (size_t i = 0; i < 5; i++) {
-				for (size_t j = i + 1; j < 5; j++) {
-					struct rgb a = color_diff(classes[i], 1, themes[th]);
-					struct rgb b = color_diff(classes[j], 1, themes[th]);
-					double d = delta_e(a, b, visions[v]);
-					if (d < 20) {
-						fail_msg("theme %zu vision %zu: classes %d/%d only "
-						         "%.1f apart",
-						        th, v, (int)classes[i], (int)classes[j], d);
-					}
-				}
-			}
+		for (size_t v = 0; v < VISIONS; v++) {
+			double eq = min_equal_steps(themes[th], visions[v]);
+			double any = min_any_steps(themes[th], visions[v]);
+			print_message("%s theme, %s: min dE equal steps and vs grey %.1f, any "
+			              "steps %.1f\n",
+			        th ? "dark" : "light", vision_names[v], eq, any);
+			ok = ok && eq >= MIN_DELTA_E;
 		}
+	}
+	if (!ok) {
+		fail_msg("some classes are less than %.0f apart (above)", MIN_DELTA_E);
 	}
 	/* The simulation itself separates red from green much less. */
 	struct rgb red = {200, 60, 40}, green = {60, 160, 40};
 	assert_true(delta_e(red, green, deuteranopia) < delta_e(red, green, normal) / 2);
+	/* and tritanopia separates blue from green much less. */
+	struct rgb blue = {40, 90, 220}, teal = {40, 170, 140};
+	assert_true(delta_e(blue, teal, tritanopia) < delta_e(blue, teal, normal));
 }
 
 /* Frames stand out from the page in every class. */
@@ -145,30 +203,47 @@ test_frames_visible_on_background(void **state)
 	}
 }
 
+/* The square-root scale: step k covers sqrt(intensity) in ((k-1)/4, k/4]. */
 static void
-test_intensity(void **state)
+test_steps(void **state)
 {
 	(void)state;
+	assert_int_equal(COLOR_STEPS, 4);
+	assert_int_equal(color_step(0), 1);
+	assert_int_equal(color_step(-1), 1);
+	assert_int_equal(color_step(NAN), 1);
+	assert_int_equal(color_step(0.01), 1); /* sqrt 0.1 */
+	assert_int_equal(color_step(1.0 / 16), 1);
+	assert_int_equal(color_step(0.07), 2);
+	assert_int_equal(color_step(0.25), 2);
+	assert_int_equal(color_step(0.26), 3);
+	assert_int_equal(color_step(0.5), 3);
+	assert_int_equal(color_step(0.57), 4);
+	assert_int_equal(color_step(1), 4);
+	assert_int_equal(color_step(7), 4);
 	for (size_t th = 0; th < 2; th++) {
-		for (size_t c = 0; c < 4; c++) {
+		struct rgb same = color_diff_step(STATUS_SAME, 1, themes[th]);
+		for (size_t c = 0; c < CHANGED; c++) {
 			enum node_status s = classes[c];
-			struct rgb pale = color_diff(s, 0, themes[th]);
-			struct rgb full = color_diff(s, 1, themes[th]);
-			struct rgb same = color_diff(STATUS_SAME, 0, themes[th]);
-			assert_false(same_rgb(pale, full));
-			/* A tinted frame is not mistaken for an unchanged one. */
-			assert_true(delta_e(pale, same, normal) >= 5);
-			/* Clamped, and NaN reads as no change. */
-			assert_true(same_rgb(color_diff(s, 7, themes[th]), full));
-			assert_true(same_rgb(color_diff(s, -1, themes[th]), pale));
-			assert_true(same_rgb(color_diff(s, NAN, themes[th]), pale));
-			/* Monotonic: each step moves further from the pale tint. */
+			/* color_diff is the step of the intensity; steps clamp. */
+			assert_true(same_rgb(color_diff(s, 0.3, themes[th]),
+			        color_diff_step(s, color_step(0.3), themes[th])));
+			assert_true(same_rgb(color_diff_step(s, 0, themes[th]),
+			        color_diff_step(s, 1, themes[th])));
+			assert_true(same_rgb(color_diff_step(s, 9, themes[th]),
+			        color_diff_step(s, COLOR_STEPS, themes[th])));
+			/* A ramp: each step further from grey than the one before,
+			 * and the palest the closest to grey of its class. */
 			double prev = 0;
-			for (int i = 1; i <= 10; i++) {
-				double d =
-				        delta_e(pale, color_diff(s, i / 10.0, themes[th]), normal);
+			for (int k = 1; k <= COLOR_STEPS; k++) {
+				struct rgb fill = color_diff_step(s, k, themes[th]);
+				double d = delta_e(fill, same, normal);
 				assert_true(d > prev);
 				prev = d;
+				if (k > 1) {
+					struct rgb before = color_diff_step(s, k - 1, themes[th]);
+					assert_true(delta_e(fill, before, normal) >= 10);
+				}
 			}
 		}
 		/* Unchanged frames do not vary with intensity. */
@@ -177,6 +252,37 @@ test_intensity(void **state)
 	}
 	assert_false(same_rgb(
 	        color_diff(STATUS_SAME, 0, THEME_LIGHT), color_diff(STATUS_SAME, 0, THEME_DARK)));
+}
+
+/* Light theme: flamegraph.pl's colours exactly; dark: toned down, still visible. */
+static void
+test_single_dark(void **state)
+{
+	(void)state;
+	char name[8];
+	struct rgb bg = color_background(THEME_DARK);
+	for (size_t p = 0; color_palettes[p]; p++) {
+		for (int i = 0; i < 26; i++) {
+			name[0] = 'f';
+			name[1] = (char)('a' + i);
+			name[2] = 0;
+			struct rgb light =
+			        color_single(color_palettes[p], name, 2, ANNOTATION_NONE);
+			assert_true(same_rgb(light, color_single_theme(color_palettes[p], name, 2,
+			                                    ANNOTATION_NONE, THEME_LIGHT)));
+			struct rgb dark = color_single_theme(
+			        color_palettes[p], name, 2, ANNOTATION_NONE, THEME_DARK);
+			double lab_l[3], lab_d[3];
+			simulate_lab(light, normal, lab_l);
+			simulate_lab(dark, normal, lab_d);
+			/* Darker and less saturated than the light theme's. */
+			assert_true(lab_d[0] < lab_l[0] - 5);
+			assert_true(hypot(lab_d[1], lab_d[2]) < hypot(lab_l[1], lab_l[2]));
+			assert_true(delta_e(dark, bg, normal) >= 15);
+			struct rgb label = color_label(dark);
+			assert_true(color_contrast(dark, label) >= 4.5);
+		}
+	}
 }
 
 static struct rgb
@@ -328,7 +434,8 @@ main(void)
 	        cmocka_unit_test(test_label_contrast),
 	        cmocka_unit_test(test_colour_blind_distinct),
 	        cmocka_unit_test(test_frames_visible_on_background),
-	        cmocka_unit_test(test_intensity),
+	        cmocka_unit_test(test_steps),
+	        cmocka_unit_test(test_single_dark),
 	        cmocka_unit_test(test_single_hashing),
 	        cmocka_unit_test(test_palettes),
 	        cmocka_unit_test(test_hex_and_contrast),

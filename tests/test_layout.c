@@ -299,6 +299,66 @@ test_rows(void **state)
 	tree_destroy(t);
 }
 
+/*
+ * Issue 18 point 3: a graph whose total fell a third, where wide frames grew
+ * by a few percent of themselves and one frame lost most of its samples.
+ * The wide frames take the palest slower step (near grey), the one that
+ * fell the strongest faster step: the picture does not read "slower".
+ */
+static void
+test_small_changes_pale(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	add_stack(t, SIDE_BASE, "main;task_a", 45000);
+	add_stack(t, SIDE_BASE, "main;task_b", 45000);
+	add_stack(t, SIDE_BASE, "main;legacy", 60000);
+	add_stack(t, SIDE_HEAD, "main;task_a", 46500);
+	add_stack(t, SIDE_HEAD, "main;task_b", 46000);
+	add_stack(t, SIDE_HEAD, "main;legacy", 4000);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	struct layout *l = layout_create(t, &o);
+	struct rgb pale = color_diff_step(STATUS_SLOWER, 1, o.theme);
+	struct rgb strong = color_diff_step(STATUS_FASTER, COLOR_STEPS, o.theme);
+	const struct layout_box *a = box_named(l, "task_a");
+	const struct layout_box *b = box_named(l, "task_b");
+	const struct layout_box *legacy = box_named(l, "legacy");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(legacy);
+	assert_memory_equal(&a->fill, &pale, sizeof(pale));
+	assert_memory_equal(&b->fill, &pale, sizeof(pale));
+	assert_memory_equal(&legacy->fill, &strong, sizeof(strong));
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/* The legend's scale text follows the ramps when it fits, else takes a second row. */
+static void
+test_legend_rows(void **state)
+{
+	(void)state;
+	struct tree *diff = small_tree();
+	struct options o;
+	picture_options(&o);
+	o.width = 1600;
+	struct layout *wide = layout_create(diff, &o);
+	o.width = 800;
+	struct layout *narrow = layout_create(diff, &o);
+	assert_near(wide->legend_scale_y, wide->legend_text_y, EPS);
+	assert_true(narrow->legend_scale_y > narrow->legend_text_y);
+	assert_true(narrow->legend_scale_y < narrow->legend_y + narrow->legend_height);
+	assert_true(narrow->legend_height > wide->legend_height);
+	/* The ramps' row stays where it was. */
+	assert_near(narrow->legend_text_y - narrow->legend_y, wide->legend_text_y - wide->legend_y,
+	        EPS);
+	layout_destroy(narrow);
+	layout_destroy(wide);
+	tree_destroy(diff);
+}
+
 /* Single profiles have no legend band; differential ones do. */
 static void
 test_header_bands(void **state)
@@ -824,6 +884,8 @@ main(void)
 	        cmocka_unit_test(test_prune_percent),
 	        cmocka_unit_test(test_rows),
 	        cmocka_unit_test(test_header_bands),
+	        cmocka_unit_test(test_legend_rows),
+	        cmocka_unit_test(test_small_changes_pale),
 	        cmocka_unit_test(test_deep_stack),
 	        cmocka_unit_test(test_colour_self),
 	        cmocka_unit_test(test_colour_total),

@@ -198,7 +198,7 @@ test_size_and_frame_colours(void **state)
 	teardown_fixture(&f);
 }
 
-/* Every legend swatch appears, in order, on the legend's middle row. */
+/* Every legend swatch of every ramp appears, in order, on the swatches' middle row. */
 static void
 test_legend_swatches(void **state)
 {
@@ -209,22 +209,26 @@ test_legend_swatches(void **state)
 	struct caption c;
 	caption_init(&c, l);
 	assert_true(c.legend_count >= 4);
-	int y = (int)(l->legend_y + l->legend_height / 2);
+	int y = (int)(l->legend_text_y - LAYOUT_LABEL_BASELINE * l->opt->font_size);
 	int width = cairo_image_surface_get_width(s);
 	int run_needed = (int)l->legend_swatch - 3;
 	int from = 0;
 	for (size_t i = 0; i < c.legend_count; i++) {
-		int found = -1, run = 0;
-		for (int x = from; x < width && found < 0; x++) {
-			run = same_rgb(pixel(s, x, y), c.legend[i].fill) ? run + 1 : 0;
-			if (run >= run_needed) {
-				found = x;
+		assert_true(c.legend[i].steps >= 1);
+		for (int k = 0; k < c.legend[i].steps; k++) {
+			int found = -1, run = 0;
+			for (int x = from; x < width && found < 0; x++) {
+				run = same_rgb(pixel(s, x, y), c.legend[i].ramp[k]) ? run + 1 : 0;
+				if (run >= run_needed) {
+					found = x;
+				}
 			}
+			if (found < 0) {
+				fail_msg("legend swatch %zu step %d (%s) not found", i, k,
+				        c.legend[i].label);
+			}
+			from = found + 1;
 		}
-		if (found < 0) {
-			fail_msg("legend swatch %zu (%s) not found", i, c.legend[i].label);
-		}
-		from = found + 1;
 	}
 	caption_finish(&c);
 	cairo_surface_destroy(s);
