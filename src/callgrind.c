@@ -799,35 +799,40 @@ read_digits(const char *p, uint64_t *out)
 /*
  * The counts of a cost line when one event is read as it is: the chosen
  * one converted (1 to 19 digits, so no overflow), the others only checked
- * to be digits, as skip_count does. Returns the newline, or NULL.
+ * to be digits, as skip_count does; missing counts are zero. Returns the
+ * newline, or NULL.
  */
-static const char *
+static inline const char *
 single_counts(const char *p, size_t n, size_t single, uint64_t *out)
 {
-	uint64_t v = 0;
-	for (size_t i = 0; *p != '\n'; i++) {
+	*out = 0;
+	for (size_t i = 0; i < n; i++) {
 		const char *d = p;
+		if (*p == '\n') {
+			return p;
+		}
 		if (i == single) {
 			uint64_t x = 0;
 			while (is_digit(*p)) {
 				x = x * 10 + (unsigned)(*p++ - '0');
 			}
-			v = x;
 			if (p - d > 19) {
 				return NULL;
 			}
+			*out = x;
 		} else {
 			while (is_digit(*p)) {
 				p++;
 			}
 		}
-		if (p == d || i >= n || (*p != ' ' && *p != '\n')) {
+		if (p == d || *p == '\n') {
+			return p == d ? NULL : p;
+		}
+		if (*p++ != ' ') {
 			return NULL;
 		}
-		p += *p == ' ';
 	}
-	*out = v;
-	return p;
+	return *p == '\n' ? p : NULL; /* not more counts than events */
 }
 
 /* The counts of a cost line for an event made of others (CEst, L1m, LLm). */
@@ -861,17 +866,23 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 static inline const char *
 scan_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 {
-	for (size_t i = 0, n = cg->positions; i < n; i++) {
-		const char *w = p;
-		p += *p == '*' || *p == '+' || *p == '-';
+	for (size_t i = 0, n = cg->positions;;) {
+		p += !is_digit(*p); /* a sign or '*': *p is where a position starts */
 		while (is_digit(*p)) {
 			p++;
 		}
-		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < n))) {
+		if (++i == n) {
+			break;
+		}
+		if (*p != ' ' || !is_position_start(p[1])) {
 			return NULL;
 		}
-		p += *p == ' ';
+		p++;
 	}
+	if (*p != ' ' && *p != '\n') {
+		return NULL;
+	}
+	p += *p == ' ';
 	return cg->single != SIZE_MAX ? single_counts(p, cg->event_count, cg->single, v)
 	                              : derived_counts(p, cg->event_count, cg->coef, v);
 }
