@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "escape.h"
@@ -298,10 +301,12 @@ event_value(struct callgrind *cg, const char *p, const char *end, uint64_t *out)
 	return true;
 }
 
-static bool
+/* * + - and the digits, one bit each from '*' on: one test, not four. */
+static inline bool
 is_position_start(char c)
 {
-	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*';
+	unsigned k = (unsigned)(unsigned char)c - '*';
+	return k < 16 && (0xFFCBu >> k & 1);
 }
 
 static bool
@@ -386,7 +391,7 @@ key_is(const char *p, const char *eq, const char *key)
  * The key of a name line (ob fl fi fe fn cob cfi cfl cfn), decoded by
  * hand: it is most lines but the cost lines. False for another key.
  */
-static bool
+static inline bool
 name_key(const char *p, const char *eq, enum key *key)
 {
 	size_t n = (size_t)(eq - p);
@@ -414,7 +419,7 @@ name_key(const char *p, const char *eq, enum key *key)
 }
 
 /* What a name line sets: the position, the function, or the call's. */
-static void
+static inline void
 set_name(struct callgrind *cg, enum key key, uint32_t id, uint64_t compressed)
 {
 	struct callgraph_function *f;
@@ -857,6 +862,67 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 	return p;
 }
 
+#ifdef __SSE2__
+/* The set bits of a 16-bit mask (plain x86-64 has no popcount). */
+static inline size_t
+bit_count(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555);
+	x = (x & 0x3333) + ((x >> 2) & 0x3333);
+	x = (x + (x >> 4)) & 0x0F0F;
+	return (x + (x >> 8)) & 0x1F;
+}
+
+/*
+ * The commonest cost line, one position and one event read as it is, in
+ * its 16 bytes at once: which are digits, blanks and the newline, as bit
+ * masks (SSE2, in every x86-64), then its counts from the masks. A loop a
+ * byte and a branch a count cost more than all the rest of the reading.
+ * Each test on the masks says of every byte what single_counts asks of
+ * each, so what this takes scan_cost takes the same way; the rest it
+ * declines (NULL) to scan_cost. p: a position's first byte, 16 bytes
+ * readable from it.
+ */
+static inline const char *
+cost_16(const char *p, size_t n, size_t single, uint64_t *v)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
+	if (!nl) {
+		return NULL;
+	}
+	unsigned len = (unsigned)__builtin_ctz(nl); /* the newline's byte */
+	unsigned line = (1u << len) - 1;
+	unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8(' '))) & line;
+	/* A digit is a byte whose distance from '0' is at most 9. */
+	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+	unsigned digits =
+	        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	/* The position's first byte, then digits and single blanks only. */
+	if (((digits | blanks | 1u) & line) != line || (blanks & blanks >> 1)) {
+		return NULL;
+	}
+	/* Each blank starts a count but one just before the newline. */
+	unsigned starts = blanks & ~(1u << len >> 1);
+	if (bit_count(starts) > n) {
+		return NULL; /* more counts than events */
+	}
+	for (size_t i = 0; i < single; i++) {
+		starts &= starts - 1;
+	}
+	uint64_t x = 0;
+	if (starts) { /* else a missing count: zero */
+		unsigned from = (unsigned)__builtin_ctz(starts) + 1;
+		unsigned to = from + (unsigned)__builtin_ctz((blanks | 1u << len) >> from);
+		for (unsigned i = from; i < to; i++) { /* at most 14 digits: no overflow */
+			x = x * 10 + (unsigned)(p[i] - '0');
+		}
+	}
+	*v = x;
+	return p + len;
+}
+#endif
+
 /*
  * The usual cost line ("+3 5 1 0", "* 2", "12 4"): its value, and its
  * newline, or NULL. The positions are skipped, never converted: nothing
@@ -888,6 +954,27 @@ scan_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 }
 
 /*
+ * A cost line's value and its newline, or NULL: in 16 bytes at once when
+ * wide (one position, one event) and they are there, else by scan_cost.
+ */
+static inline const char *
+cost_value(const struct callgrind *cg, bool wide, const char *p, const char *last, uint64_t *v)
+{
+#ifdef __SSE2__
+	if (wide && last - p >= 15) {
+		const char *nl = cost_16(p, cg->event_count, cg->single, v);
+		if (nl) {
+			return nl;
+		}
+	}
+#else
+	(void)wide;
+	(void)last;
+#endif
+	return scan_cost(cg, p, v);
+}
+
+/*
  * A run of cost lines of the current function's own cost, summed in
  * locals: a function's block is mostly such lines. Returns the first line
  * the run did not take.
@@ -897,10 +984,12 @@ self_cost_run(struct callgrind *cg, const char *p, const char *last)
 {
 	struct callgraph_function *f = &cg->graph.fns[cg->fn];
 	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
+	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
-		const char *nl = scan_cost(cg, p, &v);
-		if (!nl || self > UINT64_MAX - v || sum > UINT64_MAX - v) {
+		const char *nl = cost_value(cg, wide, p, last, &v);
+		/* A function's self is part of the sum: if the sum fits, it does. */
+		if (!nl || sum > UINT64_MAX - v) {
 			break; /* callgrind_line says what is wrong */
 		}
 		self += v;
@@ -923,7 +1012,8 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	}
 	if (cg->in_call) {
 		uint64_t v;
-		const char *nl = scan_cost(cg, p, &v);
+		bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+		const char *nl = cost_value(cg, wide, p, last, &v);
 		if (!nl) {
 			return NULL;
 		}

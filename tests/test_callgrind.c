@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -374,22 +375,36 @@ test_fast_paths_agree(void **state)
 	        "calls=1 1\n1 3\ncob=(2)\ncfn=(2)\ncalls=1 1\n1 2\nob=(2)\nfn=(2)\n1 5\n",
 	};
 #undef BODY
-	/* And an event made of others: CEst is Ir + 10 D1mr + 100 ILmr. */
+	/*
+	 * And three events, read as CEst (Ir + 10 D1mr + 100 ILmr, made of
+	 * others) and as D1mr (one, not the first).
+	 */
 #define CACHE "# callgrind format\nversion: 1\nevents: Ir D1mr ILmr\nfl=a.c\nfn=main\n"
 	static const char *const derived[] = {
-	        CACHE "1 5 2 1\n2 1\n3\n4 1 1 1 \n",
+	        CACHE "1 5 2 1\n2 1\n3\n4 1 1 1 \n+5 7 \n",
 	        CACHE "1 5 2 1 7\n", /* more counts than events */
 	        CACHE "1 5 2 12345678901234567890\n",
 	        CACHE "1 5 2 x\n",
+	        CACHE "+3  5 6\n1 2  3\n-1 4 5  \n",
+	        CACHE "+3 5 6 7 \n+1 2 3 4 5\n",
 	};
 #undef CACHE
+	/*
+	 * Each as it is and with a comment after it: a line read 16 bytes at
+	 * a time needs them there, so the last lines of a file go the other
+	 * way.
+	 */
 	size_t count = sizeof files / sizeof files[0];
-	size_t all = count + sizeof derived / sizeof derived[0];
-	for (size_t i = 0; i < all; i++) {
-		const char *data = i < count ? files[i] : derived[i - count];
-		const char *event = i < count ? NULL : "CEst";
-		char *fast = read_outcome(data, event, false);
-		char *strict = read_outcome(data, event, true);
+	size_t nd = sizeof derived / sizeof derived[0], all = count + 2 * nd;
+	for (size_t i = 0; i < 2 * all; i++) {
+		size_t k = i % all;
+		const char *data = k < count ? files[k] : derived[(k - count) % nd];
+		const char *event = k < count ? NULL : k < count + nd ? "CEst" : "D1mr";
+		char padded[1024];
+		snprintf(padded, sizeof padded, "%s%s", data,
+		        i < all ? "" : "# and sixteen bytes or more after\n");
+		char *fast = read_outcome(padded, event, false);
+		char *strict = read_outcome(padded, event, true);
 		if (strcmp(fast, strict) != 0) {
 			fail_msg(
 			        "file %zu: fast walk \"%s\", line by line \"%s\"", i, fast, strict);
