@@ -863,14 +863,17 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 }
 
 #ifdef __SSE2__
-/* The set bits of a 16-bit mask (plain x86-64 has no popcount). */
+/* The set bits of each byte value: plain x86-64 has no popcount. */
+#define BITS2(n) n, n + 1, n + 1, n + 2
+#define BITS4(n) BITS2(n), BITS2(n + 1), BITS2(n + 1), BITS2(n + 2)
+#define BITS6(n) BITS4(n), BITS4(n + 1), BITS4(n + 1), BITS4(n + 2)
+static const unsigned char bits_of_byte[256] = {BITS6(0), BITS6(1), BITS6(1), BITS6(2)};
+
+/* The set bits of a 16-bit mask. */
 static inline size_t
 bit_count(unsigned x)
 {
-	x = x - ((x >> 1) & 0x5555);
-	x = (x & 0x3333) + ((x >> 2) & 0x3333);
-	x = (x + (x >> 4)) & 0x0F0F;
-	return (x + (x >> 8)) & 0x1F;
+	return (size_t)bits_of_byte[x & 0xFF] + bits_of_byte[x >> 8 & 0xFF];
 }
 
 /*
