@@ -402,15 +402,13 @@ name_key(const char *p, const char *eq, enum key *key)
 	}
 	if (k[0] == 'o' && k[1] == 'b') {
 		*key = call ? KEY_COB : KEY_OB;
-	} else if (k[0] != 'f') {
-		return false;
-	} else if (k[1] == 'l') {
+	} else if (k[0] == 'f' && k[1] == 'l') {
 		*key = call ? KEY_CFL : KEY_FL;
-	} else if (k[1] == 'i') {
+	} else if (k[0] == 'f' && k[1] == 'i') {
 		*key = call ? KEY_CFI : KEY_FI;
-	} else if (k[1] == 'e' && !call) {
+	} else if (k[0] == 'f' && k[1] == 'e' && !call) {
 		*key = KEY_FE; /* no cfe */
-	} else if (k[1] == 'n') {
+	} else if (k[0] == 'f' && k[1] == 'n') {
 		*key = call ? KEY_CFN : KEY_FN;
 	} else {
 		return false;
@@ -864,9 +862,9 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 
 #ifdef __SSE2__
 /* The set bits of each byte value: plain x86-64 has no popcount. */
-#define BITS2(n) n, n + 1, n + 1, n + 2
-#define BITS4(n) BITS2(n), BITS2(n + 1), BITS2(n + 1), BITS2(n + 2)
-#define BITS6(n) BITS4(n), BITS4(n + 1), BITS4(n + 1), BITS4(n + 2)
+#define BITS2(n) (n), (n) + 1, (n) + 1, (n) + 2
+#define BITS4(n) BITS2(n), BITS2((n) + 1), BITS2((n) + 1), BITS2((n) + 2)
+#define BITS6(n) BITS4(n), BITS4((n) + 1), BITS4((n) + 1), BITS4((n) + 2)
 static const unsigned char bits_of_byte[256] = {BITS6(0), BITS6(1), BITS6(1), BITS6(2)};
 
 /* The set bits of a 16-bit mask. */
