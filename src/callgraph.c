@@ -203,8 +203,13 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 		x->nodes[i].self = target - given[fn];
 		given[fn] = target;
 	}
+	/* Counted first: there are few, and this is near the peak of memory. */
 	size_t count = 0;
-	*orphans = xmalloc(n * sizeof(**orphans));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		count += g->fns[f].self > given[f];
+	}
+	*orphans = xmalloc((count ? count : 1) * sizeof(**orphans));
+	count = 0;
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		if (g->fns[f].self > given[f]) {
 			(*orphans)[count++] = (struct orphan){f, g->fns[f].self - given[f]};
@@ -457,6 +462,14 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 {
 	struct names nm;
 	names_init(&nm, g, opt);
+	/*
+	 * The frames' names are made and the nodes say which they take: the
+	 * graph itself goes before the tree grows, the peak of memory.
+	 */
+	intern_destroy(g->names);
+	g->names = NULL;
+	callgraph_finish(g);
+	*g = (struct callgraph){0};
 	/* --reverse merges from the leaf end, transforms rewrite whole stacks. */
 	bool ok = tree_needs_paths(t)
 	                  ? emit_paths(&nm, x, orphans, orphan_count, t, side, opt, err)
@@ -484,6 +497,9 @@ bool
 callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
         const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, struct diag *err)
 {
+	/* Grown by doubling while reading: what is unused goes before the peak. */
+	g->fns = xrealloc(g->fns, (g->fn_count ? g->fn_count : 1) * sizeof(*g->fns));
+	g->fn_cap = g->fn_count;
 	resolve_callees(g);
 	sort_edges(g);
 	sum_edges(g);

@@ -38,7 +38,10 @@ struct callgraph_edge {
 	uint64_t cost;
 };
 
-/* Embedded; zero it to start. The names table belongs to the caller. */
+/*
+ * Embedded; zero it to start. The names table is the caller's until
+ * callgraph_to_tree, which frees it with the rest of the graph.
+ */
 struct callgraph {
 	struct intern *names;
 	struct callgraph_function *fns;
@@ -61,7 +64,9 @@ bool callgraph_has_contexts(const struct callgraph *g);
 /*
  * Adds the graph's stacks, whose self costs add up to total, to a side of
  * t; *unexpanded is what went under [unexpanded]. False with err set when
- * the tree refused a stack. The graph's edges are reordered.
+ * the tree refused a stack. The graph is used up: its arrays and its
+ * names table are freed (and zeroed) once the frames' names are made, so
+ * that the graph and the tree are not in memory together.
  */
 bool callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
         const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded,

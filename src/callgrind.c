@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "escape.h"
@@ -22,6 +25,34 @@ enum space {
 	SPACE_FILE,
 	SPACE_FUNCTION,
 };
+
+/* The keys of the name lines (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=). */
+enum key {
+	KEY_OB,
+	KEY_FL,
+	KEY_FI,
+	KEY_FE,
+	KEY_FN,
+	KEY_COB,
+	KEY_CFI,
+	KEY_CFL,
+	KEY_CFN,
+};
+
+static enum space
+key_space(enum key key)
+{
+	switch (key) {
+	case KEY_OB:
+	case KEY_COB:
+		return SPACE_OBJECT;
+	case KEY_FN:
+	case KEY_CFN:
+		return SPACE_FUNCTION;
+	default:
+		return SPACE_FILE;
+	}
+}
 
 struct callgrind {
 	const char *name;
@@ -122,6 +153,15 @@ skip_blanks(const char *p, const char *end)
 	return p;
 }
 
+/* "(id) name": the name, which id stands for from now on. */
+static uint32_t
+define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, size_t len)
+{
+	uint32_t name = intern_add(cg->graph.names, s, len);
+	idmap_set(&cg->ids[space], id, name);
+	return name;
+}
+
 /*
  * A name specification: "(id) name" defines id, "(id)" refers to it, a
  * bare "name" is used as is.
@@ -144,8 +184,7 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
 	*compressed = id;
 	p = skip_blanks(p + 1, end);
 	if (p < end) {
-		*out = intern_add(cg->graph.names, p, (size_t)(end - p));
-		idmap_set(&cg->ids[space], id, *out);
+		*out = define_name(cg, space, id, p, (size_t)(end - p));
 		return true;
 	}
 	if (!idmap_get(&cg->ids[space], id, out)) {
@@ -262,10 +301,12 @@ event_value(struct callgrind *cg, const char *p, const char *end, uint64_t *out)
 	return true;
 }
 
-static bool
+/* * + - and the digits, one bit each from '*' on: one test, not four. */
+static inline bool
 is_position_start(char c)
 {
-	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*';
+	unsigned k = (unsigned)(unsigned char)c - '*';
+	return k < 16 && (0xFFCBu >> k & 1);
 }
 
 static bool
@@ -305,6 +346,16 @@ cost_line(struct callgrind *cg, const char *p, const char *end, struct diag *err
 	return true;
 }
 
+/* A calls= line, read: the next line is the call's inclusive cost. */
+static void
+start_call(struct callgrind *cg)
+{
+	uint32_t file = cg->call_file != NONE ? cg->call_file : cg->cur_file;
+	uint32_t object = cg->call_object != NONE ? cg->call_object : cg->object;
+	cg->call_target = function_id(cg, cg->call_fn_id, file, cg->call_fn, object);
+	cg->in_call = true;
+}
+
 static bool
 calls_line(struct callgrind *cg, const char *p, const char *end, struct diag *err)
 {
@@ -316,10 +367,7 @@ calls_line(struct callgrind *cg, const char *p, const char *end, struct diag *er
 	if (cg->call_fn == NONE || cg->fn == NONE) {
 		return fail(cg, err, "calls= without a function and a cfn= before it");
 	}
-	uint32_t file = cg->call_file != NONE ? cg->call_file : cg->cur_file;
-	uint32_t object = cg->call_object != NONE ? cg->call_object : cg->object;
-	cg->call_target = function_id(cg, cg->call_fn_id, file, cg->call_fn, object);
-	cg->in_call = true;
+	start_call(cg);
 	return true;
 }
 
@@ -340,27 +388,69 @@ key_is(const char *p, const char *eq, const char *key)
 }
 
 /*
- * The name space of a name key (ob fl fi fe fn cob cfi cfl cfn), decoded
- * by hand: it is most lines but the cost lines. False for another key.
+ * The key of a name line (ob fl fi fe fn cob cfi cfl cfn), decoded by
+ * hand: it is most lines but the cost lines. False for another key.
  */
-static bool
-name_key(const char *p, const char *eq, enum space *space)
+static inline bool
+name_key(const char *p, const char *eq, enum key *key)
 {
 	size_t n = (size_t)(eq - p);
-	const char *k = n == 3 && p[0] == 'c' ? p + 1 : p;
-	if ((n != 2 && k == p) || (k != p && k[0] == 'f' && k[1] == 'e')) {
-		return false; /* not two letters or c and two; no cfe */
+	bool call = n == 3 && p[0] == 'c';
+	const char *k = call ? p + 1 : p;
+	if (n != 2 && !call) {
+		return false;
 	}
 	if (k[0] == 'o' && k[1] == 'b') {
-		*space = SPACE_OBJECT;
-	} else if (k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
-		*space = SPACE_FILE;
+		*key = call ? KEY_COB : KEY_OB;
+	} else if (k[0] == 'f' && k[1] == 'l') {
+		*key = call ? KEY_CFL : KEY_FL;
+	} else if (k[0] == 'f' && k[1] == 'i') {
+		*key = call ? KEY_CFI : KEY_FI;
+	} else if (k[0] == 'f' && k[1] == 'e' && !call) {
+		*key = KEY_FE; /* no cfe */
 	} else if (k[0] == 'f' && k[1] == 'n') {
-		*space = SPACE_FUNCTION;
+		*key = call ? KEY_CFN : KEY_FN;
 	} else {
 		return false;
 	}
 	return true;
+}
+
+/* What a name line sets: the position, the function, or the call's. */
+static inline void
+set_name(struct callgrind *cg, enum key key, uint32_t id, uint64_t compressed)
+{
+	struct callgraph_function *f;
+	switch (key) {
+	case KEY_OB:
+		cg->object = id;
+		break;
+	case KEY_COB:
+		cg->call_object = id;
+		break;
+	case KEY_FL:
+		cg->file = cg->cur_file = id;
+		break;
+	case KEY_FI:
+	case KEY_FE:
+		cg->cur_file = id; /* inlined code's file */
+		break;
+	case KEY_CFI:
+	case KEY_CFL:
+		cg->call_file = id;
+		break;
+	case KEY_FN:
+		cg->fn = function_id(cg, compressed, cg->file, id, cg->object);
+		f = &cg->graph.fns[cg->fn];
+		f->defined = true;
+		f->file = cg->file; /* a call may have named another */
+		f->object = cg->object;
+		break;
+	case KEY_CFN:
+		cg->call_fn = id;
+		cg->call_fn_id = compressed;
+		break;
+	}
 }
 
 /* "key=value" position and call lines. */
@@ -370,37 +460,12 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 	const char *v = eq + 1;
 	uint32_t id;
 	uint64_t compressed;
-	enum space space;
-	if (name_key(p, eq, &space)) {
-		if (!spec_name(cg, space, v, end, &id, &compressed, err)) {
+	enum key key;
+	if (name_key(p, eq, &key)) {
+		if (!spec_name(cg, key_space(key), v, end, &id, &compressed, err)) {
 			return false;
 		}
-		switch (p[0] == 'c' ? p[1] : p[0]) {
-		case 'o':
-			*(p[0] == 'c' ? &cg->call_object : &cg->object) = id;
-			break;
-		case 'f':
-			if (p[0] == 'c') {
-				if (p[2] != 'n') {
-					cg->call_file = id; /* cfi=, cfl=; cfn= is below */
-				}
-			} else if (p[1] == 'l') {
-				cg->file = cg->cur_file = id;
-			} else if (p[1] == 'n') {
-				cg->fn = function_id(cg, compressed, cg->file, id, cg->object);
-				struct callgraph_function *f = &cg->graph.fns[cg->fn];
-				f->defined = true;
-				f->file = cg->file; /* a call may have named another */
-				f->object = cg->object;
-			} else {
-				cg->cur_file = id; /* fi=, fe=: inlined code's file */
-			}
-			break;
-		}
-		if (key_is(p, eq, "cfn")) {
-			cg->call_fn = id;
-			cg->call_fn_id = compressed;
-		}
+		set_name(cg, key, id, compressed);
 		return true;
 	}
 	if (key_is(p, eq, "calls")) {
@@ -703,37 +768,74 @@ is_digit(char c)
 }
 
 /*
+ * The fast paths below read a chunk in one walk, each line dispatched on
+ * its first byte: cost lines (digits, + - *) and the name and calls= lines
+ * in their usual forms. They take a line only in a form whose reading
+ * callgrind_line would give the same; anything else (a definition with odd
+ * blanks, a carriage return, a long number, a mistake) goes to
+ * callgrind_line, which says what is wrong with it. A newline ends every
+ * line they see, so they never read past one.
+ */
+
+static inline const char *
+skip_digits(const char *p)
+{
+	while (is_digit(*p)) {
+		p++;
+	}
+	return p;
+}
+
+/* Reads up to 20 digits into *out; returns the byte after them (p if none). */
+static inline const char *
+read_digits(const char *p, uint64_t *out)
+{
+	uint64_t x = 0;
+	const char *q = p;
+	while (is_digit(*q) && q - p < 20) {
+		x = x * 10 + (unsigned)(*q++ - '0');
+	}
+	*out = x;
+	return q;
+}
+
+/*
  * The counts of a cost line when one event is read as it is: the chosen
  * one converted (1 to 19 digits, so no overflow), the others only checked
- * to be digits, as skip_count does. Returns the newline, or NULL.
+ * to be digits, as skip_count does; missing counts are zero. Returns the
+ * newline, or NULL.
  */
-static const char *
+static inline const char *
 single_counts(const char *p, size_t n, size_t single, uint64_t *out)
 {
-	uint64_t v = 0;
-	for (size_t i = 0; *p != '\n'; i++) {
+	*out = 0;
+	for (size_t i = 0; i < n; i++) {
 		const char *d = p;
+		if (*p == '\n') {
+			return p;
+		}
 		if (i == single) {
 			uint64_t x = 0;
 			while (is_digit(*p)) {
 				x = x * 10 + (unsigned)(*p++ - '0');
 			}
-			v = x;
 			if (p - d > 19) {
 				return NULL;
 			}
+			*out = x;
 		} else {
 			while (is_digit(*p)) {
 				p++;
 			}
 		}
-		if (p == d || i >= n || (*p != ' ' && *p != '\n')) {
+		if (p == d || *p == '\n') {
+			return p == d ? NULL : p;
+		}
+		if (*p++ != ' ') {
 			return NULL;
 		}
-		p += *p == ' ';
 	}
-	*out = v;
-	return p;
+	return *p == '\n' ? p : NULL; /* not more counts than events */
 }
 
 /* The counts of a cost line for an event made of others (CEst, L1m, LLm). */
@@ -743,10 +845,8 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 	unsigned __int128 sum = 0;
 	for (size_t i = 0; *p != '\n'; i++) {
 		const char *d = p;
-		uint64_t x = 0;
-		while (is_digit(*p)) {
-			x = x * 10 + (unsigned)(*p++ - '0');
-		}
+		uint64_t x;
+		p = read_digits(p, &x);
 		if (p == d || p - d > 19 || i >= n || (*p != ' ' && *p != '\n')) {
 			return NULL;
 		}
@@ -760,51 +860,256 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 	return p;
 }
 
-/*
- * The usual cost line ("+3 5 1 0", "* 2", "12 4"), parsed and counted in one
- * pass that ends on its newline. Returns the byte after the newline, or NULL
- * for anything less usual (other blanks, long numbers, a mistake), which is
- * left to callgrind_line: what this takes, callgrind_line takes the same
- * way. A newline must follow p: nothing past it is read.
- */
-static const char *
-fast_cost_line(struct callgrind *cg, const char *p)
+#ifdef __SSE2__
+/* The set bits of each byte value: plain x86-64 has no popcount. */
+#define BITS2(n) (n), (n) + 1, (n) + 1, (n) + 2
+#define BITS4(n) BITS2(n), BITS2((n) + 1), BITS2((n) + 1), BITS2((n) + 2)
+#define BITS6(n) BITS4(n), BITS4((n) + 1), BITS4((n) + 1), BITS4((n) + 2)
+static const unsigned char bits_of_byte[256] = {BITS6(0), BITS6(1), BITS6(1), BITS6(2)};
+
+/* The set bits of a 16-bit mask. */
+static inline size_t
+bit_count(unsigned x)
 {
-	if (!cg->event_chosen || (cg->fn == NONE && !cg->in_call)) {
+	return (size_t)bits_of_byte[x & 0xFF] + bits_of_byte[x >> 8 & 0xFF];
+}
+
+/*
+ * The commonest cost line, one position and one event read as it is, in
+ * its 16 bytes at once: which are digits, blanks and the newline, as bit
+ * masks (SSE2, in every x86-64), then its counts from the masks. A loop a
+ * byte and a branch a count cost more than all the rest of the reading.
+ * Each test on the masks says of every byte what single_counts asks of
+ * each, so what this takes scan_cost takes the same way; the rest it
+ * declines (NULL) to scan_cost. p: a position's first byte, 16 bytes
+ * readable from it.
+ */
+static inline const char *
+cost_16(const char *p, size_t n, size_t single, uint64_t *v)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
+	if (!nl) {
 		return NULL;
 	}
-	for (size_t i = 0, n = cg->positions; i < n; i++) {
-		/* Skipped, not read: cost_line takes any word that starts like one. */
-		const char *w = p;
-		p += *p == '*' || *p == '+' || *p == '-';
+	unsigned len = (unsigned)__builtin_ctz(nl); /* the newline's byte */
+	unsigned line = (1u << len) - 1;
+	unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8(' '))) & line;
+	/* A digit is a byte whose distance from '0' is at most 9. */
+	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+	unsigned digits =
+	        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	/* The position's first byte, then digits and single blanks only. */
+	if (((digits | blanks | 1u) & line) != line || (blanks & blanks >> 1)) {
+		return NULL;
+	}
+	/* Each blank starts a count but one just before the newline. */
+	unsigned starts = blanks & ~(1u << len >> 1);
+	if (bit_count(starts) > n) {
+		return NULL; /* more counts than events */
+	}
+	for (size_t i = 0; i < single; i++) {
+		starts &= starts - 1;
+	}
+	uint64_t x = 0;
+	if (starts) { /* else a missing count: zero */
+		unsigned from = (unsigned)__builtin_ctz(starts) + 1;
+		unsigned to = from + (unsigned)__builtin_ctz((blanks | 1u << len) >> from);
+		for (unsigned i = from; i < to; i++) { /* at most 14 digits: no overflow */
+			x = x * 10 + (unsigned)(p[i] - '0');
+		}
+	}
+	*v = x;
+	return p + len;
+}
+#endif
+
+/*
+ * The usual cost line ("+3 5 1 0", "* 2", "12 4"): its value, and its
+ * newline, or NULL. The positions are skipped, never converted: nothing
+ * difffold draws depends on them (cost_line takes any word that starts
+ * like one; other forms, "0x4011a0", go to it).
+ */
+static inline const char *
+scan_cost(const struct callgrind *cg, const char *p, uint64_t *v)
+{
+	for (size_t i = 0, n = cg->positions;;) {
+		p += !is_digit(*p); /* a sign or '*': *p is where a position starts */
 		while (is_digit(*p)) {
 			p++;
 		}
-		if (p == w || (*p != ' ' && (*p != '\n' || i + 1 < n))) {
+		if (++i == n) {
+			break;
+		}
+		if (*p != ' ' || !is_position_start(p[1])) {
 			return NULL;
 		}
-		p += *p == ' ';
+		p++;
 	}
-	uint64_t v;
-	p = cg->single != SIZE_MAX ? single_counts(p, cg->event_count, cg->single, &v)
-	                           : derived_counts(p, cg->event_count, cg->coef, &v);
-	if (!p) {
+	if (*p != ' ' && *p != '\n') {
+		return NULL;
+	}
+	p += *p == ' ';
+	return cg->single != SIZE_MAX ? single_counts(p, cg->event_count, cg->single, v)
+	                              : derived_counts(p, cg->event_count, cg->coef, v);
+}
+
+/*
+ * A cost line's value and its newline, or NULL: in 16 bytes at once when
+ * wide (one position, one event) and they are there, else by scan_cost.
+ */
+static inline const char *
+cost_value(const struct callgrind *cg, bool wide, const char *p, const char *last, uint64_t *v)
+{
+#ifdef __SSE2__
+	if (wide && last - p >= 15) {
+		const char *nl = cost_16(p, cg->event_count, cg->single, v);
+		if (nl) {
+			return nl;
+		}
+	}
+#else
+	(void)wide;
+	(void)last;
+#endif
+	return scan_cost(cg, p, v);
+}
+
+/*
+ * A run of cost lines of the current function's own cost, summed in
+ * locals: a function's block is mostly such lines. Returns the first line
+ * the run did not take.
+ */
+static const char *
+self_cost_run(struct callgrind *cg, const char *p, const char *last)
+{
+	struct callgraph_function *f = &cg->graph.fns[cg->fn];
+	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
+	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+	while (p <= last && is_position_start(*p)) {
+		uint64_t v;
+		const char *nl = cost_value(cg, wide, p, last, &v);
+		/* A function's self is part of the sum: if the sum fits, it does. */
+		if (!nl || sum > UINT64_MAX - v) {
+			break; /* callgrind_line says what is wrong */
+		}
+		self += v;
+		sum += v;
+		lines++;
+		p = nl + 1;
+	}
+	f->self = self;
+	cg->self_sum = sum;
+	cg->line_no += lines;
+	return p;
+}
+
+/* Cost lines from p: the byte after those taken, p or NULL if none. */
+static const char *
+fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
+{
+	if (!cg->event_chosen) {
 		return NULL;
 	}
 	if (cg->in_call) {
+		uint64_t v;
+		bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+		const char *nl = cost_value(cg, wide, p, last, &v);
+		if (!nl) {
+			return NULL;
+		}
 		cg->in_call = false;
 		add_edge(cg, cg->fn, cg->call_target, v);
 		cg->call_object = cg->call_file = NONE;
-	} else {
-		struct callgraph_function *f = &cg->graph.fns[cg->fn];
-		if (f->self > UINT64_MAX - v || cg->self_sum > UINT64_MAX - v) {
+		cg->line_no++;
+		return nl + 1;
+	}
+	return cg->fn == NONE ? NULL : self_cost_run(cg, p, last);
+}
+
+/* A name line's value "(id)" or "(id) name" (one blank): as spec_name reads it. */
+static const char *
+fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *last)
+{
+	uint64_t id;
+	uint32_t name;
+	if (*v != '(') {
+		return NULL;
+	}
+	const char *q = v + 1;
+	for (id = 0; is_digit(*q); q++) {
+		id = id * 10 + (unsigned)(*q - '0'); /* wraps past 19 digits: refused below */
+	}
+	/* 18 digits: under 2^63, spec_name's limit, without a check. */
+	if (q == v + 1 || q - v > 19 || *q != ')') {
+		return NULL;
+	}
+	q++;
+	if (*q == '\n') {
+		if (!idmap_get(&cg->ids[key_space(key)], id, &name)) {
 			return NULL;
 		}
-		f->self += v;
-		cg->self_sum += v;
+	} else {
+		if (*q != ' ' || q[1] == ' ' || q[1] == '\t' || q[1] == '\n') {
+			return NULL;
+		}
+		const char *nl = memchr(q, '\n', (size_t)(last + 1 - q));
+		if (nl[-1] == '\r') {
+			return NULL;
+		}
+		name = define_name(cg, key_space(key), id, q + 1, (size_t)(nl - q - 1));
+		q = nl;
 	}
+	set_name(cg, key, name, id);
 	cg->line_no++;
-	return p + 1;
+	return q + 1;
+}
+
+/* "calls=COUNT ..." with a count of 1 to 19 digits: as calls_line reads it. */
+static const char *
+fast_calls_line(struct callgrind *cg, const char *v, const char *last)
+{
+	const char *q = skip_digits(v);
+	if (q == v || q - v > 19 || cg->call_fn == NONE || cg->fn == NONE) {
+		return NULL;
+	}
+	start_call(cg);
+	cg->line_no++;
+	return (const char *)memchr(q, '\n', (size_t)(last + 1 - q)) + 1;
+}
+
+/* Whether the line at p starts with lit (which has no newline). */
+static bool
+starts_with(const char *p, const char *lit)
+{
+	for (; *lit; p++, lit++) {
+		if (*p != *lit) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A line starting with a lower-case letter: a name or calls= line. */
+static const char *
+fast_spec_line(struct callgrind *cg, const char *p, const char *last)
+{
+	if (cg->in_call) {
+		return NULL; /* callgrind_line refuses it */
+	}
+	/* Reads stop at the newline: p[2] only when p[1] is none, and so on. */
+	const char *eq = p[1] == '\n'                  ? NULL
+	                 : p[2] == '='                 ? p + 2
+	                 : p[2] != '\n' && p[3] == '=' ? p + 3
+	                                               : NULL;
+	enum key key;
+	if (eq && name_key(p, eq, &key)) {
+		return fast_name_line(cg, key, eq + 1, last);
+	}
+	if (starts_with(p, "calls=")) {
+		return fast_calls_line(cg, p + 6, last);
+	}
+	return NULL;
 }
 
 /*
@@ -815,8 +1120,13 @@ static const char *
 feed_lines(struct callgrind *cg, const char *p, const char *last, struct diag *err)
 {
 	while (p <= last) {
-		const char *next = is_position_start(*p) ? fast_cost_line(cg, p) : NULL;
-		if (!next) {
+		const char *next = NULL;
+		if (is_position_start(*p)) {
+			next = fast_cost_lines(cg, p, last);
+		} else if (*p >= 'a' && *p <= 'z') {
+			next = fast_spec_line(cg, p, last);
+		}
+		if (!next || next == p) {
 			const char *nl = memchr(p, '\n', (size_t)(last + 1 - p));
 			if (!callgrind_line(cg, p, (size_t)(nl - p), err)) {
 				return NULL;

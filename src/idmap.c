@@ -69,12 +69,8 @@ dense_slot(struct idmap *m, uint64_t key)
 }
 
 bool
-idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
+idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val)
 {
-	if (key < m->dense_cap && m->dense[key]) {
-		*val = (uint32_t)(m->dense[key] - 1);
-		return true;
-	}
 	if (!m->keys) {
 		return false;
 	}

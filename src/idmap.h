@@ -24,7 +24,19 @@ struct idmap {
 };
 
 void idmap_finish(struct idmap *m);
-bool idmap_get(const struct idmap *m, uint64_t key, uint32_t *val);
 void idmap_set(struct idmap *m, uint64_t key, uint32_t val);
+/* The hashed part of idmap_get, for keys the array does not hold. */
+bool idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val);
+
+/* Inline: the callgrind reader looks a compressed id up on most lines. */
+static inline bool
+idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
+{
+	if (key < m->dense_cap && m->dense[key]) {
+		*val = (uint32_t)(m->dense[key] - 1);
+		return true;
+	}
+	return idmap_get_hashed(m, key, val);
+}
 
 #endif

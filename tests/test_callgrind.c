@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -291,6 +292,128 @@ test_file_gzip(void **state)
 	assert_non_null(strstr(err.msg, "No such file"));
 }
 
+/*
+ * The whole read, or its message; lines_one_by_one feeds each line to
+ * callgrind_line, the strict reading, instead of the fast walk over a
+ * chunk that callgrind_read_mem does.
+ */
+static char *
+read_outcome(const char *data, const char *event, bool lines_one_by_one)
+{
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	struct callgrind_info info;
+	struct diag err = {{0}};
+	struct callgrind_options opt = defaults;
+	bool ok;
+	opt.event = event;
+	if (lines_one_by_one) {
+		struct callgrind *cg = callgrind_create("f.out", &opt);
+		const char *p = data, *nl;
+		ok = true;
+		while (ok && (nl = strchr(p, '\n'))) {
+			ok = callgrind_line(cg, p, (size_t)(nl - p), &err);
+			p = nl + 1;
+		}
+		ok = ok && (!*p || callgrind_line(cg, p, strlen(p), &err)) &&
+		     callgrind_finish(cg, t, SIDE_HEAD, &info, &err);
+		callgrind_destroy(cg);
+	} else {
+		ok = callgrind_read_mem(
+		        t, SIDE_HEAD, "f.out", data, strlen(data), &opt, &info, &err);
+	}
+	char *s;
+	if (ok) {
+		tree_finish(t, false);
+		s = dump_tree(t);
+	} else {
+		s = strdup(err.msg);
+	}
+	tree_destroy(t);
+	return s;
+}
+
+/*
+ * The fast walk takes the usual lines itself and leaves the others to
+ * callgrind_line: either way a file reads the same, or fails with the same
+ * message on the same line.
+ */
+static void
+test_fast_paths_agree(void **state)
+{
+	(void)state;
+#define BODY "fl=(1) a.c\nfn=(1) main\n"
+	static const char *const files[] = {
+	        HEADER BODY "+3 5\n-1 2\n* 4\ncfi=(1)\ncfn=(2) w\ncalls=2 9\n+1 8\nfn=(2)\n1 8\n",
+	        HEADER BODY "1 5\nfn=(1)  main\n2 1\n", /* two blanks: part of no name */
+	        HEADER BODY "1 5\r\nfn=(1)\r\n2 1\r\ncfn=(3) x\r\ncalls=1 2\r\n3 4\r\n"
+	                    "fn=(3)\r\n1 4\r\n",
+	        HEADER BODY "1 5\nfn=(3) \tb\n1 2\nfn=(4)b\n1 1\n",
+	        HEADER BODY "1 5\nfn=(7)\n", /* an id never defined */
+	        HEADER BODY "1 5\nfn=(1234567890123456789)\n",
+	        HEADER BODY "1 5\nfn=( 1)\n",
+	        HEADER BODY "1 5\ncfn=(2) w\ncalls=18446744073709551616 1\n1 1\n",
+	        HEADER BODY "1 5\ncfn=(2) w\ncalls= 3 1\n1 1\nfn=(2)\n1 1\n",
+	        HEADER BODY "1 5\ncfn=(2) w\ncalls=3 1\nfn=(2)\n1 1\n",
+	        HEADER BODY "1 5\ncalls=3 1\n1 1\n", /* calls= without cfn= */
+	        HEADER BODY "1 5\ncfe=(2) x.h\n",
+	        HEADER BODY "1 5\nfe=(2) x.h\n2 3\nfi=(2)\n3 1\nfx=(2)\n",
+	        HEADER BODY "+3 5 6\n", /* more counts than events */
+	        HEADER BODY "+3 12345678901234567890\n",
+	        HEADER BODY "+3 18446744073709551615\n+1 1\n",
+	        HEADER BODY "+3\n+4 \n+5 7 \n0x12 3\n+ 4\n+3  5\n",
+	        HEADER BODY "+3\t5\n",
+	        HEADER BODY "+3 5x\n",
+	        "# callgrind format\nversion: 1\npositions: instr line\nevents: Ir Dr\n" BODY
+	        "0x10 +1 5 2\n+2 * 3\n+2 -1 4 1 9\n+2\n",
+	        "# callgrind format\nversion: 1\nevents: Ir Dr\n" BODY "1 5 2\n2 7\n3\n",
+	        HEADER "fn=(1) main\n1 5\n", /* a cost line before fl= is fine */
+	        HEADER "1 5\n", /* a cost line before fn= is not */
+	        "# callgrind format\nfl=(1) a.c\nfn=(1) main\n1 5\n", /* nor before events: */
+	        HEADER BODY
+	        "1 5\nob=(1) /bin/x\ncob=(2) /lib/y\ncfl=(1)\ncfn=(2) w\n"
+	        "calls=1 1\n1 3\ncob=(2)\ncfn=(2)\ncalls=1 1\n1 2\nob=(2)\nfn=(2)\n1 5\n",
+	};
+#undef BODY
+	/*
+	 * And three events, read as CEst (Ir + 10 D1mr + 100 ILmr, made of
+	 * others) and as D1mr (one, not the first).
+	 */
+#define CACHE "# callgrind format\nversion: 1\nevents: Ir D1mr ILmr\nfl=a.c\nfn=main\n"
+	static const char *const derived[] = {
+	        CACHE "1 5 2 1\n2 1\n3\n4 1 1 1 \n+5 7 \n",
+	        CACHE "1 5 2 1 7\n", /* more counts than events */
+	        CACHE "1 5 2 12345678901234567890\n",
+	        CACHE "1 5 2 x\n",
+	        CACHE "+3  5 6\n1 2  3\n-1 4 5  \n",
+	        CACHE "+3 5 6 7 \n+1 2 3 4 5\n",
+	};
+#undef CACHE
+	/*
+	 * Each as it is and with a comment after it: a line read 16 bytes at
+	 * a time needs them there, so the last lines of a file go the other
+	 * way.
+	 */
+	size_t count = sizeof files / sizeof files[0];
+	size_t nd = sizeof derived / sizeof derived[0], all = count + 2 * nd;
+	for (size_t i = 0; i < 2 * all; i++) {
+		size_t k = i % all;
+		const char *data = k < count ? files[k] : derived[(k - count) % nd];
+		const char *event = k < count ? NULL : k < count + nd ? "CEst" : "D1mr";
+		char padded[1024];
+		snprintf(padded, sizeof padded, "%s%s", data,
+		        i < all ? "" : "# and sixteen bytes or more after\n");
+		char *fast = read_outcome(padded, event, false);
+		char *strict = read_outcome(padded, event, true);
+		if (strcmp(fast, strict) != 0) {
+			fail_msg(
+			        "file %zu: fast walk \"%s\", line by line \"%s\"", i, fast, strict);
+		}
+		free(fast);
+		free(strict);
+	}
+}
+
 int
 main(void)
 {
@@ -307,6 +430,7 @@ main(void)
 	        cmocka_unit_test(test_names),
 	        cmocka_unit_test(test_floor),
 	        cmocka_unit_test(test_file_gzip),
+	        cmocka_unit_test(test_fast_paths_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
