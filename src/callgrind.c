@@ -153,6 +153,12 @@ skip_blanks(const char *p, const char *end)
 	return p;
 }
 
+static bool
+is_digit(char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
 /* "(id) name": the name, which id stands for from now on. */
 static uint32_t
 define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, size_t len)
@@ -172,7 +178,9 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
 {
 	p = skip_blanks(p, end);
 	*compressed = UINT64_MAX;
-	if (p == end || *p != '(') {
+	/* "(below main)" uncompressed (--compress-strings=no) is a name: only
+	 * "(" and a digit start a compressed id. */
+	if (p == end || *p != '(' || p + 1 == end || !is_digit(p[1])) {
 		*out = intern_add(cg->graph.names, p, (size_t)(end - p));
 		return true;
 	}
@@ -474,6 +482,12 @@ spec_line(struct callgrind *cg, const char *p, const char *eq, const char *end, 
 	if (key_is(p, eq, "jump") || key_is(p, eq, "jcnd")) {
 		return true; /* jumps carry no cost of their own */
 	}
+	/* --collect-jumps=yes: a jump's target file or function. It may define
+	 * a compressed id later lines use, but moves no position. */
+	if (key_is(p, eq, "jfi") || key_is(p, eq, "jfn")) {
+		return spec_name(cg, p[1] == 'f' && p[2] == 'n' ? SPACE_FUNCTION : SPACE_FILE, v,
+		        end, &id, &compressed, err);
+	}
 	return fail(cg, err, "unknown specification line");
 }
 
@@ -759,12 +773,6 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
 	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
-}
-
-static bool
-is_digit(char c)
-{
-	return (unsigned)(c - '0') < 10;
 }
 
 /*

@@ -231,14 +231,22 @@ def main(argv):
             f.write(PROGRAM)
         prog = os.path.join(tmp, "prog")
         run([os.environ.get("CC", "cc"), "-O1", "-g", src, "-o", prog], check=True)
-        cg, ctx, cache = (os.path.join(tmp, n) for n in ("cg.out", "ctx.out", "cache.out"))
+        cg, ctx, cache, jumps, plain = (
+            os.path.join(tmp, n) for n in ("cg.out", "ctx.out", "cache.out", "jumps.out", "plain.out")
+        )
         vg = ["valgrind", "--tool=callgrind"]
         run(vg + ["--callgrind-out-file=" + cg, prog], check=True)
         run(vg + ["--separate-callers=40", "--callgrind-out-file=" + ctx, prog], check=True)
         run(vg + ["--cache-sim=yes", "--callgrind-out-file=" + cache, prog], check=True)
+        # jfi=/jfn=/jump=/jcnd= lines, and names such as "(below main)" written
+        # without compression: both are valgrind's own output, read exactly.
+        run(vg + ["--collect-jumps=yes", "--callgrind-out-file=" + jumps, prog], check=True)
+        run(vg + ["--compress-strings=no", "--callgrind-out-file=" + plain, prog], check=True)
         check_self(exe, cg, "callgrind")
         check_self(exe, ctx, "callgrind --separate-callers=40")
         check_self(exe, cache, "callgrind --cache-sim=yes")
+        check_self(exe, jumps, "callgrind --collect-jumps=yes")
+        check_self(exe, plain, "callgrind --compress-strings=no")
         check_contexts(exe, ctx)
         check_output(exe, tmp, cg, ctx, cache)
         check_refusals(exe, tmp, prog)
