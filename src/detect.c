@@ -497,9 +497,7 @@ static const struct {
                 "turn it into text first: perf script -i FILE > FILE.perf, and give difffold "
                 "FILE.perf"},
         [INPUT_PERF_SCRIPT] = {"perf script output", "perf", NULL},
-        [INPUT_PPROF] = {"pprof (profile.proto)", NULL,
-                "convert it first: go tool pprof -raw FILE, or pprof -traces, then fold the "
-                "stacks"},
+        [INPUT_PPROF] = {"pprof (profile.proto)", "pprof", NULL},
         [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL,
                 "export folded stacks from the profiler instead (py-spy record -f raw, rbspy -f "
                 "collapsed)"},

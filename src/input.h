@@ -2,7 +2,8 @@
  * input: reads the profiles the options name (base and head, each one or
  * more files, or one profile of 2 or 3 columns) into one finished tree.
  * The place where readers plug in: each file's format is judged by its
- * first bytes (detect.c) and read by its reader (folded.c, callgrind.c, perf.c);
+ * first bytes (detect.c) and read by its reader (folded.c, callgrind.c, perf.c,
+ * pprof.c, massif.c);
  * a file of a format no reader reads is refused with advice.
  *
  * Big inputs are read on two threads (base and head into trees of their
@@ -33,6 +34,11 @@ struct input_info {
 	uint64_t perf_samples[2]; /* samples read, indexed by enum side */
 	char note[192]; /* "perf script: N samples of EVENT", for the header */
 	char perf_unit[64]; /* --weight period: the event's name, the count name */
+	/* pprof and massif: what was read and its unit ("" when files differ) */
+	bool pprof, massif;
+	uint32_t unit_files; /* files that named their unit */
+	char unit_note[128]; /* "pprof: sample type cpu (nanoseconds)" */
+	char unit[64]; /* "nanoseconds", "bytes": the count name */
 };
 
 /*

@@ -143,6 +143,8 @@ with_input(const struct options *o, const struct input_info *info)
 		eff.input_note = "callgrind: stacks from call contexts";
 	} else if (info->perf) {
 		eff.input_note = info->note;
+	} else if (info->unit_note[0]) {
+		eff.input_note = info->unit_note; /* pprof, massif */
 	}
 	return eff;
 }
