@@ -513,8 +513,7 @@ static const struct {
                 "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
                 "files; "
                 "for difffold's own -f json output, write -f folded instead"},
-        [INPUT_MASSIF] = {"valgrind massif output", NULL,
-                "massif output is not read yet; view it with ms_print"},
+        [INPUT_MASSIF] = {"valgrind massif output", "massif", NULL},
         [INPUT_HEAPTRACK] = {"heaptrack data", NULL,
                 "fold it first: heaptrack_print -F FILE.folded FILE"},
         [INPUT_JFR] = {"Java Flight Recorder (JFR)", NULL,

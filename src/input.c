@@ -11,6 +11,7 @@
 #include "detect.h"
 #include "escape.h"
 #include "folded.h"
+#include "massif.h"
 #include "perf.h"
 #include "pprof.h"
 #include "source.h"
@@ -184,6 +185,29 @@ read_pprof(struct side_read *sd, struct tree *t, struct source *src, const char 
 }
 
 static bool
+read_massif(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct massif_options mo = {sd->o->snapshot};
+	struct massif_info mi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!massif_read_source(t, side, src, head, len, &mo, &mi, err)) {
+		return false;
+	}
+	struct buf note;
+	buf_init(&note);
+	if (sd->o->snapshot == MASSIF_PEAK) {
+		buf_adds(&note, "massif: the heap at its peak snapshot");
+	} else {
+		buf_printf(&note, "massif: the heap at snapshot %ld", mi.snapshot);
+	}
+	unit_info_add(&sd->info, note.data, "bytes");
+	buf_finish(&note);
+	sd->info.massif = true;
+	return true;
+}
+
+static bool
 read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
         struct diag *err)
 {
@@ -215,6 +239,8 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_callgrind(sd, t, src, head, len, err);
 		} else if (f == INPUT_PERF_SCRIPT) {
 			ok = read_perf(sd, t, src, head, len, err);
+		} else if (f == INPUT_MASSIF) {
+			ok = read_massif(sd, t, src, head, len, err);
 		} else if (f == INPUT_PPROF) {
 			ok = read_pprof(sd, t, src, head, len, err);
 		} else if (f == INPUT_FOLDED) {
