@@ -18,7 +18,10 @@
  *            callgrind header makes it a callgrind file ("events: Ir\n"
  *            then fl=/fn= lines), a perf script sample header then an
  *            indented frame a perf script file (read with --weight period
- *            when normalize is set), other known formats are refused.
+ *            when normalize is set), a pprof profile (protobuf, sample type 0
+ *            when strict is set, else pprof's default) or a massif file
+ *            (snapshot 1 when strict is set, else the peak); other known
+ *            formats are refused.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
@@ -39,10 +42,12 @@
 #include "export.h"
 #include "folded.h"
 #include "layout.h"
+#include "massif.h"
 #include "options.h"
 #include "output.h"
 #include "perf.h"
 #include "png.h"
+#include "pprof.h"
 #include "report.h"
 #include "svg.h"
 #include "tree.h"
@@ -282,6 +287,30 @@ write_bitmaps(const struct layout *l)
 	tell_once(ok, &told_pdf, "a PDF");
 }
 
+/* pprof: the sample type chosen by --event "0" when strict is set. */
+static bool
+read_pprof(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
+        const struct options *o)
+{
+	struct pprof_options po = {o->strict ? "0" : NULL};
+	struct pprof_info info;
+	struct diag err;
+	return pprof_read_mem(
+	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &po, &info, &err);
+}
+
+/* massif: the peak, or snapshot 1 when strict is set. */
+static bool
+read_massif(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
+        const struct options *o)
+{
+	struct massif_options mo = {o->strict ? 1 : MASSIF_PEAK};
+	struct massif_info info;
+	struct diag err;
+	return massif_read_mem(
+	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &mo, &info, &err);
+}
+
 /* One profile, read by the reader its content asks for. */
 static bool
 read_part(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
@@ -305,6 +334,10 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 		return perf_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data,
 		        len, &po, &info, &err);
 	}
+	case INPUT_PPROF:
+		return read_pprof(t, mode, name, data, len, o);
+	case INPUT_MASSIF:
+		return read_massif(t, mode, name, data, len, o);
 	default:
 		return false;
 	}
