@@ -41,6 +41,7 @@ struct massif {
 	uint64_t total;
 	bool has_top; /* the tree's top line was read */
 	bool empty; /* the snapshot chosen has no heap tree */
+	uint64_t stacks; /* stacks given to the tree */
 	long detailed[MAX_LISTED];
 	size_t ndetailed;
 	bool more_detailed;
@@ -130,7 +131,9 @@ make_room(struct massif *m, size_t n)
 		return;
 	}
 	char *p = xmalloc(cap);
-	memcpy(p + cap - used, m->path + m->cap - used, used);
+	if (used) {
+		memcpy(p + cap - used, m->path + m->cap - used, used);
+	}
 	for (size_t d = 0; d < m->depth; d++) {
 		m->levels[d].pos += cap - m->cap;
 	}
@@ -200,6 +203,7 @@ pop(struct massif *m)
 	if (!tree_add_stack(m->t, m->side, stack, len, (struct count){self, 0}, &reason)) {
 		return fail(m, l->line, reason);
 	}
+	m->stacks++;
 	return true;
 }
 
@@ -352,6 +356,14 @@ static bool
 finish(struct massif *m, struct massif_info *info)
 {
 	if (m->in_tree && !end_tree(m)) {
+		return false;
+	}
+	if (m->done && m->stacks == 0) {
+		struct buf why;
+		buf_init(&why);
+		buf_printf(&why, "snapshot %ld's heap tree is empty or missing", m->read);
+		diag_set(m->err, m->name, 0, why.data);
+		buf_finish(&why);
 		return false;
 	}
 	if (m->done) {

@@ -654,6 +654,7 @@ finish(struct pprof *pp, struct pprof_info *info)
 	if (!describe(pp, k, info)) {
 		return false;
 	}
+	uint64_t added = 0;
 	for (size_t e = 0; e < pp->nentries; e++) {
 		uint64_t v = pp->sums[e * pp->nvalues + (size_t)k];
 		const char *reason;
@@ -667,6 +668,16 @@ finish(struct pprof *pp, struct pprof_info *info)
 		            (struct count){v, 0}, &reason)) {
 			return fail_at(pp, pp->entries[e].at, reason);
 		}
+		added++;
+	}
+	if (added == 0) {
+		struct buf why;
+		buf_init(&why);
+		buf_adds(&why, "no sample has a value of sample type ");
+		escape_diag(&why, info->type, strlen(info->type));
+		diag_set(pp->err, pp->name, 0, why.data);
+		buf_finish(&why);
+		return false;
 	}
 	return true;
 }
