@@ -438,16 +438,19 @@ parse_fields(struct pprof *pp, const char *data, size_t len, bool at_eof)
 	return (long long)(p - start);
 }
 
-/* ';' separates frames: it becomes ':' in a name, as perf.c does. */
+/*
+ * ';' separates frames: it becomes ':' in a name, as perf.c does. A line
+ * break becomes a space: the other readers' names never hold one, and -f
+ * folded must stay one stack a line.
+ */
 static void
 add_name(struct buf *b, const char *s, size_t len)
 {
 	size_t at = b->len;
 	buf_add(b, s, len);
 	for (size_t i = at; i < b->len; i++) {
-		if (b->data[i] == ';') {
-			b->data[i] = ':';
-		}
+		char c = b->data[i];
+		b->data[i] = c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
 	}
 }
 

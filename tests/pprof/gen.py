@@ -116,7 +116,8 @@ class Profile:
         for f in reversed(fns):
             name, system = self.functions[f]
             text = self.strings[name] or self.strings[system]
-            out.append(text.replace(";", ":") if text else None)
+            text = text.replace(";", ":").replace("\n", " ").replace("\r", " ")
+            out.append(text or None)
         if not fns or None in out:
             if m and self.strings[self.mappings[m][2]]:
                 start, off, fname = self.mappings[m]
@@ -199,15 +200,15 @@ def no_lines():
 
 
 def strings():
-    """Names with ';', UTF-8, an empty name with a system name, a name with
-    no text at all (drawn as its address), the samples after the tables."""
+    """Names with ';', UTF-8 and a line break, an empty name with a system
+    name, a name with no text at all (drawn as its address), the samples after the tables."""
     p = Profile()
     p.sample_type("alloc_objects", "count")
     p.sample_type("alloc_space", "bytes")
     p.function(1, "main")
     p.function(2, "std::map<int;int>::insert")
     p.function(3, "", "_ZN3fooEv")
-    p.function(4, "grüße→λ")
+    p.function(4, "grüße→λ\r\nnext line")
     p.function(5, "")
     p.location(1, [1], address=0x10)
     p.location(2, [2], address=0x20)
@@ -271,8 +272,10 @@ def malformed():
     }
 
 
-def big(megabytes, seed=17):
-    """Go-like: 4,000 functions, samples over 20,000 distinct stacks."""
+def big(megabytes, seed=17, folded=None):
+    """Go-like: 4,000 functions, samples over 20,000 distinct stacks. With
+    folded (a text file), each sample is also written there as a folded
+    line of its cpu value: the same profile, for comparing the readers."""
     rng = random.Random(seed)
     p = Profile()
     p.sample_type("samples", "count")
@@ -293,6 +296,9 @@ def big(megabytes, seed=17):
         locs = stacks[rng.randrange(len(stacks))]
         n = rng.randint(1, 5)
         out += field_bytes(2, packed(1, locs) + packed(2, [n, n * 10000000]))
+        if folded:
+            folded.write(";".join(p.strings[p.functions[f][0]] for f in reversed(locs))
+                         + " %d\n" % (n * 10000000))
     return bytes(out)
 
 
