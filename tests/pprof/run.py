@@ -70,6 +70,15 @@ def events(difffold, tmp):
           "the SVG's header names the sample type")
     r = run(difffold, "-f", "folded", path, path)
     check(r.returncode == 0 and r.stdout.count(b"\n") == 3, "two pprof files as base and head")
+    other = os.path.join(tmp, "inlined.pb.gz")
+    outs = [subprocess.run([difffold, "-f", "folded", "--event", "0", path, other],
+                           capture_output=True, env=dict(os.environ, DIFFFOLD_READ_THREADS=n))
+            for n in ("1", "2")]
+    check(outs[0].returncode == 0 and outs[0].stdout == outs[1].stdout
+          and outs[0].stderr == outs[1].stderr, "one and two reading threads agree")
+    with open(path, "rb") as f:
+        piped = subprocess.run([difffold, "-f", "folded", "-"], stdin=f, capture_output=True)
+    check(piped.stdout == gen.basic().folded().encode(), "gzip pprof on standard input")
 
 
 def malformed(difffold, tmp):
