@@ -63,7 +63,21 @@ struct stack {
 	uint64_t at; /* the first sample's byte offset */
 };
 
+/*
+ * Where protobuf-c puts one decoded submessage: a block reused for the
+ * next, so a sample costs no malloc and no free. What does not fit is
+ * malloc'ed and freed at the reset, and the block doubles for next time.
+ */
+struct arena {
+	char *block;
+	size_t cap, used;
+	void **big;
+	size_t nbig, big_cap;
+};
+
 struct pprof {
+	struct arena arena;
+	ProtobufCAllocator alloc;
 	struct tree *t;
 	enum side side;
 	const char *name;
@@ -309,41 +323,73 @@ add_sample_type(struct pprof *pp, const Difffold__Pprof__ValueType *v)
 	pp->types[pp->ntypes++] = (struct sample_type){v->type, v->unit};
 }
 
+static void *
+arena_alloc(void *data, size_t size)
+{
+	struct arena *a = data;
+	size = (size + 15) & ~(size_t)15;
+	if (size <= a->cap - a->used) {
+		a->used += size;
+		return a->block + a->used - size;
+	}
+	a->big = xgrow(a->big, &a->big_cap, a->nbig + 1, sizeof(*a->big));
+	return a->big[a->nbig++] = xmalloc(size ? size : 1);
+}
+
+static void
+arena_free(void *data, void *p)
+{
+	(void)data;
+	(void)p; /* all at once, in arena_reset */
+}
+
+static void
+arena_reset(struct arena *a)
+{
+	a->used = 0;
+	if (a->nbig == 0) {
+		return;
+	}
+	for (size_t i = 0; i < a->nbig; i++) {
+		free(a->big[i]);
+	}
+	a->nbig = 0;
+	a->cap = a->cap ? a->cap * 2 : 4096;
+	free(a->block);
+	a->block = xmalloc(a->cap);
+}
+
 /* One submessage, decoded alone; false with err set when it is malformed. */
 static bool
 submessage(struct pprof *pp, uint64_t field, const unsigned char *p, size_t len, uint64_t at)
 {
+	ProtobufCAllocator *al = &pp->alloc;
 	bool ok = true;
 	void *m = NULL;
 	switch (field) {
 	case F_SAMPLE_TYPE:
-		if ((m = difffold__pprof__value_type__unpack(NULL, len, p))) {
+		if ((m = difffold__pprof__value_type__unpack(al, len, p))) {
 			add_sample_type(pp, m);
-			difffold__pprof__value_type__free_unpacked(m, NULL);
 		}
 		break;
 	case F_SAMPLE:
-		if ((m = difffold__pprof__sample__unpack(NULL, len, p))) {
+		if ((m = difffold__pprof__sample__unpack(al, len, p))) {
 			ok = add_sample(pp, m, at);
-			difffold__pprof__sample__free_unpacked(m, NULL);
 		}
 		break;
 	case F_MAPPING:
-		if ((m = difffold__pprof__mapping__unpack(NULL, len, p))) {
+		if ((m = difffold__pprof__mapping__unpack(al, len, p))) {
 			ok = add_mapping(pp, m, at);
-			difffold__pprof__mapping__free_unpacked(m, NULL);
 		}
 		break;
 	case F_LOCATION:
-		if ((m = difffold__pprof__location__unpack(NULL, len, p))) {
+		if ((m = difffold__pprof__location__unpack(al, len, p))) {
 			ok = add_location(pp, m, at);
-			difffold__pprof__location__free_unpacked(m, NULL);
 		}
 		break;
 	case F_FUNCTION:
-		if ((m = difffold__pprof__function__unpack(NULL, len, p))) {
+		if ((m = difffold__pprof__function__unpack(al, len, p))) {
 			ok = add_function(pp, m, at);
-			difffold__pprof__function__free_unpacked(m, NULL);
 		}
 		break;
 	case F_STRING:
@@ -352,6 +398,7 @@ submessage(struct pprof *pp, uint64_t field, const unsigned char *p, size_t len,
 	default:
 		return true; /* a field difffold does not use */
 	}
+	arena_reset(&pp->arena); /* the message is freed with it */
 	return m ? ok : fail_at(pp, at, "malformed protobuf inside a top-level field");
 }
 
@@ -697,6 +744,7 @@ pprof_init(struct pprof *pp, struct tree *t, enum side side, const char *name,
 	pp->err = err;
 	err->msg[0] = '\0';
 	pp->seed = hash_seed();
+	pp->alloc = (ProtobufCAllocator){arena_alloc, arena_free, &pp->arena};
 	buf_init(&pp->strings);
 	buf_init(&pp->stacks);
 	buf_init(&pp->key);
@@ -707,6 +755,9 @@ pprof_init(struct pprof *pp, struct tree *t, enum side side, const char *name,
 static void
 pprof_finish(struct pprof *pp)
 {
+	arena_reset(&pp->arena);
+	free(pp->arena.block);
+	free(pp->arena.big);
 	free(pp->types);
 	buf_finish(&pp->strings);
 	free(pp->string_off);
