@@ -9,7 +9,9 @@
  * alone with the protobuf-c code generated from src/pprof.proto. The
  * tables a sample refers to may come after it, so samples are kept, until
  * the end, aggregated by their list of location ids: memory follows the
- * distinct stacks and the tables, never the file.
+ * distinct stacks (their ids and a sum per sample type) and the tables,
+ * plus the one top-level field being read (source.c buffers it; over
+ * 64 MiB it is refused), never the file.
  *
  * Each distinct stack becomes one folded stack: its locations from the
  * outermost caller to the leaf (pprof lists the leaf first), a location's
