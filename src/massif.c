@@ -158,17 +158,21 @@ push_name(struct massif *m, const char *s, size_t len)
 		obj = base;
 		nlen = olen + 2;
 	}
+	/* A name starting with '#' would start a comment line in -f folded. */
+	size_t hash = !unknown && nlen > 0 && name[0] == '#';
 	/* The new level is levels[m->depth]; its parent's path ends the buffer. */
 	size_t sep = m->depth > 1;
-	make_room(m, nlen + sep);
+	make_room(m, hash + nlen + sep);
 	size_t parent = m->depth > 1 ? m->levels[m->depth - 1].pos : m->cap;
-	size_t pos = parent - nlen - sep;
+	size_t pos = parent - hash - nlen - sep;
 	if (unknown) {
 		m->path[pos] = '[';
 		memcpy(m->path + pos + 1, obj, olen);
 		m->path[pos + 1 + olen] = ']';
 	} else {
-		memcpy(m->path + pos, name, nlen);
+		m->path[pos] = ' ';
+		memcpy(m->path + pos + hash, name, nlen);
+		nlen += hash;
 	}
 	for (size_t i = pos; i < pos + nlen; i++) {
 		m->path[i] = m->path[i] == ';' ? ':' : m->path[i];
@@ -235,7 +239,10 @@ tree_line(struct massif *m, const char *s, size_t len)
 		return fail(
 		        m, m->line_no, "not a heap tree line (`n<children>: <bytes> <function>`)");
 	}
-	p += p < end && *p == ' ';
+	if (p < end && *p++ != ' ') {
+		return fail(
+		        m, m->line_no, "not a heap tree line (`n<children>: <bytes> <function>`)");
+	}
 	while (m->depth > indent) {
 		if (!pop(m)) {
 			return false;

@@ -493,6 +493,9 @@ parse_fields(struct pprof *pp, const char *data, size_t len, bool at_eof)
 static void
 add_name(struct buf *b, const char *s, size_t len)
 {
+	if (len > 0 && s[0] == '#') {
+		buf_addc(b, ' '); /* '#' would start a comment line in -f folded */
+	}
 	size_t at = b->len;
 	buf_add(b, s, len);
 	for (size_t i = at; i < b->len; i++) {

@@ -43,12 +43,13 @@ read_massif(const char *text, long snapshot, struct buf *folded, struct diag *er
 /* C++ names with parentheses, ';' in a name, an object for ???, self bytes
  * at a node whose stack ends there (--depth), threshold lines. */
 static const char deep_tree[] = HEADER SNAPSHOT(0, "empty") SNAPSHOT(
-        1, "peak") "n3: 1000 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
+        1, "peak") "n4: 1000 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
                    " n2: 700 0x10: operator new(unsigned long) (vg_replace_malloc.c:342)\n"
                    "  n1: 500 0x20: std::vector<int;int>::grow() (vector.h:10)\n"
                    "   n0: 500 0x30: main (m.cpp:3)\n"
                    "  n0: 150 in 3 places, all below massif's threshold (1.00%)\n"
-                   " n0: 250 0x40: ??? (in /usr/lib/x86_64-linux-gnu/libz.so.1)\n"
+                   " n0: 200 0x40: ??? (in /usr/lib/x86_64-linux-gnu/libz.so.1)\n"
+                   " n0: 50 0x44: #hash (h.c:1)\n"
                    " n0: 50 in 2 places, all below massif's threshold (1.00%)\n" SNAPSHOT(
                            2, "detailed") "n1: 10 (heap allocation functions) malloc/new/new[], "
                                           "--alloc-fns, etc.\n"
@@ -63,9 +64,10 @@ test_peak_tree(void **state)
 	struct diag err;
 	assert_true(read_massif(deep_tree, MASSIF_PEAK, &folded, &err));
 	assert_string_equal(folded.data,
+	        " #hash 50\n"
 	        "[below massif's threshold] 50\n"
 	        "[below massif's threshold];operator new(unsigned long) 150\n"
-	        "[libz.so.1] 250\n"
+	        "[libz.so.1] 200\n"
 	        "main;std::vector<int:int>::grow();operator new(unsigned long) 500\n"
 	        "operator new(unsigned long) 50\n");
 	assert_true(read_massif(deep_tree, 2, &folded, &err));

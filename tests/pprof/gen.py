@@ -117,7 +117,7 @@ class Profile:
             name, system = self.functions[f]
             text = self.strings[name] or self.strings[system]
             text = text.replace(";", ":").replace("\n", " ").replace("\r", " ")
-            out.append(text or None)
+            out.append((" " + text if text.startswith("#") else text) or None)
         if not fns or None in out:
             if m and self.strings[self.mappings[m][2]]:
                 start, off, fname = self.mappings[m]
@@ -200,8 +200,8 @@ def no_lines():
 
 
 def strings():
-    """Names with ';', UTF-8 and a line break, an empty name with a system
-    name, a name with no text at all (drawn as its address), the samples after the tables."""
+    """Names with ';', UTF-8 and a line break, a '#' at the root (a comment
+    in folded text), an empty name with a system name, a name with no text (drawn as its address), the samples after the tables."""
     p = Profile()
     p.sample_type("alloc_objects", "count")
     p.sample_type("alloc_space", "bytes")
@@ -210,16 +210,19 @@ def strings():
     p.function(3, "", "_ZN3fooEv")
     p.function(4, "grüße→λ\r\nnext line")
     p.function(5, "")
+    p.function(6, "#not a comment")
     p.location(1, [1], address=0x10)
     p.location(2, [2], address=0x20)
     p.location(3, [3], address=0x30)
     p.location(4, [4], address=0x40)
     p.location(5, [5], address=0x50)
+    p.location(6, [6], address=0x60)
     p.sample([2, 1], [1, 4096])
     p.sample([3, 1], [2, 64])
     p.sample([4, 3, 1], [1, 100])
     p.sample([5, 1], [7, 0])
     p.sample([], [1, 8])
+    p.sample([1, 6], [1, 16])  # '#' at the root
     return p
 
 
