@@ -47,26 +47,28 @@ string(struct buf *b, const char *s)
 	field_msg(b, 6, &m);
 }
 
+/* Field num of b: a message of fields 1 and 2 (ValueType, Function). */
 static void
-value_type(struct buf *b, uint64_t type, uint64_t unit)
+pair_msg(struct buf *b, unsigned num, uint64_t one, uint64_t two)
 {
 	struct buf m;
 	buf_init(&m);
-	field_varint(&m, 1, type);
-	field_varint(&m, 2, unit);
-	field_msg(b, 1, &m);
+	field_varint(&m, 1, one);
+	field_varint(&m, 2, two);
+	field_msg(b, num, &m);
 	buf_finish(&m);
+}
+
+static void
+value_type(struct buf *b, uint64_t type, uint64_t unit)
+{
+	pair_msg(b, 1, type, unit);
 }
 
 static void
 function(struct buf *b, uint64_t id, uint64_t name)
 {
-	struct buf m;
-	buf_init(&m);
-	field_varint(&m, 1, id);
-	field_varint(&m, 2, name);
-	field_msg(b, 5, &m);
-	buf_finish(&m);
+	pair_msg(b, 5, id, name);
 }
 
 /* A location with up to three lines (function ids, innermost first; 0 ends). */
