@@ -78,8 +78,8 @@ struct options {
 	bool input_forced; /* --input-format: every file read as input_format */
 	enum input_format input_format;
 	const char *event; /* --event: which of the profile's events (callgrind, perf, pprof) */
-	bool weight_period; /* --weight period: perf samples count their period */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
+	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	struct tree_options tree;
 	/* outputs */

@@ -523,8 +523,8 @@ add_address(struct pprof *pp, const struct location *l)
 		const char *slash = memrchr(file, '/', len);
 		size_t skip = slash ? (size_t)(slash + 1 - file) : 0;
 		add_name(&pp->frames, file + skip, len - skip);
-		buf_printf(&pp->frames, "+0x%llx",
-		        (unsigned long long)(l->address - mp->start + mp->offset));
+		uint64_t in_file = l->address - mp->start + mp->offset;
+		buf_printf(&pp->frames, "+0x%llx", (unsigned long long)in_file);
 	} else {
 		buf_printf(&pp->frames, "0x%llx", (unsigned long long)l->address);
 	}
