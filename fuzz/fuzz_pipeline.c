@@ -19,7 +19,10 @@
  *            then fl=/fn= lines), a perf script sample header then an
  *            indented frame a perf script file (read with --weight period
  *            when normalize is set), speedscope, Firefox Profiler and DHAT
- *            JSON their readers (DHAT's default metric), other known
+ *            JSON their readers (DHAT's default metric), a pprof profile
+ *            (protobuf, sample type 0 when strict is set, else pprof's
+ *            default) or a massif file (snapshot 1 when strict is set, else
+ *            the peak); other known
  *            formats are refused.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
@@ -43,11 +46,13 @@
 #include "folded.h"
 #include "gecko.h"
 #include "layout.h"
+#include "massif.h"
 #include "options.h"
 #include "output.h"
 #include "perf.h"
 #include "speedscope.h"
 #include "png.h"
+#include "pprof.h"
 #include "report.h"
 #include "svg.h"
 #include "tree.h"
@@ -310,6 +315,30 @@ read_json_part(struct tree *t, enum side side, const char *name, const char *dat
 	}
 }
 
+/* pprof: the sample type chosen by --event "0" when strict is set. */
+static bool
+read_pprof(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
+        const struct options *o)
+{
+	struct pprof_options po = {o->strict ? "0" : NULL};
+	struct pprof_info info;
+	struct diag err;
+	return pprof_read_mem(
+	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &po, &info, &err);
+}
+
+/* massif: the peak, or snapshot 1 when strict is set. */
+static bool
+read_massif(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
+        const struct options *o)
+{
+	struct massif_options mo = {o->strict ? 1 : MASSIF_PEAK};
+	struct massif_info info;
+	struct diag err;
+	return massif_read_mem(
+	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &mo, &info, &err);
+}
+
 /* One profile, read by the reader its content asks for. */
 static bool
 read_part(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
@@ -333,6 +362,10 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 		return perf_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data,
 		        len, &po, &info, &err);
 	}
+	case INPUT_PPROF:
+		return read_pprof(t, mode, name, data, len, o);
+	case INPUT_MASSIF:
+		return read_massif(t, mode, name, data, len, o);
 	default:
 		return read_json_part(
 		        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len);

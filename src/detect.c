@@ -497,9 +497,7 @@ static const struct {
                 "turn it into text first: perf script -i FILE > FILE.perf, and give difffold "
                 "FILE.perf"},
         [INPUT_PERF_SCRIPT] = {"perf script output", "perf", NULL},
-        [INPUT_PPROF] = {"pprof (profile.proto)", NULL,
-                "convert it first: go tool pprof -raw FILE, or pprof -traces, then fold the "
-                "stacks"},
+        [INPUT_PPROF] = {"pprof (profile.proto)", "pprof", NULL},
         [INPUT_SPEEDSCOPE] = {"speedscope JSON", "speedscope", NULL},
         [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", "gecko", NULL},
         [INPUT_CHROME_TRACE] = {"Chrome trace event JSON", NULL,
@@ -511,8 +509,7 @@ static const struct {
                 "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
                 "speedscope, gecko or dhat reads a file not recognised as one); "
                 "for difffold's own -f json output, write -f folded instead"},
-        [INPUT_MASSIF] = {"valgrind massif output", NULL,
-                "massif output is not read yet; view it with ms_print"},
+        [INPUT_MASSIF] = {"valgrind massif output", "massif", NULL},
         [INPUT_HEAPTRACK] = {"heaptrack data", NULL,
                 "fold it first: heaptrack_print -F FILE.folded FILE"},
         [INPUT_JFR] = {"Java Flight Recorder (JFR)", NULL,

@@ -13,7 +13,9 @@
 #include "escape.h"
 #include "folded.h"
 #include "gecko.h"
+#include "massif.h"
 #include "perf.h"
+#include "pprof.h"
 #include "runs.h"
 #include "source.h"
 #include "speedscope.h"
@@ -88,9 +90,31 @@ json_info_add(struct input_info *info, const char *unit)
 	info->json = true;
 }
 
+/* A reader that names its unit (pprof, massif): one note and unit for all. */
+static void
+unit_info_add(struct input_info *info, const char *note, const char *unit)
+{
+	if (info->unit_files++ == 0) {
+		snprintf(info->unit_note, sizeof(info->unit_note), "%s", note);
+		snprintf(info->unit, sizeof(info->unit), "%s", unit);
+		return;
+	}
+	if (strcmp(info->unit_note, note) != 0) {
+		info->unit_note[0] = '\0';
+	}
+	if (strcmp(info->unit, unit) != 0) {
+		info->unit[0] = '\0';
+	}
+}
+
 static void
 input_info_merge(struct input_info *info, const struct input_info *side)
 {
+	if (side->unit_files) {
+		unit_info_add(info, side->unit_note, side->unit);
+	}
+	info->pprof |= side->pprof;
+	info->massif |= side->massif;
 	if (side->callgrind) {
 		struct callgrind_info ci = {.countname = side->countname,
 		        .reconstructed = side->reconstructed,
@@ -197,6 +221,48 @@ read_json(struct side_read *sd, struct tree *t, struct source *src, const char *
 }
 
 static bool
+read_pprof(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct pprof_options po = {sd->o->event};
+	struct pprof_info pi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!pprof_read_source(t, side, src, head, len, &po, &pi, err)) {
+		return false;
+	}
+	struct buf note;
+	buf_init(&note);
+	buf_printf(&note, "pprof: sample type %s (%s)", pi.type, pi.unit);
+	unit_info_add(&sd->info, note.data, pi.unit);
+	buf_finish(&note);
+	sd->info.pprof = true;
+	return true;
+}
+
+static bool
+read_massif(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
+        struct diag *err)
+{
+	struct massif_options mo = {sd->o->snapshot};
+	struct massif_info mi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!massif_read_source(t, side, src, head, len, &mo, &mi, err)) {
+		return false;
+	}
+	struct buf note;
+	buf_init(&note);
+	if (sd->o->snapshot == MASSIF_PEAK) {
+		buf_adds(&note, "massif: the heap at its peak snapshot");
+	} else {
+		buf_printf(&note, "massif: the heap at snapshot %ld", mi.snapshot);
+	}
+	unit_info_add(&sd->info, note.data, "bytes");
+	buf_finish(&note);
+	sd->info.massif = true;
+	return true;
+}
+
+static bool
 read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
         struct diag *err)
 {
@@ -230,6 +296,10 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_perf(sd, t, src, head, len, err);
 		} else if (f == INPUT_SPEEDSCOPE || f == INPUT_GECKO || f == INPUT_DHAT) {
 			ok = read_json(sd, t, src, head, len, f, err);
+		} else if (f == INPUT_MASSIF) {
+			ok = read_massif(sd, t, src, head, len, err);
+		} else if (f == INPUT_PPROF) {
+			ok = read_pprof(sd, t, src, head, len, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
 		} else {
@@ -460,6 +530,9 @@ input_read(
 	}
 	if (info->json && info->json_unit && !info->countname) {
 		info->countname = info->json_unit;
+	}
+	if (info->unit[0] && !info->callgrind && !info->countname) {
+		info->countname = info->unit;
 	}
 	timing_stage("read");
 	if (!ok) {

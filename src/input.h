@@ -3,7 +3,7 @@
  * more files, or one profile of 2 or 3 columns) into one finished tree.
  * The place where readers plug in: each file's format is judged by its
  * first bytes (detect.c) and read by its reader (folded.c, callgrind.c, perf.c,
- * speedscope.c, gecko.c, dhat.c);
+ * speedscope.c, gecko.c, dhat.c, pprof.c, massif.c);
  * a file of a format no reader reads is refused with advice.
  *
  * Big inputs are read on two threads (base and head into trees of their
@@ -38,6 +38,11 @@ struct input_info {
 	bool json;
 	const char *json_unit; /* NULL: none, or the files' units differ */
 	char json_note[96]; /* DHAT: the metric read, for the header; "" none */
+	/* pprof and massif: what was read and its unit ("" when files differ) */
+	bool pprof, massif;
+	uint32_t unit_files; /* files that named their unit */
+	char unit_note[128]; /* "pprof: sample type cpu (nanoseconds)" */
+	char unit[64]; /* "nanoseconds", "bytes": the count name */
 };
 
 /*

@@ -145,6 +145,8 @@ with_input(const struct options *o, const struct input_info *info)
 		eff.input_note = info->note;
 	} else if (info->json_note[0]) {
 		eff.input_note = info->json_note;
+	} else if (info->unit_note[0]) {
+		eff.input_note = info->unit_note; /* pprof, massif */
 	}
 	return eff;
 }

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,20 +30,26 @@ static const char usage_text[] =
         "reconstructed from the call graph unless the file has call contexts (valgrind\n"
         "--separate-callers=N); the picture and the reports say which, and self costs are\n"
         "exact either way. perf script samples are folded as stackcollapse-perf.pl does.\n"
+        "pprof profiles (profile.proto) and valgrind massif heap trees are read too.\n"
         "\n"
         "Input:\n"
         "  --base FILE           add FILE to the base profile (repeatable)\n"
         "  --head FILE           add FILE to the head profile (repeatable)\n"
         "  --strict              stop at the first malformed line (default: skip, warn once)\n"
-        "  --input-format NAME   read every input as folded, callgrind, perf, speedscope,\n"
-        "                        gecko or dhat (default:\n"
-        "                        each file by its content; other formats are refused)\n"
+        "  --input-format NAME   read every input as folded, callgrind, perf, pprof,\n"
+        "                        massif, speedscope, gecko or dhat (default: each file\n"
+        "                        by its content; other formats are refused)\n"
         "  --event NAME          callgrind: the event to read, or CEst for estimated\n"
         "                        cycles (default the file's first); perf: the event to\n"
         "                        read when several were recorded (cycles, cpu-clock...);\n"
-        "                        dhat: the metric (tb total bytes, default; tbk, mb...)\n"
+        "                        pprof: the sample type, by name or index (cpu,\n"
+        "                        alloc_space...; default the profile's default, else\n"
+        "                        its last); dhat: the metric (tb total bytes, default;\n"
+        "                        tbk, mb...)\n"
         "  --objects             callgrind: name frames `function [object]`\n"
         "  --weight WHAT         perf: count samples or their period (default samples)\n"
+        "  --snapshot N          massif: the snapshot whose heap tree is read, a number\n"
+        "                        or peak (default peak)\n"
         "  --reverse             merge stacks from the leaf end\n"
         "  --strip-hex           replace hex literals 0x1234abcd with 0x... before merging\n"
         "  --normalize           scale base counts by head total / base total\n"
@@ -173,6 +180,7 @@ enum long_only {
 	OPT_EVENT,
 	OPT_OBJECTS,
 	OPT_WEIGHT,
+	OPT_SNAPSHOT,
 	OPT_JSON_LAYOUT,
 	OPT_RUNS,
 	OPT_SIGNIFICANCE,
@@ -228,6 +236,7 @@ static const struct option long_options[] = {
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
         {"weight", required_argument, NULL, OPT_WEIGHT},
+        {"snapshot", required_argument, NULL, OPT_SNAPSHOT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
         {"runs", no_argument, NULL, OPT_RUNS},
         {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
@@ -278,6 +287,7 @@ options_init(struct options *o)
 	o->fail_on_new = -1;
 	o->gate_min_share = OPTIONS_DEFAULT_GATE_MIN_SHARE;
 	o->significance = OPTIONS_DEFAULT_SIGNIFICANCE;
+	o->snapshot = -1;
 }
 
 void
@@ -580,6 +590,24 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	}
 }
 
+/* --snapshot peak, or a massif snapshot's number. */
+static bool
+parse_snapshot(struct options *o, const char *arg, struct diag *err)
+{
+	if (strcmp(arg, "peak") == 0) {
+		o->snapshot = -1;
+		return true;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg < '0' || *arg > '9' || v > LONG_MAX) {
+		return usage(err, "--snapshot: peak or a snapshot's number", arg);
+	}
+	o->snapshot = (long)v;
+	return true;
+}
+
 static bool
 parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 {
@@ -751,8 +779,8 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		o->input_forced = true;
 		return detect_parse_reader(arg, &o->input_format) ||
 		       usage(err,
-		               "--input-format: unknown reader (folded, callgrind, perf, "
-		               "speedscope, gecko or dhat)",
+		               "--input-format: unknown reader (folded, callgrind, perf, pprof, "
+		               "massif, speedscope, gecko or dhat)",
 		               arg);
 	case OPT_EVENT:
 		o->event = arg;
@@ -760,6 +788,8 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_OBJECTS:
 		o->objects = true;
 		return true;
+	case OPT_SNAPSHOT:
+		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:
 		if (strcmp(arg, "samples") != 0 && strcmp(arg, "period") != 0) {
 			return usage(err, "--weight: samples or period", arg);

@@ -77,7 +77,8 @@ struct options {
 	bool strict;
 	bool input_forced; /* --input-format: every file read as input_format */
 	enum input_format input_format;
-	const char *event; /* --event: which of the profile's events (callgrind, perf) */
+	const char *event; /* --event: which of the profile's events (callgrind, perf, pprof) */
+	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */

@@ -230,7 +230,10 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 		report_add_rule(&b, &s, true);
 	}
 	if (opt->input_note) {
-		buf_printf(&b, "\n_Input: %s._\n", opt->input_note);
+		/* It quotes the input (a pprof sample type, a perf event): escaped. */
+		buf_adds(&b, "\n_Input: ");
+		escape_md(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
+		buf_adds(&b, "._\n");
 	}
 	report_add_transforms(&b, opt, true);
 	report_add_opening(&b, &s, opt, true);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "numfmt.h"
 #include "report_private.h"
 #include "utf8.h"
@@ -184,7 +185,10 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	}
 	text_headline(&b, &s, opt, color);
 	if (opt->input_note) {
-		buf_printf(&b, "Input: %s.\n", opt->input_note);
+		/* It quotes the input (a pprof sample type, a perf event): escaped. */
+		buf_adds(&b, "Input: ");
+		escape_terminal(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
+		buf_adds(&b, ".\n");
 	}
 	report_add_transforms(&b, opt, false);
 	report_add_opening(&b, &s, opt, false);

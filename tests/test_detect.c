@@ -154,7 +154,9 @@ test_names_and_readers(void **state)
 	assert_int_equal(f, INPUT_CALLGRIND);
 	assert_true(detect_parse_reader("folded", &f));
 	assert_int_equal(f, INPUT_FOLDED);
-	assert_false(detect_parse_reader("pprof", &f));
+	assert_true(detect_parse_reader("pprof", &f));
+	assert_int_equal(f, INPUT_PPROF);
+	assert_false(detect_parse_reader("heaptrack", &f));
 	for (int i = INPUT_FOLDED; i <= INPUT_BINARY; i++) {
 		assert_non_null(detect_format_name((enum input_format)i));
 		/* Every format is either readable or comes with advice. */

@@ -14,7 +14,7 @@ direct recursion, a two-function cycle), runs it under valgrind's callgrind
   - the count name and the header follow the file (instructions, and
     "reconstructed" without contexts).
 Then files of formats difffold does not read, made by the real tools where
-this machine has them (valgrind's massif; perf.data when perf may
+this machine has them (perf.data when perf may
 record here, else a message says so; tests/perf reads perf script), and
 a UTF-16 file, must be refused with exit 1 and their format named.
 valgrind and a C compiler are required (.ci/setup installs them): a missing
@@ -207,9 +207,6 @@ def refused(exe, path, what):
 
 
 def check_refusals(exe, tmp, prog):
-    massif = os.path.join(tmp, "massif.out")
-    run(["valgrind", "--tool=massif", "--massif-out-file=" + massif, prog], check=True)
-    refused(exe, massif, "valgrind massif output")
     u16 = os.path.join(tmp, "u16.folded")
     with open(u16, "wb") as f:
         f.write("main;a 1\nmain;b 2\n".encode("utf-16"))
