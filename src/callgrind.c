@@ -750,6 +750,11 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	if (!cg->event_chosen) {
 		return fail(cg, err, "no events: line: not a callgrind file, or a cut one");
 	}
+	if (cg->graph.fn_count == 0) {
+		/* As folded input without a stack: nothing to draw is an error. */
+		diag_set(err, cg->name, 0, "no function (fn= line) in the file: nothing to draw");
+		return false;
+	}
 	/* totals: ends each part; a summary: at the start says the same. */
 	bool stated = cg->has_totals || cg->has_summary;
 	uint64_t said = cg->has_totals ? cg->totals : cg->summary;

@@ -84,6 +84,8 @@ test_name_compression(void **state)
 	check_error(HEADER "fl=(1) a.c\nfn=(7)\n1 2\n", NULL, "used before it was defined");
 	/* "(" and a digit start an id; "(below main)" is a plain name. */
 	check_error(HEADER "fl=(1x) a.c\n", NULL, "bad name compression");
+	/* Names but no function: nothing to draw, never an empty graph with exit 0. */
+	check_error(HEADER "ob=(1) /bin/x\nfl=(1) a.c\ncfn=(3) work\n", NULL, "no function");
 }
 
 static void
