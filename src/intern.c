@@ -274,30 +274,62 @@ key_less(const struct rank_key *a, const struct rank_key *b)
 	return c != 0 ? c < 0 : a->len < b->len;
 }
 
-/* Bottom-up merge sort: no recursion, comparisons inlined. Returns the sorted copy. */
-static struct rank_key *
+/*
+ * Merges the sorted runs v[lo, mid) and v[mid, hi) in place, through tmp,
+ * which holds a copy of the shorter run: so tmp needs room for half of the
+ * keys, not all (the sort runs beside the finished nodes, at the peak).
+ * Names are distinct, so no two keys are equal and stability is moot.
+ */
+/* Struct copies, not memcpy: most runs are a few keys, where a call costs more. */
+static void
+copy_keys(struct rank_key *to, const struct rank_key *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		to[i] = from[i];
+	}
+}
+
+static void
+merge_runs(struct rank_key *v, struct rank_key *tmp, size_t lo, size_t mid, size_t hi)
+{
+	size_t nl = mid - lo, nr = hi - mid;
+	if (nl <= nr) {
+		/* Left run into tmp, merged from the front: k never passes j. */
+		copy_keys(tmp, v + lo, nl);
+		size_t i = 0, j = mid, k = lo;
+		while (i < nl && j < hi) {
+			v[k++] = key_less(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
+		}
+		copy_keys(v + k, tmp + i, nl - i);
+		return;
+	}
+	/* Right run into tmp, merged from the back. */
+	copy_keys(tmp, v + mid, nr);
+	while (nl && nr) {
+		if (key_less(&tmp[nr - 1], &v[lo + nl - 1])) {
+			v[lo + nl + nr - 1] = v[lo + nl - 1];
+			nl--;
+		} else {
+			v[lo + nl + nr - 1] = tmp[nr - 1];
+			nr--;
+		}
+	}
+	copy_keys(v + lo, tmp, nr);
+}
+
+/* Bottom-up merge sort of v in place: no recursion, tmp of n / 2 keys. */
+static void
 sort_keys(struct rank_key *v, struct rank_key *tmp, size_t n)
 {
 	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi) {
-				tmp[k++] = key_less(&v[j], &v[i]) ? v[j++] : v[i++];
-			}
-			while (i < mid) {
-				tmp[k++] = v[i++];
-			}
-			while (j < hi) {
-				tmp[k++] = v[j++];
+		for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+			size_t mid = lo + width;
+			size_t hi = n - mid > width ? mid + width : n;
+			if (key_less(&v[mid], &v[mid - 1])) {
+				merge_runs(v, tmp, lo, mid, hi);
 			}
 		}
-		struct rank_key *swap = v;
-		v = tmp;
-		tmp = swap;
 	}
-	return v;
 }
 
 const uint32_t *
@@ -308,16 +340,17 @@ intern_ranks(struct intern *in)
 	}
 	size_t n = in->count ? in->count : 1;
 	struct rank_key *keys = xmalloc(n * sizeof(*keys));
-	struct rank_key *tmp = xmalloc(n * sizeof(*tmp));
+	struct rank_key *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
 	xprefault(keys, n * sizeof(*keys));
-	xprefault(tmp, n * sizeof(*tmp));
+	xprefault(tmp, (n / 2 + 1) * sizeof(*tmp));
 	for (size_t i = 0; i < in->count; i++) {
 		prefix_of(&in->entries[i], keys[i].prefix);
 		keys[i].bytes = in->entries[i].bytes;
 		keys[i].len = in->entries[i].len;
 		keys[i].id = (uint32_t)i;
 	}
-	const struct rank_key *sorted = sort_keys(keys, tmp, in->count);
+	sort_keys(keys, tmp, in->count);
+	const struct rank_key *sorted = keys;
 	free(in->ranks);
 	in->ranks = xmalloc(n * sizeof(uint32_t));
 	for (size_t r = 0; r < in->count; r++) {

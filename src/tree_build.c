@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "prefetch.h"
@@ -609,22 +611,39 @@ take_parents(struct tree_build *b, uint32_t *parents, uint32_t *depths)
 	b->keys = NULL;
 }
 
-void
-tree_build_lay_out(struct tree_build *b, struct tree *t)
+/*
+ * Gives back to the system the whole pages of the consumed prefix [0, used)
+ * of an array that is freed only later: the nodes array grows while the
+ * build arrays it is laid out from shrink, so the two never peak together.
+ * Such pages read as zero if touched again (free may write there).
+ */
+static void
+release_prefix(void *p, size_t *released, size_t used)
 {
-	/* Only the per-node arrays are needed now: the nodes array takes room. */
-	free(b->slots);
-	b->slots = NULL;
-	size_t count = b->count;
-	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
-	uint32_t *depths = xmalloc(count * sizeof(uint32_t));
-	xprefault(parents, count * sizeof(uint32_t));
-	xprefault(depths, count * sizeof(uint32_t));
-	take_parents(b, parents, depths);
-	t->node_count = count;
-	t->nodes = xmalloc(count * sizeof(struct tree_node));
-	xprefault(t->nodes, count * sizeof(struct tree_node));
-	for (size_t id = 0; id < count; id++) {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + *released + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + used) & ~(page - 1);
+	if (p && hi > lo) {
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		*released = hi - (uintptr_t)p;
+	}
+#else
+	(void)p;
+	(void)released;
+	(void)used;
+#endif
+}
+
+/* Nodes laid out between two releases: 1.1 MiB of nodes (xprefault's minimum). */
+#define LAY_OUT_BLOCK ((size_t)1 << 14)
+
+static void
+lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, const uint32_t *depths,
+        size_t lo, size_t hi)
+{
+	xprefault(&t->nodes[lo], (hi - lo) * sizeof(struct tree_node));
+	for (size_t id = lo; id < hi; id++) {
 		struct tree_node *n = &t->nodes[id];
 		memset(n, 0, sizeof(*n));
 		n->name = b->name_ids[id];
@@ -639,6 +658,34 @@ tree_build_lay_out(struct tree_build *b, struct tree *t)
 			if (b->self[side]) {
 				n->self[side] = n->total[side] = b->self[side][id];
 			}
+		}
+	}
+}
+
+void
+tree_build_lay_out(struct tree_build *b, struct tree *t)
+{
+	/* Only the per-node arrays are needed now: the nodes array takes room. */
+	free(b->slots);
+	b->slots = NULL;
+	size_t count = b->count;
+	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
+	uint32_t *depths = xmalloc(count * sizeof(uint32_t));
+	xprefault(parents, count * sizeof(uint32_t));
+	xprefault(depths, count * sizeof(uint32_t));
+	take_parents(b, parents, depths);
+	t->node_count = count;
+	t->nodes = xmalloc(count * sizeof(struct tree_node));
+	/* The per-node arrays read in order, their element sizes, what each gave back. */
+	void *src[5] = {b->name_ids, b->self[SIDE_BASE], b->self[SIDE_HEAD], parents, depths};
+	const size_t elem[5] = {sizeof(uint32_t), sizeof(struct count), sizeof(struct count),
+	        sizeof(uint32_t), sizeof(uint32_t)};
+	size_t released[5] = {0};
+	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
+		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
+		lay_out_block(b, t, parents, depths, lo, hi);
+		for (int i = 0; i < 5; i++) {
+			release_prefix(src[i], &released[i], hi * elem[i]);
 		}
 	}
 	free(depths);

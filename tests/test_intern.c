@@ -161,6 +161,56 @@ test_ranks(void **state)
 	intern_destroy(in);
 }
 
+/* Byte order of two names, a prefix first: what intern_ranks must give. */
+static const struct intern *order_in;
+
+static int
+compare_names(const void *a, const void *b)
+{
+	size_t la, lb;
+	const char *na = intern_name(order_in, *(const uint32_t *)a, &la);
+	const char *nb = intern_name(order_in, *(const uint32_t *)b, &lb);
+	int c = memcmp(na, nb, la < lb ? la : lb);
+	return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+/*
+ * Enough names, of an odd count, for the sort's merges from either end
+ * (a longer left run than right at the last ones), sharing prefixes past
+ * the 24 bytes the sort keys carry, checked against qsort.
+ */
+static void
+test_ranks_many(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	char name[64];
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < 20001; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t len = x % 40;
+		for (size_t j = 0; j < len; j++) {
+			/* Mostly 'a': long shared prefixes; now and then a high byte. */
+			unsigned r = (unsigned)(x >> (j % 56)) & 15u;
+			name[j] = r == 0 ? 'b' : r == 1 ? '\xf0' : 'a';
+		}
+		intern_add(in, name, len);
+	}
+	uint32_t n = intern_count(in);
+	uint32_t *ids = malloc(n * sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++) {
+		ids[i] = i;
+	}
+	order_in = in;
+	qsort(ids, n, sizeof(uint32_t), compare_names);
+	const uint32_t *rank = intern_ranks(in);
+	for (uint32_t r = 0; r < n; r++) {
+		assert_int_equal(rank[ids[r]], r);
+	}
+	free(ids);
+	intern_destroy(in);
+}
+
 /* Merging maps every src name to the dst id of the same bytes, adding what
  * dst lacks; enough names that dst's table grows during the merge. */
 static void
@@ -219,6 +269,7 @@ main(void)
 	        cmocka_unit_test(test_long_name),
 	        cmocka_unit_test(test_annotations),
 	        cmocka_unit_test(test_ranks),
+	        cmocka_unit_test(test_ranks_many),
 	        cmocka_unit_test(test_hash),
 	        cmocka_unit_test(test_merge),
 	};

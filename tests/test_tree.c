@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -656,6 +657,59 @@ test_long_lines(void **state)
 	}
 }
 
+/*
+ * A tree of many nodes, laid out in blocks whose build arrays are given back
+ * as the nodes array fills: every node keeps its name, parent, depth and
+ * counts.
+ */
+static void
+test_lay_out_many(void **state)
+{
+	(void)state;
+	struct tree_options opt = {.min_delta = 0.0};
+	struct tree *t = tree_create(&opt);
+	enum { STACKS = 50000 };
+	char stack[32];
+	for (int i = 0; i < STACKS; i++) {
+		snprintf(stack, sizeof(stack), "a%d;b%d", i, i);
+		add(t, SIDE_BASE, stack, (uint64_t)i + 1);
+		add(t, SIDE_HEAD, stack, 2 * (uint64_t)i + 1);
+	}
+	tree_finish(t, true);
+	assert_int_equal(t->node_count, 1 + 2 * STACKS);
+	size_t seen = 0;
+	for (uint32_t a = tree_node(t, TREE_ROOT)->first_child; a != TREE_NONE;
+	        a = tree_node(t, a)->next_sibling) {
+		const struct tree_node *na = tree_node(t, a);
+		size_t len;
+		const char *name = tree_node_name(t, na, &len);
+		char buf[32];
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		double i = strtod(buf + 1, NULL);
+		assert_int_equal(na->parent, TREE_ROOT);
+		assert_int_equal(na->depth, 1);
+		assert_true(tree_value(t, na, SIDE_BASE, true) == 0);
+		assert_true(tree_value(t, na, SIDE_BASE, false) == i + 1);
+		assert_true(tree_value(t, na, SIDE_HEAD, false) == 2 * i + 1);
+		uint32_t b = na->first_child;
+		const struct tree_node *nb = tree_node(t, b);
+		assert_int_equal(nb->next_sibling, TREE_NONE);
+		assert_int_equal(nb->parent, a);
+		assert_int_equal(nb->depth, 2);
+		name = tree_node_name(t, nb, &len);
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		assert_int_equal(buf[0], 'b');
+		assert_true(strtod(buf + 1, NULL) == i);
+		assert_true(tree_value(t, nb, SIDE_BASE, true) == i + 1);
+		assert_true(tree_value(t, nb, SIDE_HEAD, true) == 2 * i + 1);
+		seen++;
+	}
+	assert_int_equal(seen, STACKS);
+	tree_destroy(t);
+}
+
 int
 main(void)
 {
@@ -678,6 +732,7 @@ main(void)
 	        cmocka_unit_test(test_max_nodes_merge),
 	        cmocka_unit_test(test_cursor),
 	        cmocka_unit_test(test_long_lines),
+	        cmocka_unit_test(test_lay_out_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
