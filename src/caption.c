@@ -177,7 +177,11 @@ rule_line(const struct layout *l)
 		buf_adds(&b, " palette, by name");
 		return detach(&b);
 	}
-	if (t->normalized) {
+	if (t->run_scaled) {
+		buf_adds(&b, "comparison: mean run (base scaled by \xc3\x97");
+		buf_add_double(&b, t->base_scale, 2);
+		buf_adds(&b, ", head runs / base runs)");
+	} else if (t->normalized) {
 		buf_adds(&b, "comparison: normalised (base scaled by \xc3\x97");
 		buf_add_double(&b, t->base_scale, t->base_scale >= 10 ? 1 : 2);
 		buf_adds(&b, " to head total)");
@@ -326,7 +330,9 @@ add_changes(struct caption *c, const struct layout *l)
 	size_t n = 0;
 	for (uint32_t i = 0; i < names; i++) {
 		fns[i].name = i;
-		if (fabs(fns[i].head - fns[i].base) > floor) {
+		/* Under --runs only what the test found counts, as in the reports. */
+		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
+		if (fabs(fns[i].head - fns[i].base) > floor && !noise) {
 			keep_top(top, &n, &fns[i], t);
 		}
 	}

@@ -1,3 +1,4 @@
+#include "buf.h"
 #include "options.h"
 
 #include <errno.h>
@@ -302,6 +303,8 @@ options_finish(struct options *o)
 		free(o->fail_on[i].glob);
 	}
 	free(o->fail_on);
+	free(o->label_text[0]);
+	free(o->label_text[1]);
 	transform_destroy(o->transforms);
 	memset(o, 0, sizeof(*o));
 }
@@ -894,15 +897,33 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
  * every module reads a plain field. The labels name the profiles by their
  * first file; one profile is the head, against a base called "base".
  */
+static const char *
+side_label(struct options *o, int side, const char *const *files, size_t count)
+{
+	if (count < 2) {
+		return files[0];
+	}
+	/* Several files add up to one side: the first one names it, with how
+	 * many more, so a header never passes one run off as the whole side. */
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s and %zu more", files[0], count - 1);
+	o->label_text[side] = buf_detach(&b, NULL);
+	return o->label_text[side];
+}
+
 static void
 settle(struct options *o, const struct parse_state *ps)
 {
 	apply_preset(o, ps);
 	if (!ps->head_label_given) {
-		o->head_label = o->single ? o->single : o->head[0];
+		o->head_label = o->single ? o->single : side_label(o, 1, o->head, o->head_count);
 	}
 	if (!ps->base_label_given) {
-		o->base_label = o->single ? "base" : o->base[0];
+		o->base_label = o->single ? "base" : side_label(o, 0, o->base, o->base_count);
+	}
+	if (o->runs && o->base_count > 0 && o->head_count != o->base_count) {
+		o->tree.run_scale = (double)o->head_count / (double)o->base_count;
 	}
 }
 

@@ -125,6 +125,8 @@ struct options {
 	 * (report_signals.c). */
 	const char **alloc_patterns, **io_patterns;
 	size_t alloc_pattern_count, io_pattern_count;
+	/* Default labels of a side of several files ("a.folded and 2 more"); owned. */
+	char *label_text[2];
 	/* --replace, --hide, --focus...: owned; tree.transform points at it. */
 	struct transform *transforms;
 };

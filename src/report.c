@@ -416,7 +416,11 @@ report_add_label(struct buf *b, const char *s, bool md)
 void
 report_add_rule(struct buf *b, const struct summary *s, bool md)
 {
-	if (s->t->normalized) {
+	if (s->t->run_scaled) {
+		buf_adds(b, "Rule: mean run, base counts multiplied by ");
+		numfmt_report_number(b, s->t->base_scale, 6, true, false);
+		buf_adds(b, " (head runs / base runs) before comparing.");
+	} else if (s->t->normalized) {
 		buf_adds(b, "Rule: normalised, base counts (total ");
 		numfmt_count(b, tree_node(s->t, TREE_ROOT)->total[SIDE_BASE], 2, false, false);
 		buf_adds(b, ") multiplied by ");

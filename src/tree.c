@@ -180,6 +180,10 @@ tree_finish(struct tree *t, bool differential)
 		t->normalized = true;
 		t->base_scale = count_to_double(root->total[SIDE_HEAD]) /
 		                count_to_double(root->total[SIDE_BASE]);
+	} else if (t->opt.run_scale > 0 && t->opt.run_scale != 1 && differential) {
+		t->normalized = true;
+		t->run_scaled = true;
+		t->base_scale = t->opt.run_scale;
 	}
 	for (size_t i = 0; i < t->node_count; i++) {
 		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);

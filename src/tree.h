@@ -40,6 +40,12 @@ struct tree_options {
 	bool reverse; /* merge stacks from the leaf end */
 	bool strip_hex; /* 0x1234abcd -> 0x... before merging */
 	bool normalize; /* scale base by head total / base total */
+	/*
+	 * --runs with more runs on one side than the other: the base is
+	 * scaled by head runs / base runs, so the sums compare as mean runs
+	 * (0: no scaling). --normalize, when given, wins.
+	 */
+	double run_scale;
 	double min_delta; /* noise floor: share of the larger total */
 	/*
 	 * Most frames (nodes besides the root) the tree may hold; 0: no limit
@@ -77,7 +83,8 @@ struct tree {
 	size_t max_depth; /* set by tree_finish */
 	struct intern *names;
 	bool differential; /* both sides given (set by tree_finish) */
-	bool normalized; /* --normalize was applied (set by tree_finish) */
+	bool normalized; /* base_scale applies (set by tree_finish) */
+	bool run_scaled; /* base_scale is --runs' head runs / base runs */
 	double base_scale; /* 1, or head/base total when normalised */
 	struct tree_build *build; /* until tree_finish, then NULL */
 	struct runs *runs; /* --runs: the tests of the runs (runs_attach), else NULL */

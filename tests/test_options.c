@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -291,9 +292,17 @@ test_settled_defaults(void **state)
 	struct diag err;
 	assert_int_equal(
 	        PARSE(&o, &err, "--base", "b1", "--base", "b2", "--head", "h1"), OPTIONS_OK);
-	assert_string_equal(o.base_label, "b1");
+	/* A side of several files is named by its first and how many more. */
+	assert_string_equal(o.base_label, "b1 and 1 more");
 	assert_string_equal(o.head_label, "h1");
 	assert_string_equal(o.countname, "samples");
+	assert_true(o.tree.run_scale == 0); /* summed, not runs */
+	options_finish(&o);
+	/* --runs with 3 base and 2 head runs compares mean runs: base x 2/3. */
+	assert_int_equal(PARSE(&o, &err, "--runs", "--base", "b1", "--base", "b2", "--base", "b3",
+	                         "--head", "h1", "--head", "h2"),
+	        OPTIONS_OK);
+	assert_true(fabs(o.tree.run_scale - 2.0 / 3.0) < 1e-12);
 	assert_string_equal(o.palette, "hot");
 	options_finish(&o);
 	/* One profile is the head, against a base called "base". */
