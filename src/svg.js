@@ -57,6 +57,7 @@
 	var fills = new Array(n), labels = new Array(n), orig = new Array(n);
 	var index = new Map();
 	var base = new Float64Array(n), head = new Float64Array(n);
+	var baseSelf = new Float64Array(n), headSelf = new Float64Array(n);
 	var basis = new Float64Array(n), start = new Float64Array(n);
 	var ox = new Float64Array(n), ow = new Float64Array(n), oy = new Float64Array(n);
 	var cx = new Float64Array(n), cwid = new Float64Array(n);
@@ -98,7 +99,8 @@
 			base[i] = value(g, 'data-base');
 			head[i] = value(g, 'data-head');
 			basis[i] = basisOf(base[i], head[i]);
-			selfBasis[i] = basisOf(value(g, 'data-base-self'), value(g, 'data-head-self'));
+			baseSelf[i] = g.hasAttribute('data-base-self') ? value(g, 'data-base-self') : NaN;
+			headSelf[i] = g.hasAttribute('data-head-self') ? value(g, 'data-head-self') : NaN;
 			var y = oy[i] = parseFloat(r.getAttribute('y'));
 			if (i === 0) {
 				y0 = y;
@@ -114,8 +116,30 @@
 				end[parent[i]] = end[i];
 			}
 		}
+		selfCounts();
+		for (i = 0; i < n; i++) {
+			selfBasis[i] = basisOf(baseSelf[i], headSelf[i]);
+		}
 		placeInSamples(selfBasis);
 	})();
+
+	// Self counts of a file without data-*-self attributes: the total less
+	// the children's totals.
+	function selfCounts() {
+		var i, kidsB = new Float64Array(n), kidsH = new Float64Array(n);
+		for (i = 1; i < n; i++) {
+			kidsB[parent[i]] += base[i];
+			kidsH[parent[i]] += head[i];
+		}
+		for (i = 0; i < n; i++) {
+			if (isNaN(baseSelf[i])) {
+				baseSelf[i] = Math.max(0, base[i] - kidsB[i]);
+			}
+			if (isNaN(headSelf[i])) {
+				headSelf[i] = Math.max(0, head[i] - kidsH[i]);
+			}
+		}
+	}
 
 	// Left edges in samples, so zooming does not magnify the rounding of the
 	// written coordinates. A child starts where its previous drawn sibling
@@ -600,37 +624,63 @@
 		return total > 0 ? (v / total * 100).toFixed(2) + '%' : '0%';
 	}
 
-	// The hover line: full name, both counts with their shares, the change in
-	// counts, relative to the frame's base and in points of the total.
-	function describe(i) {
-		var b = base[i], h = head[i], B = base[0], H = head[0];
-		if (!differential) {
-			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ')';
-		}
+	// One count's change in the words of the wording rule (docs/pictures.md):
+	// "420 → 910 (+490, +116.7%, +6.14 pp)".
+	function delta(b, h, top) {
 		var d = h - b;
-		var rel = b > 0 ? signed(d / b * 100, 1, '%') : 'new';
-		var pts = (H > 0 ? h / H * 100 : 0) - (B > 0 ? b / B * 100 : 0);
-		return ' \u2014 base ' + fmt(b) + ' (' + share(b, B) + ') \u2192 head ' + fmt(h) +
-		       ' (' + share(h, H) + '), \u0394 ' + (d > 0 ? '+' : '') + fmt(d) + ' ' +
-		       countname + ' (' + rel + ' of frame, ' + signed(pts, 2, ' pt') + ' of total)';
+		var rel = b > 0 ? (h > 0 ? signed(d / b * 100, 1, '%') : 'removed') : (h > 0 ? 'new' : '0.0%');
+		var pts = top > 0 ? signed(d / top * 100, 2, ' pp') : '0.00 pp';
+		return fmt(b) + ' \u2192 ' + fmt(h) + ' (' + (d > 0 ? '+' : '') + fmt(d) + ', ' + rel + ', ' + pts + ')';
 	}
 
+	// data-interval="LO HI P" (--runs): the change in points with its
+	// interval, which is symmetric around it, and Welch's p value.
+	function interval(i) {
+		var a = els[i].getAttribute('data-interval');
+		var v = a ? a.trim().split(/\s+/).map(Number) : [];
+		if (v.length !== 3 || !v.every(isFinite)) {
+			return '';
+		}
+		var p = v[2] < 0.0001 ? 'p<0.0001' : 'p=' + v[2].toFixed(4);
+		return ' \u00b7 change ' + signed((v[0] + v[1]) / 2, 2, ' pp') + ' [' + v[0].toFixed(2) +
+		       ', ' + v[1].toFixed(2) + '], ' + p;
+	}
+
+	// The details line: full name, self and total change both.
+	function describe(i) {
+		var b = base[i], h = head[i], B = base[0], H = head[0];
+		var bs = baseSelf[i], hs = headSelf[i];
+		if (!differential) {
+			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ' of all)';
+		}
+		if (b === 0 && h > 0) {
+			return ' \u2014 new: self ' + fmt(hs) + ', total ' + fmt(h) + ' ' + countname + interval(i);
+		}
+		if (h === 0 && b > 0) {
+			return ' \u2014 removed: self ' + fmt(bs) + ', total ' + fmt(b) + ' ' + countname + ' in base' +
+			       interval(i);
+		}
+		var top = Math.max(B, H);
+		return ' \u2014 self ' + delta(bs, hs, top) + ' \u00b7 total ' + delta(b, h, top) + ' ' + countname +
+		       interval(i);
+	}
+
+	// The whole name always shows: a line wider than the graph is narrowed
+	// to fit (textLength) instead of being cut.
 	function showDetails(i) {
 		if (!details) {
 			return;
 		}
-		if (i < 0) {
-			details.textContent = '';
-			return;
+		var text = i < 0 ? '' : nameOf(i) + describe(i);
+		details.textContent = text;
+		var room = gw - 16 * cw;
+		if (text.length * cw > room && room > 0) {
+			details.setAttribute('textLength', String(Math.round(room)));
+			details.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+		} else {
+			details.removeAttribute('textLength');
+			details.removeAttribute('lengthAdjust');
 		}
-		var tail = describe(i);
-		var name = nameOf(i);
-		// Keep the line clear of the 'Matched' text on the right.
-		var room = Math.floor((gw - 16 * cw) / cw) - tail.length;
-		if (name.length > room) {
-			name = room > 2 ? name.slice(0, room - 2) + '..' : '';
-		}
-		details.textContent = name + tail;
 	}
 
 	function frameOf(target) {

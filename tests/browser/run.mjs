@@ -421,7 +421,8 @@ async function interactive(context, label, pair, extra) {
 			await poll(page, (name) => document.querySelector('.details').textContent.includes(name), f.name, `details of '${f.name}'`);
 			const text = await page.evaluate(() => document.querySelector('.details').textContent);
 			assert(text.includes(f.name), `details '${text}' lacks the name '${f.name}'`);
-			assert(containsNumber(text, f.base), `details '${text}' lacks the base count ${f.base}`);
+			// A new frame is worded 'new', with no base count of 0.
+			assert(f.base === 0 ? text.includes(' new: ') : containsNumber(text, f.base), `details '${text}' lacks the base count ${f.base}`);
 			assert(containsNumber(text, f.head), `details '${text}' lacks the head count ${f.head}`);
 		}
 		await page.mouse.move(0, 0);
@@ -698,11 +699,57 @@ async function suite(context) {
 	if (fs.existsSync(gen.base) && fs.existsSync(gen.head)) {
 		await interactive(context, 'generated', gen, []);
 	}
+	await detailsChecks(context);
 	await hostileChecks(context);
 	await linkSearchChecks(context);
 	if (main) {
 		await inlineChecks(context, main.svgPath, path.join(tmp, 'hostile.svg'));
 	}
+}
+
+// The details line in the wording of docs/pictures.md, exact strings for a
+// slower, an almost unchanged, a new and a removed frame (union widths, so
+// the removed frame has a box to hover), and the --runs interval.
+async function detailsChecks(context) {
+	const svgPath = path.join(tmp, 'details.svg');
+	const dir = path.join(root, 'tests', 'browser');
+	difffold(exe, ['--widths', 'union', path.join(dir, 'details-base.folded'), path.join(dir, 'details-head.folded'), '-o', svgPath]);
+	const { page, w } = await openDoc(context, pathToFileURL(svgPath).href, { width: 1300, height: 600 });
+	const hoverText = async (name) => {
+		const i = await page.evaluate((nm) => Array.from(document.querySelectorAll('g.frame > title')).findIndex((t) => t.textContent.split('\n')[0] === nm), name);
+		assert(i >= 0, `no frame '${name}'`);
+		await hoverFrame(page, i);
+		await poll(page, (nm) => document.querySelector('.details').textContent.startsWith(nm + ' '), name, `details of '${name}'`);
+		return page.evaluate(() => document.querySelector('.details').textContent);
+	};
+	const want = {
+		parse: 'parse \u2014 self 420 \u2192 910 (+490, +116.7%, +12.60 pp) \u00b7 total 1,000 \u2192 1,500 (+500, +50.0%, +12.85 pp) samples',
+		lex: 'lex \u2014 self 580 \u2192 590 (+10, +1.7%, +0.26 pp) \u00b7 total 580 \u2192 590 (+10, +1.7%, +0.26 pp) samples',
+		fresh: 'fresh \u2014 new: self 390, total 390 samples',
+		old_path: 'old_path \u2014 removed: self 520, total 520 samples in base',
+	};
+	for (const [name, text] of Object.entries(want)) {
+		await t.check(`details line of ${name} says ${JSON.stringify(text)}`, async () => {
+			const got = await hoverText(name);
+			assert(got === text, `details '${got}', expected '${text}'`);
+		});
+	}
+	await t.check('details line under --runs shows the interval and p', async () => {
+		const runsPath = path.join(tmp, 'runs.svg');
+		const runs = ['--runs'];
+		for (const side of ['b1', 'b2', 'h1', 'h2']) {
+			runs.push(side[0] === 'b' ? '--base' : '--head', path.join(dir, `runs-${side}.folded`));
+		}
+		difffold(exe, [...runs, '-o', runsPath]);
+		await page.goto(pathToFileURL(runsPath).href, { waitUntil: 'load' });
+		const got = await hoverText('parse');
+		const text = 'parse \u2014 self 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) \u00b7 total 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) samples \u00b7 change +10.50 pp [3.58, 17.42], p=0.0274';
+		assert(got === text, `details '${got}', expected '${text}'`);
+	});
+	await t.check('details line: no page error', async () => {
+		assert(w.errors.length === 0, w.errors.join('\n'));
+	});
+	await page.close();
 }
 
 // Two graphs pasted inline into one HTML page (a report, a dashboard):
