@@ -183,29 +183,66 @@
 		return s;
 	}
 
-	// The label rule of the C code (layout_label): 0.6 em per character,
-	// padding on both sides, ".." where the name is cut, nothing when fewer
-	// than three characters fit. Annotation suffixes such as _[k] are dropped.
-	function fit(name, width) {
-		var room = (width - 2 * pad) / cw;
-		if (!(room >= 3)) {
+	// The label rule of the C code (layout_label, docs/pictures.md#labels):
+	// 0.6 em per character, padding on both sides, the change suffix kept
+	// while the name is cut first, "\u2026" where it is cut, nothing when
+	// fewer than three characters fit. Perf's _[k] suffixes are dropped.
+	function fit(name, width, suffix) {
+		var roomChars = (width - 2 * pad) / cw;
+		if (!(roomChars >= 3)) {
 			return '';
 		}
-		var max = Math.floor(room);
+		var room = Math.floor(roomChars);
 		var bare = name.replace(/_\[[kjiw]\]$/, '');
-		if (bare.length <= max) {
-			return bare;
-		}
 		var chars = Array.from(bare);
-		if (chars.length <= max) {
-			return bare;
+		var n = chars.length, s = suffix.length, keep;
+		if (s > 0 && n + 1 + s <= room) {
+			return bare + ' ' + suffix;
 		}
-		if (max < 5) {
+		if (s > 0 && room >= s + 2 + 3) {
+			keep = room - s - 2;
+		} else {
+			s = 0;
+			keep = n <= room ? n : room - 1;
+		}
+		if (keep < 3 && keep < n) {
 			return '';
 		}
-		var keep = max - 2;
-		return truncateLeft ? '..' + chars.slice(chars.length - keep).join('')
-		                    : chars.slice(0, keep).join('') + '..';
+		var cut = keep === n ? bare
+		        : truncateLeft ? '\u2026' + chars.slice(n - keep).join('')
+		                       : chars.slice(0, keep).join('') + '\u2026';
+		return s > 0 ? cut + ' ' + suffix : cut;
+	}
+
+	// The change word a label ends with: by the frame's colour class and
+	// the --color-by count, as numfmt_label_change writes it.
+	var colorBySelf = svg.getAttribute('data-color-by') !== 'total';
+	var suffixes = new Array(n);
+	function suffixOf(i) {
+		var s = suffixes[i];
+		if (s === undefined) {
+			suffixes[i] = s = labelSuffix(i);
+		}
+		return s;
+	}
+	function labelSuffix(i) {
+		var st = els[i].getAttribute('data-status');
+		if (!differential || (st !== 'slower' && st !== 'faster')) {
+			return differential && (st === 'new' || st === 'removed') ? st : '';
+		}
+		var b = colorBySelf ? baseSelf[i] : base[i], h = colorBySelf ? headSelf[i] : head[i];
+		if (b === 0) {
+			return h > 0 ? 'new' : '0%';
+		}
+		if (h === 0) {
+			return 'removed';
+		}
+		var x = (h - b) / b * 100, digits = Math.abs(x) >= 10 ? 0 : 1;
+		var m = Math.round(Math.abs(x) * Math.pow(10, digits)) / Math.pow(10, digits);
+		var t = m.toFixed(digits), dot = t.indexOf('.');
+		var whole = (dot < 0 ? t : t.slice(0, dot)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+		var sign = Number(t) === 0 ? '' : x < 0 ? '-' : '+';
+		return sign + whole + (dot < 0 ? '' : t.slice(dot)) + '%';
 	}
 
 	function round1(v) {
@@ -360,7 +397,7 @@
 
 	// The label a frame gets at width w; reads its name only when it may fit.
 	function labelAt(i, w) {
-		return (w - 2 * pad) / cw >= 3 ? fit(nameOf(i), w) : '';
+		return (w - 2 * pad) / cw >= 3 ? fit(nameOf(i), w, suffixOf(i)) : '';
 	}
 
 	function zoom(z, keepHash) {

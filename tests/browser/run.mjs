@@ -724,7 +724,7 @@ async function detailsChecks(context) {
 	};
 	const want = {
 		parse: 'parse \u2014 self 420 \u2192 910 (+490, +116.7%, +12.60 pp) \u00b7 total 1,000 \u2192 1,500 (+500, +50.0%, +12.85 pp) samples',
-		lex: 'lex \u2014 self 580 \u2192 590 (+10, +1.7%, +0.26 pp) \u00b7 total 580 \u2192 590 (+10, +1.7%, +0.26 pp) samples',
+		tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each: 'tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each \u2014 self 580 \u2192 590 (+10, +1.7%, +0.26 pp) \u00b7 total 580 \u2192 590 (+10, +1.7%, +0.26 pp) samples',
 		fresh: 'fresh \u2014 new: self 390, total 390 samples',
 		old_path: 'old_path \u2014 removed: self 520, total 520 samples in base',
 	};
@@ -734,6 +734,23 @@ async function detailsChecks(context) {
 			assert(got === text, `details '${got}', expected '${text}'`);
 		});
 	}
+	await t.check('labels on zoom keep the change suffix and cut the name with \u2026', async () => {
+		const idx = await page.evaluate(() => Array.from(document.querySelectorAll('g.frame > title'), (t) => t.textContent.split('\n')[0]));
+		await page.evaluate((j) => window.difffold.zoom(j), idx.indexOf('parse'));
+		const lab = (nm) => page.evaluate((j) => {
+			const g = document.querySelectorAll('g.frame')[j];
+			return { text: g.querySelector('text').textContent, w: Number(g.querySelector('rect').getAttribute('width')) };
+		}, idx.indexOf(nm));
+		const p = await lab('parse');
+		assert(p.text === 'parse +117%', `zoomed parse labelled '${p.text}'`);
+		const long = 'tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each';
+		const k = await lab(long);
+		const cw = Number(await page.evaluate(() => document.querySelector('svg.difffold').getAttribute('data-char-width')));
+		const room = Math.floor((k.w - 6) / cw);
+		const want = long.slice(0, room - '+1.7%'.length - 2) + '\u2026 +1.7%';
+		assert(room < long.length && k.text === want, `label '${k.text}' at ${k.w} px, expected '${want}'`);
+		await page.evaluate(() => window.difffold.reset());
+	});
 	await t.check('details line under --runs shows the interval and p', async () => {
 		const runsPath = path.join(tmp, 'runs.svg');
 		const runs = ['--runs'];
@@ -1048,7 +1065,9 @@ async function hostileChecks(context) {
 			await clickFrame(page, f.index);
 			await poll(page, (j) => window.difffold.state().zoom === j, f.index, `zoom on ${JSON.stringify(f.name)}`);
 			const label = await page.evaluate((j) => document.querySelectorAll('g.frame')[j].querySelector('text').textContent, f.index);
-			assert(label === '' || f.name.startsWith(label.replace(/\.\.$/, '')) || f.name.endsWith(label.replace(/^\.\./, '')), `label ${JSON.stringify(label)} is not a cut of ${JSON.stringify(f.name)}`);
+			// The change suffix (docs/pictures.md#labels) off, then the cut marker.
+			const cut = label.replace(/ ([+-][\d,.]+%|new|removed)$/, '');
+			assert(label === '' || f.name.startsWith(cut.replace(/\u2026$/, '')) || f.name.endsWith(cut.replace(/^\u2026/, '')), `label ${JSON.stringify(label)} is not a cut of ${JSON.stringify(f.name)}`);
 			await page.evaluate(() => window.difffold.reset());
 			const re = `^${escapeRegex(f.name)}$`;
 			await page.evaluate((r) => window.difffold.search(r, true), re);
