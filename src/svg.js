@@ -450,7 +450,7 @@
 		zoomed = z;
 		display(resetButton, true);
 		if (!keepHash) {
-			writeHash();
+			writeHash(true);
 		}
 		return true;
 	}
@@ -466,7 +466,7 @@
 		zoomed = null;
 		display(resetButton, false);
 		if (!keepHash) {
-			writeHash();
+			writeHash(true);
 		}
 		return true;
 	}
@@ -608,13 +608,20 @@
 		return parts.length ? '#' + prefix + parts.join('&') : '';
 	}
 
-	function writeHash() {
+	// A zoom is a step of its own in the history (push: Back undoes it); a
+	// search only rewrites the current entry.
+	function writeHash(push) {
 		var h = hashState();
 		if (location.hash === h || (h === '' && location.hash === '#')) {
 			return;
 		}
 		try {
-			history.replaceState(null, '', h || location.pathname + location.search);
+			var url = h || location.pathname + location.search;
+			if (push) {
+				history.pushState(null, '', url);
+			} else {
+				history.replaceState(null, '', url);
+			}
 		} catch (e) {
 			location.hash = h;
 		}
@@ -786,6 +793,23 @@
 			clearSearch(true);
 			reset();
 		}
+	});
+	// Back and Forward: the entry's zoom applies; the search stays as it is
+	// now, and the entry is rewritten to say so.
+	window.addEventListener('popstate', function () {
+		var h = location.hash, m = null;
+		if (h.length > 1 && (!prefix || h.indexOf('#' + prefix) !== 0)) {
+			return; // another graph's entry on a shared page
+		}
+		if (h.length > 1) {
+			m = /(?:^|&)zoom=([0-9]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
+		}
+		if (m) {
+			zoom(parseInt(m[1], 10), true);
+		} else {
+			reset(true);
+		}
+		writeHash(false);
 	});
 	window.addEventListener('hashchange', function () {
 		if (location.hash !== hashState()) {

@@ -488,6 +488,25 @@ async function interactive(context, label, pair, extra) {
 		}
 	});
 
+	await check('Back undoes a zoom, Forward redoes it', async () => {
+		assert(target, 'no zoom target');
+		await page.evaluate(() => window.difffold.reset());
+		await clickFrame(page, target.index);
+		await poll(page, (j) => window.difffold.state().zoom === j, target.index, `zoom on ${target.index}`);
+		await page.goBack();
+		await poll(page, () => window.difffold.state().zoom === null, null, 'no zoom after Back');
+		for (const f of await readFrames(page)) {
+			const o = initial[f.index];
+			assert(!offGraph(f) && near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w} after Back, was x=${o.x} w=${o.w}`);
+		}
+		await page.goForward();
+		await poll(page, (j) => window.difffold.state().zoom === j, target.index, 'the zoom again after Forward');
+		await checkZoomed(page, initial, target.index, chrome.background);
+		const h = parseHash(page.url().replace(/^[^#]*/, ''), prefix);
+		assert(h && h.zoom === String(target.index), `URL after Forward: ${page.url()}`);
+		await page.evaluate(() => window.difffold.reset());
+	});
+
 	// The narrowest frame with children: on the generated graph it is under
 	// a pixel wide, a zoom past 1000x, where the script caps the group's
 	// scale (floats drift beyond) and hides the neighbours left in view.
