@@ -744,9 +744,125 @@
 	}
 
 	var hovering = false;
+	// The outline of the hovered or focused frame takes the label's ink of
+	// its current fill (black on light frames, white on dark ones), so it
+	// shows in both themes and on search highlights.
+	function markInk(i) {
+		if (i >= 0) {
+			var m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(rects[i]).fill || '');
+			var hex = m ? '#' + [m[1], m[2], m[3]].map(function (v) {
+				return ('0' + Number(v).toString(16)).slice(-2);
+			}).join('') : null;
+			els[i].style.setProperty('--difffold-ink', inkFor(hex) || '#000000');
+		}
+	}
+
 	svg.addEventListener('mouseover', function (e) {
 		hovering = true;
-		showDetails(frameOf(e.target));
+		var i = frameOf(e.target);
+		markInk(i);
+		showDetails(i);
+	});
+
+	// Keyboard: one frame at a time is in the tab order (roving focus);
+	// the arrows move as the picture looks (Up goes away from the root in
+	// a flame graph, towards it in an icicle graph), Enter zooms.
+	var inverted = svg.getAttribute('data-inverted') === '1';
+	var focused = 0;
+	if (group) {
+		group.setAttribute('role', 'group');
+		group.setAttribute('aria-label', 'Frames: arrow keys move, Enter zooms, Escape resets');
+	}
+	if (details) {
+		details.setAttribute('role', 'status');
+		details.setAttribute('aria-live', 'polite');
+	}
+	els[0].setAttribute('tabindex', '0');
+	els[0].setAttribute('role', 'button');
+
+	function visible(i) {
+		return !hidden[i] && (zoomed === null || (i >= zoomed && i < end[zoomed]) || end[i] > zoomed && i < zoomed);
+	}
+
+	function focusFrame(i) {
+		if (i < 0 || i >= n) {
+			return;
+		}
+		els[focused].setAttribute('tabindex', '-1');
+		focused = i;
+		var g = els[i];
+		g.setAttribute('tabindex', '0');
+		g.setAttribute('role', 'button');
+		g.setAttribute('aria-label', nameOf(i) + describe(i));
+		markInk(i);
+		if (document.activeElement !== g) {
+			g.focus();
+		}
+		showDetails(i);
+	}
+
+	// The next visible sibling of i in direction dir (+1 right, -1 left).
+	function sibling(i, dir) {
+		var p = parent[i];
+		if (p < 0) {
+			return -1;
+		}
+		var kids = [];
+		for (var c = p + 1; c < end[p]; c = end[c]) {
+			kids.push(c);
+		}
+		for (var k = kids.indexOf(i) + dir; k >= 0 && k < kids.length; k += dir) {
+			if (visible(kids[k])) {
+				return kids[k];
+			}
+		}
+		return -1;
+	}
+
+	function firstChild(i) {
+		for (var c = i + 1; c < end[i]; c = end[c]) {
+			if (visible(c)) {
+				return c;
+			}
+		}
+		return -1;
+	}
+
+	function frameKey(e) {
+		var i = frameOf(document.activeElement);
+		if (i < 0) {
+			return false;
+		}
+		var key = e.key, j = -1;
+		if (key === 'ArrowLeft' || key === 'ArrowRight') {
+			j = sibling(i, key === 'ArrowLeft' ? -1 : 1);
+		} else if (key === 'ArrowUp' || key === 'ArrowDown') {
+			j = (key === 'ArrowUp') !== inverted ? firstChild(i) : parent[i];
+		} else if (key === 'Enter' || key === ' ') {
+			if (i === 0) {
+				reset();
+			} else {
+				zoom(i);
+			}
+			focusFrame(i);
+			return true;
+		} else {
+			return false;
+		}
+		focusFrame(j);
+		return true;
+	}
+
+	svg.addEventListener('focusin', function (e) {
+		var i = frameOf(e.target);
+		if (i >= 0) {
+			focusFrame(i);
+		}
+	});
+	svg.addEventListener('keydown', function (e) {
+		if (frameKey(e)) {
+			e.preventDefault();
+		}
 	});
 	svg.addEventListener('mouseleave', function () {
 		hovering = false;
@@ -782,7 +898,7 @@
 	});
 	// Keys go to this graph when it is the page, or when the pointer is on it.
 	document.addEventListener('keydown', function (e) {
-		if (document.documentElement !== svg && !hovering) {
+		if (document.documentElement !== svg && !hovering && !svg.contains(document.activeElement)) {
 			return;
 		}
 		var key = e.key;
