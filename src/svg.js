@@ -732,15 +732,65 @@
 		return g && index.has(g) ? index.get(g) : -1;
 	}
 
+	// The search field: drawn in the SVG on the details line's place (no
+	// window.prompt, no foreignObject), typed into while it is open. Enter
+	// runs the pattern, Escape clears the search and closes the field.
+	var field = null, typed = null;
+
+	function drawField(note) {
+		if (!field && details) {
+			field = details.cloneNode(false);
+			field.setAttribute('class', 'search-field');
+			field.setAttribute('role', 'searchbox');
+			field.removeAttribute('aria-live');
+			field.removeAttribute('textLength');
+			details.parentNode.insertBefore(field, details.nextSibling);
+		}
+		if (field) {
+			field.textContent = 'Search (regular expression' + (caseSensitive ? ', case-sensitive' : '') +
+			                    '): ' + typed + '\u258f' + (note || '');
+			field.setAttribute('aria-label', 'Search frames: ' + typed);
+			display(field, true);
+		}
+		display(details, false);
+	}
+
 	function openSearch() {
-		var re = window.prompt('Search frames (regular expression)' +
-		                       (caseSensitive ? ', case-sensitive' : '') + ':', term || '');
-		if (re === null) {
-			return;
+		typed = term || '';
+		drawField('');
+	}
+
+	function closeField() {
+		typed = null;
+		display(field, false);
+		display(details, true);
+	}
+
+	// Keys while the field is open; true when the key was the field's.
+	function fieldKey(e) {
+		if (typed === null || e.ctrlKey || e.metaKey || e.altKey) {
+			return false;
 		}
-		if (!search(re, caseSensitive)) {
-			window.alert('Not a valid regular expression: ' + re);
+		var key = e.key;
+		if (key === 'Enter') {
+			if (search(typed, caseSensitive)) {
+				closeField();
+			} else {
+				drawField(' \u2014 not a valid regular expression');
+			}
+		} else if (key === 'Escape') {
+			closeField();
+			clearSearch();
+		} else if (key === 'Backspace') {
+			typed = Array.from(typed).slice(0, -1).join('');
+			drawField('');
+		} else if (key.length === 1 || Array.from(key).length === 1) {
+			typed += key;
+			drawField('');
+		} else {
+			return false;
 		}
+		return true;
 	}
 
 	var hovering = false;
@@ -830,7 +880,7 @@
 
 	function frameKey(e) {
 		var i = frameOf(document.activeElement);
-		if (i < 0) {
+		if (i < 0 || typed !== null) {
 			return false;
 		}
 		var key = e.key, j = -1;
@@ -898,7 +948,13 @@
 	});
 	// Keys go to this graph when it is the page, or when the pointer is on it.
 	document.addEventListener('keydown', function (e) {
-		if (document.documentElement !== svg && !hovering && !svg.contains(document.activeElement)) {
+		if (typed === null && document.documentElement !== svg && !hovering &&
+		    !svg.contains(document.activeElement)) {
+			return;
+		}
+		if (fieldKey(e)) {
+			e.preventDefault();
+			e.stopImmediatePropagation();
 			return;
 		}
 		var key = e.key;
