@@ -57,6 +57,7 @@
 	var fills = new Array(n), labels = new Array(n), orig = new Array(n);
 	var index = new Map();
 	var base = new Float64Array(n), head = new Float64Array(n);
+	var baseSelf = new Float64Array(n), headSelf = new Float64Array(n);
 	var basis = new Float64Array(n), start = new Float64Array(n);
 	var ox = new Float64Array(n), ow = new Float64Array(n), oy = new Float64Array(n);
 	var cx = new Float64Array(n), cwid = new Float64Array(n);
@@ -98,7 +99,8 @@
 			base[i] = value(g, 'data-base');
 			head[i] = value(g, 'data-head');
 			basis[i] = basisOf(base[i], head[i]);
-			selfBasis[i] = basisOf(value(g, 'data-base-self'), value(g, 'data-head-self'));
+			baseSelf[i] = g.hasAttribute('data-base-self') ? value(g, 'data-base-self') : NaN;
+			headSelf[i] = g.hasAttribute('data-head-self') ? value(g, 'data-head-self') : NaN;
 			var y = oy[i] = parseFloat(r.getAttribute('y'));
 			if (i === 0) {
 				y0 = y;
@@ -114,8 +116,30 @@
 				end[parent[i]] = end[i];
 			}
 		}
+		selfCounts();
+		for (i = 0; i < n; i++) {
+			selfBasis[i] = basisOf(baseSelf[i], headSelf[i]);
+		}
 		placeInSamples(selfBasis);
 	})();
+
+	// Self counts of a file without data-*-self attributes: the total less
+	// the children's totals.
+	function selfCounts() {
+		var i, kidsB = new Float64Array(n), kidsH = new Float64Array(n);
+		for (i = 1; i < n; i++) {
+			kidsB[parent[i]] += base[i];
+			kidsH[parent[i]] += head[i];
+		}
+		for (i = 0; i < n; i++) {
+			if (isNaN(baseSelf[i])) {
+				baseSelf[i] = Math.max(0, base[i] - kidsB[i]);
+			}
+			if (isNaN(headSelf[i])) {
+				headSelf[i] = Math.max(0, head[i] - kidsH[i]);
+			}
+		}
+	}
 
 	// Left edges in samples, so zooming does not magnify the rounding of the
 	// written coordinates. A child starts where its previous drawn sibling
@@ -159,29 +183,66 @@
 		return s;
 	}
 
-	// The label rule of the C code (layout_label): 0.6 em per character,
-	// padding on both sides, ".." where the name is cut, nothing when fewer
-	// than three characters fit. Annotation suffixes such as _[k] are dropped.
-	function fit(name, width) {
-		var room = (width - 2 * pad) / cw;
-		if (!(room >= 3)) {
+	// The label rule of the C code (layout_label, docs/pictures.md#labels):
+	// 0.6 em per character, padding on both sides, the change suffix kept
+	// while the name is cut first, "\u2026" where it is cut, nothing when
+	// fewer than three characters fit. Perf's _[k] suffixes are dropped.
+	function fit(name, width, suffix) {
+		var roomChars = (width - 2 * pad) / cw;
+		if (!(roomChars >= 3)) {
 			return '';
 		}
-		var max = Math.floor(room);
+		var room = Math.floor(roomChars);
 		var bare = name.replace(/_\[[kjiw]\]$/, '');
-		if (bare.length <= max) {
-			return bare;
-		}
 		var chars = Array.from(bare);
-		if (chars.length <= max) {
-			return bare;
+		var n = chars.length, s = suffix.length, keep;
+		if (s > 0 && n + 1 + s <= room) {
+			return bare + ' ' + suffix;
 		}
-		if (max < 5) {
+		if (s > 0 && room >= s + 2 + 3) {
+			keep = room - s - 2;
+		} else {
+			s = 0;
+			keep = n <= room ? n : room - 1;
+		}
+		if (keep < 3 && keep < n) {
 			return '';
 		}
-		var keep = max - 2;
-		return truncateLeft ? '..' + chars.slice(chars.length - keep).join('')
-		                    : chars.slice(0, keep).join('') + '..';
+		var cut = keep === n ? bare
+		        : truncateLeft ? '\u2026' + chars.slice(n - keep).join('')
+		                       : chars.slice(0, keep).join('') + '\u2026';
+		return s > 0 ? cut + ' ' + suffix : cut;
+	}
+
+	// The change word a label ends with: by the frame's colour class and
+	// the --color-by count, as numfmt_label_change writes it.
+	var colorBySelf = svg.getAttribute('data-color-by') !== 'total';
+	var suffixes = new Array(n);
+	function suffixOf(i) {
+		var s = suffixes[i];
+		if (s === undefined) {
+			suffixes[i] = s = labelSuffix(i);
+		}
+		return s;
+	}
+	function labelSuffix(i) {
+		var st = els[i].getAttribute('data-status');
+		if (!differential || (st !== 'slower' && st !== 'faster')) {
+			return differential && (st === 'new' || st === 'removed') ? st : '';
+		}
+		var b = colorBySelf ? baseSelf[i] : base[i], h = colorBySelf ? headSelf[i] : head[i];
+		if (b === 0) {
+			return h > 0 ? 'new' : '0%';
+		}
+		if (h === 0) {
+			return 'removed';
+		}
+		var x = (h - b) / b * 100, digits = Math.abs(x) >= 10 ? 0 : 1;
+		var m = Math.round(Math.abs(x) * Math.pow(10, digits)) / Math.pow(10, digits);
+		var t = m.toFixed(digits), dot = t.indexOf('.');
+		var whole = (dot < 0 ? t : t.slice(0, dot)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+		var sign = Number(t) === 0 ? '' : x < 0 ? '-' : '+';
+		return sign + whole + (dot < 0 ? '' : t.slice(dot)) + '%';
 	}
 
 	function round1(v) {
@@ -336,7 +397,7 @@
 
 	// The label a frame gets at width w; reads its name only when it may fit.
 	function labelAt(i, w) {
-		return (w - 2 * pad) / cw >= 3 ? fit(nameOf(i), w) : '';
+		return (w - 2 * pad) / cw >= 3 ? fit(nameOf(i), w, suffixOf(i)) : '';
 	}
 
 	function zoom(z, keepHash) {
@@ -389,7 +450,7 @@
 		zoomed = z;
 		display(resetButton, true);
 		if (!keepHash) {
-			writeHash();
+			writeHash(true);
 		}
 		return true;
 	}
@@ -405,7 +466,7 @@
 		zoomed = null;
 		display(resetButton, false);
 		if (!keepHash) {
-			writeHash();
+			writeHash(true);
 		}
 		return true;
 	}
@@ -547,13 +608,20 @@
 		return parts.length ? '#' + prefix + parts.join('&') : '';
 	}
 
-	function writeHash() {
+	// A zoom is a step of its own in the history (push: Back undoes it); a
+	// search only rewrites the current entry.
+	function writeHash(push) {
 		var h = hashState();
 		if (location.hash === h || (h === '' && location.hash === '#')) {
 			return;
 		}
 		try {
-			history.replaceState(null, '', h || location.pathname + location.search);
+			var url = h || location.pathname + location.search;
+			if (push) {
+				history.pushState(null, '', url);
+			} else {
+				history.replaceState(null, '', url);
+			}
 		} catch (e) {
 			location.hash = h;
 		}
@@ -600,37 +668,63 @@
 		return total > 0 ? (v / total * 100).toFixed(2) + '%' : '0%';
 	}
 
-	// The hover line: full name, both counts with their shares, the change in
-	// counts, relative to the frame's base and in points of the total.
-	function describe(i) {
-		var b = base[i], h = head[i], B = base[0], H = head[0];
-		if (!differential) {
-			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ')';
-		}
+	// One count's change in the words of the wording rule (docs/pictures.md):
+	// "420 → 910 (+490, +116.7%, +6.14 pp)".
+	function delta(b, h, top) {
 		var d = h - b;
-		var rel = b > 0 ? signed(d / b * 100, 1, '%') : 'new';
-		var pts = (H > 0 ? h / H * 100 : 0) - (B > 0 ? b / B * 100 : 0);
-		return ' \u2014 base ' + fmt(b) + ' (' + share(b, B) + ') \u2192 head ' + fmt(h) +
-		       ' (' + share(h, H) + '), \u0394 ' + (d > 0 ? '+' : '') + fmt(d) + ' ' +
-		       countname + ' (' + rel + ' of frame, ' + signed(pts, 2, ' pt') + ' of total)';
+		var rel = b > 0 ? (h > 0 ? signed(d / b * 100, 1, '%') : 'removed') : (h > 0 ? 'new' : '0.0%');
+		var pts = top > 0 ? signed(d / top * 100, 2, ' pp') : '0.00 pp';
+		return fmt(b) + ' \u2192 ' + fmt(h) + ' (' + (d > 0 ? '+' : '') + fmt(d) + ', ' + rel + ', ' + pts + ')';
 	}
 
+	// data-interval="LO HI P" (--runs): the change in points with its
+	// interval, which is symmetric around it, and Welch's p value.
+	function interval(i) {
+		var a = els[i].getAttribute('data-interval');
+		var v = a ? a.trim().split(/\s+/).map(Number) : [];
+		if (v.length !== 3 || !v.every(isFinite)) {
+			return '';
+		}
+		var p = v[2] < 0.0001 ? 'p<0.0001' : 'p=' + v[2].toFixed(4);
+		return ' \u00b7 change ' + signed((v[0] + v[1]) / 2, 2, ' pp') + ' [' + v[0].toFixed(2) +
+		       ', ' + v[1].toFixed(2) + '], ' + p;
+	}
+
+	// The details line: full name, self and total change both.
+	function describe(i) {
+		var b = base[i], h = head[i], B = base[0], H = head[0];
+		var bs = baseSelf[i], hs = headSelf[i];
+		if (!differential) {
+			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ' of all)';
+		}
+		if (b === 0 && h > 0) {
+			return ' \u2014 new: self ' + fmt(hs) + ', total ' + fmt(h) + ' ' + countname + interval(i);
+		}
+		if (h === 0 && b > 0) {
+			return ' \u2014 removed: self ' + fmt(bs) + ', total ' + fmt(b) + ' ' + countname + ' in base' +
+			       interval(i);
+		}
+		var top = Math.max(B, H);
+		return ' \u2014 self ' + delta(bs, hs, top) + ' \u00b7 total ' + delta(b, h, top) + ' ' + countname +
+		       interval(i);
+	}
+
+	// The whole name always shows: a line wider than the graph is narrowed
+	// to fit (textLength) instead of being cut.
 	function showDetails(i) {
 		if (!details) {
 			return;
 		}
-		if (i < 0) {
-			details.textContent = '';
-			return;
+		var text = i < 0 ? '' : nameOf(i) + describe(i);
+		details.textContent = text;
+		var room = gw - 16 * cw;
+		if (text.length * cw > room && room > 0) {
+			details.setAttribute('textLength', String(Math.round(room)));
+			details.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+		} else {
+			details.removeAttribute('textLength');
+			details.removeAttribute('lengthAdjust');
 		}
-		var tail = describe(i);
-		var name = nameOf(i);
-		// Keep the line clear of the 'Matched' text on the right.
-		var room = Math.floor((gw - 16 * cw) / cw) - tail.length;
-		if (name.length > room) {
-			name = room > 2 ? name.slice(0, room - 2) + '..' : '';
-		}
-		details.textContent = name + tail;
 	}
 
 	function frameOf(target) {
@@ -638,21 +732,187 @@
 		return g && index.has(g) ? index.get(g) : -1;
 	}
 
+	// The search field: drawn in the SVG on the details line's place (no
+	// window.prompt, no foreignObject), typed into while it is open. Enter
+	// runs the pattern, Escape clears the search and closes the field.
+	var field = null, typed = null;
+
+	function drawField(note) {
+		if (!field && details) {
+			field = details.cloneNode(false);
+			field.setAttribute('class', 'search-field');
+			field.setAttribute('role', 'searchbox');
+			field.removeAttribute('aria-live');
+			field.removeAttribute('textLength');
+			details.parentNode.insertBefore(field, details.nextSibling);
+		}
+		if (field) {
+			field.textContent = 'Search (regular expression' + (caseSensitive ? ', case-sensitive' : '') +
+			                    '): ' + typed + '\u258f' + (note || '');
+			field.setAttribute('aria-label', 'Search frames: ' + typed);
+			display(field, true);
+		}
+		display(details, false);
+	}
+
 	function openSearch() {
-		var re = window.prompt('Search frames (regular expression)' +
-		                       (caseSensitive ? ', case-sensitive' : '') + ':', term || '');
-		if (re === null) {
-			return;
+		typed = term || '';
+		drawField('');
+	}
+
+	function closeField() {
+		typed = null;
+		display(field, false);
+		display(details, true);
+	}
+
+	// Keys while the field is open; true when the key was the field's.
+	function fieldKey(e) {
+		if (typed === null || e.ctrlKey || e.metaKey || e.altKey) {
+			return false;
 		}
-		if (!search(re, caseSensitive)) {
-			window.alert('Not a valid regular expression: ' + re);
+		var key = e.key;
+		if (key === 'Enter') {
+			if (search(typed, caseSensitive)) {
+				closeField();
+			} else {
+				drawField(' \u2014 not a valid regular expression');
+			}
+		} else if (key === 'Escape') {
+			closeField();
+			clearSearch();
+		} else if (key === 'Backspace') {
+			typed = Array.from(typed).slice(0, -1).join('');
+			drawField('');
+		} else if (key.length === 1 || Array.from(key).length === 1) {
+			typed += key;
+			drawField('');
+		} else {
+			return false;
 		}
+		return true;
 	}
 
 	var hovering = false;
+	// The outline of the hovered or focused frame takes the label's ink of
+	// its current fill (black on light frames, white on dark ones), so it
+	// shows in both themes and on search highlights.
+	function markInk(i) {
+		if (i >= 0) {
+			var m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(rects[i]).fill || '');
+			var hex = m ? '#' + [m[1], m[2], m[3]].map(function (v) {
+				return ('0' + Number(v).toString(16)).slice(-2);
+			}).join('') : null;
+			els[i].style.setProperty('--difffold-ink', inkFor(hex) || '#000000');
+		}
+	}
+
 	svg.addEventListener('mouseover', function (e) {
 		hovering = true;
-		showDetails(frameOf(e.target));
+		var i = frameOf(e.target);
+		markInk(i);
+		showDetails(i);
+	});
+
+	// Keyboard: one frame at a time is in the tab order (roving focus);
+	// the arrows move as the picture looks (Up goes away from the root in
+	// a flame graph, towards it in an icicle graph), Enter zooms.
+	var inverted = svg.getAttribute('data-inverted') === '1';
+	var focused = 0;
+	if (group) {
+		group.setAttribute('role', 'group');
+		group.setAttribute('aria-label', 'Frames: arrow keys move, Enter zooms, Escape resets');
+	}
+	if (details) {
+		details.setAttribute('role', 'status');
+		details.setAttribute('aria-live', 'polite');
+	}
+	els[0].setAttribute('tabindex', '0');
+	els[0].setAttribute('role', 'button');
+
+	function visible(i) {
+		return !hidden[i] && (zoomed === null || (i >= zoomed && i < end[zoomed]) || end[i] > zoomed && i < zoomed);
+	}
+
+	function focusFrame(i) {
+		if (i < 0 || i >= n) {
+			return;
+		}
+		els[focused].setAttribute('tabindex', '-1');
+		focused = i;
+		var g = els[i];
+		g.setAttribute('tabindex', '0');
+		g.setAttribute('role', 'button');
+		g.setAttribute('aria-label', nameOf(i) + describe(i));
+		markInk(i);
+		if (document.activeElement !== g) {
+			g.focus();
+		}
+		showDetails(i);
+	}
+
+	// The next visible sibling of i in direction dir (+1 right, -1 left).
+	function sibling(i, dir) {
+		var p = parent[i];
+		if (p < 0) {
+			return -1;
+		}
+		var kids = [];
+		for (var c = p + 1; c < end[p]; c = end[c]) {
+			kids.push(c);
+		}
+		for (var k = kids.indexOf(i) + dir; k >= 0 && k < kids.length; k += dir) {
+			if (visible(kids[k])) {
+				return kids[k];
+			}
+		}
+		return -1;
+	}
+
+	function firstChild(i) {
+		for (var c = i + 1; c < end[i]; c = end[c]) {
+			if (visible(c)) {
+				return c;
+			}
+		}
+		return -1;
+	}
+
+	function frameKey(e) {
+		var i = frameOf(document.activeElement);
+		if (i < 0 || typed !== null) {
+			return false;
+		}
+		var key = e.key, j = -1;
+		if (key === 'ArrowLeft' || key === 'ArrowRight') {
+			j = sibling(i, key === 'ArrowLeft' ? -1 : 1);
+		} else if (key === 'ArrowUp' || key === 'ArrowDown') {
+			j = (key === 'ArrowUp') !== inverted ? firstChild(i) : parent[i];
+		} else if (key === 'Enter' || key === ' ') {
+			if (i === 0) {
+				reset();
+			} else {
+				zoom(i);
+			}
+			focusFrame(i);
+			return true;
+		} else {
+			return false;
+		}
+		focusFrame(j);
+		return true;
+	}
+
+	svg.addEventListener('focusin', function (e) {
+		var i = frameOf(e.target);
+		if (i >= 0) {
+			focusFrame(i);
+		}
+	});
+	svg.addEventListener('keydown', function (e) {
+		if (frameKey(e)) {
+			e.preventDefault();
+		}
 	});
 	svg.addEventListener('mouseleave', function () {
 		hovering = false;
@@ -688,7 +948,13 @@
 	});
 	// Keys go to this graph when it is the page, or when the pointer is on it.
 	document.addEventListener('keydown', function (e) {
-		if (document.documentElement !== svg && !hovering) {
+		if (typed === null && document.documentElement !== svg && !hovering &&
+		    !svg.contains(document.activeElement)) {
+			return;
+		}
+		if (fieldKey(e)) {
+			e.preventDefault();
+			e.stopImmediatePropagation();
 			return;
 		}
 		var key = e.key;
@@ -699,6 +965,23 @@
 			clearSearch(true);
 			reset();
 		}
+	});
+	// Back and Forward: the entry's zoom applies; the search stays as it is
+	// now, and the entry is rewritten to say so.
+	window.addEventListener('popstate', function () {
+		var h = location.hash, m = null;
+		if (h.length > 1 && (!prefix || h.indexOf('#' + prefix) !== 0)) {
+			return; // another graph's entry on a shared page
+		}
+		if (h.length > 1) {
+			m = /(?:^|&)zoom=([0-9]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
+		}
+		if (m) {
+			zoom(parseInt(m[1], 10), true);
+		} else {
+			reset(true);
+		}
+		writeHash(false);
 	});
 	window.addEventListener('hashchange', function () {
 		if (location.hash !== hashState()) {
