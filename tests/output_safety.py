@@ -169,11 +169,19 @@ def section_pipes(exe, tmp, big):
 
 # ---------------------------------------------------------------- signals
 
+def default_signals():
+    """difffold keeps a signal its parent ignored (nohup, a background job,
+    where SIGINT and SIGQUIT start ignored): give the child the defaults, so
+    the test does not depend on how it was started."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def kill_during_output(exe, d, big, sig):
     """One attempt: True when the signal landed while the temp file existed."""
     out = os.path.join(d, "out.svg")
     p = subprocess.Popen([exe, "-o", out, big, big], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
+                         stderr=subprocess.PIPE, preexec_fn=default_signals)
     deadline = time.monotonic() + TIMEOUT
     while not temps(d) and p.poll() is None and time.monotonic() < deadline:
         time.sleep(0.0005)

@@ -365,6 +365,10 @@ in_child(const char *path, void (*fn)(void))
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* difffold keeps a signal its parent ignored (nohup, a background
+		 * job): the test wants the default dispositions whoever ran it. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		out_catch_signals();
 		struct out o;
 		struct diag err;
