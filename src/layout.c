@@ -143,7 +143,59 @@ push_box(struct layout *l, size_t *cap, const struct layout_box *b)
 	l->boxes[l->count++] = *b;
 }
 
-/* Walks the tree once, emitting a box per drawn frame with x and width. */
+/*
+ * The samples below which a frame is pruned, for a basis whose root has
+ * `total`. Pruning compares samples, as flamegraph.pl and inferno do, so a
+ * frame exactly at the threshold is kept by all three alike.
+ */
+static double
+min_samples_for(const struct layout *l, double total)
+{
+	const struct options *o = l->opt;
+	double scale = total > 0 ? l->graph_width / total : 0;
+	return o->min_width_percent ? total * o->min_width / 100.0
+	       : scale > 0          ? l->min_width_px / scale
+	                            : 0;
+}
+
+static const enum widths all_widths[3] = {WIDTHS_HEAD, WIDTHS_BASE, WIDTHS_UNION};
+
+/* Differential: whether any basis shows the frame at or above its threshold. */
+static bool
+wide_anywhere(const struct tree *t, const struct tree_node *n, const double min[3])
+{
+	for (int v = 0; v < 3; v++) {
+		double b = layout_basis(t, n, all_widths[v]);
+		if (b > 0 && b >= min[v]) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Drops the hidden boxes deeper than the deepest shown one: the written
+ * picture has no row for them. Their descendants are deeper still, so
+ * the pre-order stays whole.
+ */
+static void
+drop_deep_hidden(struct layout *l)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		if (!(l->boxes[i].hidden && l->boxes[i].depth > l->max_depth)) {
+			l->boxes[kept++] = l->boxes[i];
+		}
+	}
+	l->count = kept;
+}
+
+/*
+ * Walks the tree once, emitting a box per drawn frame with x and width.
+ * A differential graph also keeps, hidden, the frames that another basis
+ * shows: a pruned frame's subtree is wide enough in no basis when the
+ * frame is not, so the walk still skips whole subtrees.
+ */
 static void
 place_boxes(struct layout *l)
 {
@@ -152,22 +204,25 @@ place_boxes(struct layout *l)
 	struct offset *off = xcalloc(t->node_count, sizeof(*off));
 	size_t cap = 0;
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
-	/* Pruning compares samples, as flamegraph.pl and inferno do, so a
-	 * frame exactly at the threshold is kept by all three alike. */
-	double min_samples = o->min_width_percent ? l->basis_total * o->min_width / 100.0
-	                     : scale > 0          ? l->min_width_px / scale
-	                                          : 0;
+	double min_samples = min_samples_for(l, l->basis_total);
+	double min[3];
+	for (int v = 0; v < 3; v++) {
+		min[v] =
+		        min_samples_for(l, layout_basis(t, tree_node(t, TREE_ROOT), all_widths[v]));
+	}
 	uint32_t id = TREE_ROOT;
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
 		double basis = layout_basis(t, n, o->widths);
-		if (!(basis > 0)) {
-			id = skip_subtree(t, id);
-			continue;
-		}
-		if (basis < min_samples) {
+		bool shown = basis > 0 && basis >= min_samples;
+		if (!shown && basis > 0 &&
+		        (id == TREE_ROOT || layout_basis(t, tree_node(t, n->parent), o->widths) >=
+		                                    min_samples)) {
+			/* A pruned subtree's root: its shown parent is counted. */
 			l->pruned_samples += basis;
 			l->pruned_frames++;
+		}
+		if (!shown && !(t->differential && wide_anywhere(t, n, min))) {
 			id = skip_subtree(t, id);
 			continue;
 		}
@@ -176,15 +231,17 @@ place_boxes(struct layout *l)
 		        .depth = n->depth,
 		        .x = l->graph_x + offset_basis(t, &off[id], o->widths) * scale,
 		        .width = basis * scale,
+		        .hidden = !shown,
 		};
 		push_box(l, &cap, &b);
-		if (n->depth > l->max_depth) {
+		if (shown && n->depth > l->max_depth) {
 			l->max_depth = n->depth;
 		}
 		place_children(t, id, off);
 		id = tree_next_preorder(t, id, TREE_ROOT);
 	}
 	free(off);
+	drop_deep_hidden(l);
 }
 
 /* Status, intensity and fill of every box, once max_change is known. */
@@ -200,7 +257,9 @@ paint_boxes(struct layout *l)
 		                                                   : total_status(t, n));
 		/* The root's inclusive change is the whole profile's; it would
 		 * dwarf every frame, so it is left out of the scale (and clamps). */
-		if (b->status != STATUS_SAME && (o->color_by == COLOR_BY_SELF || i > 0)) {
+		/* Hidden boxes are not in the written picture, nor in its scale. */
+		if (!b->hidden && b->status != STATUS_SAME &&
+		        (o->color_by == COLOR_BY_SELF || i > 0)) {
 			double c = fabs(layout_change(t, n, o->color_by));
 			if (c > l->max_change) {
 				l->max_change = c;

@@ -8,7 +8,9 @@
  * x positions derive from sample sums (the basis of the frames before a
  * frame among its siblings), never from accumulated floats, so sibling
  * edges meet exactly. Frames narrower than --min-width are pruned with
- * their descendants and counted in pruned_*.
+ * their descendants and counted in pruned_*; in a differential graph, a
+ * frame wide enough under another basis (head, base, union) stays as a
+ * hidden box, for the SVG's view toggle.
  */
 #ifndef DIFFFOLD_LAYOUT_H
 #define DIFFFOLD_LAYOUT_H
@@ -30,6 +32,11 @@ struct layout_box {
 	uint8_t status; /* colour class: enum node_status by --color-by */
 	double intensity; /* 0..1, share of the largest change in the graph */
 	struct rgb fill;
+	/* Differential only: kept because it is wide enough under another
+	 * --widths basis, but zero or below --min-width in this one. The SVG
+	 * writes it with display="none" for its script's view toggle; the
+	 * PNG and PDF skip it. */
+	bool hidden;
 };
 
 enum layout_anchor {

@@ -472,7 +472,8 @@ draw_boxes(struct painter *p)
 	const struct layout *l = p->l;
 	for (size_t i = 0; i < l->count; i++) {
 		const struct layout_box *b = &l->boxes[i];
-		if (b->depth >= p->plan->cut) {
+		/* Hidden boxes are for the SVG's view toggle only. */
+		if (b->depth >= p->plan->cut || b->hidden) {
 			continue;
 		}
 		double y = b->y + p->plan->shift;

@@ -104,6 +104,17 @@ mix(uint64_t h, uint64_t v)
  * same graph always gets the same prefix and two different graphs on one
  * HTML page almost surely do not collide.
  */
+/* Frames the written picture shows (hidden ones wait for the script). */
+static size_t
+shown_count(const struct layout *l)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		c += !l->boxes[i].hidden;
+	}
+	return c;
+}
+
 static void
 id_prefix(const struct layout *l, char out[16])
 {
@@ -112,9 +123,12 @@ id_prefix(const struct layout *l, char out[16])
 	uint64_t h = 0xcbf29ce484222325ULL;
 	h = mix(h, (uint64_t)(l->width * 10));
 	h = mix(h, (uint64_t)(l->height * 10));
-	h = mix(h, l->count);
+	h = mix(h, shown_count(l));
 	for (size_t i = 0; i < l->count; i++) {
 		const struct layout_box *box = &l->boxes[i];
+		if (box->hidden) {
+			continue; /* what is drawn, as before hidden frames were written */
+		}
 		const struct tree_node *n = tree_node(t, box->node);
 		size_t len;
 		const char *name = tree_node_name(t, n, &len);
@@ -341,7 +355,7 @@ same_rgb(struct rgb a, struct rgb b)
 }
 
 /*
- * The fill most frames share (in a differential graph, unchanged frames'
+ * The fill most shown frames share (in a differential graph, unchanged frames'
  * grey): the frames group carries it and those rects omit it, which keeps
  * big graphs small. Boyer-Moore majority vote: one pass, deterministic.
  */
@@ -351,6 +365,9 @@ common_fill(const struct layout *l)
 	struct rgb best = {0, 0, 0};
 	size_t votes = 0;
 	for (size_t i = 0; i < l->count; i++) {
+		if (l->boxes[i].hidden) {
+			continue;
+		}
 		if (votes == 0) {
 			best = l->boxes[i].fill;
 			votes = 1;
@@ -402,7 +419,8 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 {
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
-	buf_adds(b, "<g class=\"frame\" data-status=\"");
+	buf_adds(b, box->hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
+	                        : "<g class=\"frame\" data-status=\"");
 	buf_adds(b, tree_status_name((enum node_status)box->status));
 	buf_adds(b, "\" data-base=\"");
 	add_value(b, t, n, SIDE_BASE, false);
@@ -420,9 +438,9 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	buf_addc(b, '\n');
 	title_numbers(b, t, n);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
-	 * --min-width never rounds away to nothing. */
+	 * --min-width never rounds away to nothing (a hidden one may). */
 	double x0 = round(box->x * 10), x1 = round((box->x + box->width) * 10);
-	if (x1 <= x0) {
+	if (x1 <= x0 && !box->hidden) {
 		x1 = x0 + 1;
 	}
 	buf_adds(b, "</title><rect x=\"");

@@ -61,6 +61,12 @@
 	var basis = new Float64Array(n), start = new Float64Array(n);
 	var ox = new Float64Array(n), ow = new Float64Array(n), oy = new Float64Array(n);
 	var cx = new Float64Array(n), cwid = new Float64Array(n);
+	// The view's geometry before any zoom (the file's in the written view),
+	// and whether the view hides the frame: the file hides frames the
+	// written basis shows at zero width or prunes (display="none").
+	var vx = new Float64Array(n), vw = new Float64Array(n);
+	var vhide = new Uint8Array(n), fileHidden = new Uint8Array(n);
+	var writtenStart = null;
 	var parent = new Int32Array(n), end = new Int32Array(n);
 	var hidden = new Uint8Array(n), matches = new Uint8Array(n);
 	// Whether a frame's text element has a position (it is written without
@@ -70,12 +76,14 @@
 	function value(g, name) {
 		return parseFloat(g.getAttribute(name)) || 0;
 	}
-	// Width of a frame in samples under the --widths basis of the image.
-	function basisOf(b, h) {
-		if (!differential || widths === 'head') {
+	// Width of a frame in samples under a --widths basis (the image's when
+	// none is given): union is base + head, as layout_basis has it.
+	function basisOf(b, h, w) {
+		w = w || widths;
+		if (!differential || w === 'head') {
 			return h;
 		}
-		return widths === 'base' ? b : b + h;
+		return w === 'base' ? b : b + h;
 	}
 
 	// Reads every frame once; rebuilds the tree from pre-order and depth.
@@ -94,8 +102,9 @@
 			placed[i] = texts[i].hasAttribute('y') ? 1 : 0;
 			fills[i] = r.getAttribute('fill');
 			labels[i] = null; // the label as written, read when first changed
-			ox[i] = cx[i] = parseFloat(r.getAttribute('x'));
-			ow[i] = cwid[i] = parseFloat(r.getAttribute('width'));
+			ox[i] = cx[i] = vx[i] = parseFloat(r.getAttribute('x'));
+			ow[i] = cwid[i] = vw[i] = parseFloat(r.getAttribute('width'));
+			hidden[i] = vhide[i] = fileHidden[i] = g.getAttribute('display') === 'none' ? 1 : 0;
 			base[i] = value(g, 'data-base');
 			head[i] = value(g, 'data-head');
 			basis[i] = basisOf(base[i], head[i]);
@@ -121,6 +130,7 @@
 			selfBasis[i] = basisOf(baseSelf[i], headSelf[i]);
 		}
 		placeInSamples(selfBasis);
+		writtenStart = start.slice();
 	})();
 
 	// Self counts of a file without data-*-self attributes: the total less
@@ -328,6 +338,7 @@
 		}
 	}
 
+	var view = widths;
 	var zoomed = null, term = null, caseSensitive = false, matchedPercent = null;
 
 	// Zoom moves the frames with one transform on their group and clips the
@@ -372,17 +383,22 @@
 		}
 	}
 
-	// Back to the geometry and label the file was written with.
+	// Back to the view's unzoomed geometry and label: in the written view,
+	// those the file was written with.
 	function asWritten(i) {
 		if (undo[i] !== null) {
 			undo[i] = null;
 			els[i].removeAttribute('transform');
-			place(i, ox[i], ow[i]);
-			if (labels[i] !== null) {
-				setLabel(i, orig[i]);
-			}
 		}
-		show(i, true);
+		// Both write only what changes (a toggle back to the written view
+		// must undo what the other view placed).
+		place(i, vx[i], vw[i]);
+		if (view !== widths && !vhide[i]) {
+			setLabel(i, labelAt(i, vw[i]));
+		} else if (labels[i] !== null) {
+			setLabel(i, orig[i]);
+		}
+		show(i, !vhide[i]);
 	}
 
 	function inScreen(i, t, x, w, label) {
@@ -408,6 +424,9 @@
 		if (z === 0 || !group) {
 			return reset(keepHash);
 		}
+		if (!(basis[z] > 0)) {
+			return false; // not in this view: nothing to zoom into
+		}
 		var onPath = new Uint8Array(n);
 		for (var a = parent[z]; a >= 0; a = parent[a]) {
 			onPath[a] = 1;
@@ -424,7 +443,9 @@
 		var t = 'matrix(' + 1 / kk + ' 0 0 1 ' + -e / kk + ' 0)';
 		var stop = end[z];
 		for (var i = 0; i < n; i++) {
-			if (i >= z && i < stop) {
+			if (vhide[i] && !onPath[i] && i !== z) {
+				show(i, false);
+			} else if (i >= z && i < stop) {
 				var w = basis[i] * s;
 				var label = labelAt(i, w);
 				if (label || exact) {
@@ -437,7 +458,7 @@
 			} else {
 				// Moved off the graph by the group's transform, or hidden
 				// here when rounding (or a capped scale) leaves it inside.
-				var left = kk * ox[i] + e, right = kk * (ox[i] + ow[i]) + e;
+				var left = kk * vx[i] + e, right = kk * (vx[i] + vw[i]) + e;
 				if (right > gx + 0.05 && left < gx + gw - 0.05) {
 					show(i, false);
 				} else {
@@ -469,6 +490,96 @@
 			writeHash(true);
 		}
 		return true;
+	}
+
+	// The view toggle: every frame re-laid out from its counts under the
+	// chosen basis. Widths in samples; a frame starts where the frames
+	// before it among its siblings end (frames pruned in every basis are
+	// not in the file, so their share is left at the parent's right end).
+	// The written basis takes back the file's own geometry exactly.
+	var VIEWS = ['head', 'base', 'union'];
+	var viewButtons = [];
+
+	function layoutView(v) {
+		var i;
+		if (v === widths) {
+			start.set(writtenStart);
+			for (i = 0; i < n; i++) {
+				basis[i] = basisOf(base[i], head[i]);
+				vx[i] = ox[i];
+				vw[i] = ow[i];
+				vhide[i] = fileHidden[i];
+			}
+			return;
+		}
+		var cursor = new Float64Array(n);
+		for (i = 0; i < n; i++) {
+			basis[i] = basisOf(base[i], head[i], v);
+		}
+		var pps = basis[0] > 0 ? gw / basis[0] : 0;
+		start[0] = 0;
+		cursor[0] = 0;
+		for (i = 1; i < n; i++) {
+			var p = parent[i];
+			start[i] = cursor[p];
+			cursor[p] += basis[i];
+			cursor[i] = start[i];
+		}
+		for (i = 0; i < n; i++) {
+			vx[i] = gx + start[i] * pps;
+			vw[i] = basis[i] * pps;
+			vhide[i] = basis[i] > 0 ? 0 : 1;
+		}
+	}
+
+	function setView(v, keepHash) {
+		if (!differential || VIEWS.indexOf(v) < 0) {
+			return false;
+		}
+		if (v !== view) {
+			view = v;
+			layoutView(v);
+			if (zoomed !== null) {
+				zoom(zoomed, true);
+			} else {
+				reset(true);
+			}
+			markView();
+			if (!keepHash) {
+				writeHash(true);
+			}
+		}
+		return true;
+	}
+
+	function markView() {
+		viewButtons.forEach(function (b) {
+			var on = b.getAttribute('data-view') === view;
+			b.setAttribute('font-weight', on ? 'bold' : 'normal');
+			b.setAttribute('text-decoration', on ? 'underline' : 'none');
+			b.setAttribute('aria-pressed', on ? 'true' : 'false');
+		});
+	}
+
+	// Three text buttons left of Search, made like it (font, size, baseline).
+	function makeViewButtons() {
+		if (!differential || !searchButton) {
+			return;
+		}
+		var right = parseFloat(searchButton.getAttribute('x')) - 8 * cw;
+		for (var k = VIEWS.length - 1; k >= 0; k--) {
+			var b = searchButton.cloneNode(false);
+			b.setAttribute('class', 'view-toggle');
+			b.setAttribute('data-view', VIEWS[k]);
+			b.setAttribute('role', 'button');
+			b.setAttribute('x', String(Math.round(right * 10) / 10));
+			b.removeAttribute('display');
+			b.textContent = VIEWS[k];
+			searchButton.parentNode.insertBefore(b, searchButton);
+			viewButtons.push(b);
+			right -= (VIEWS[k].length + 2) * cw;
+		}
+		markView();
 	}
 
 	function restoreFill(i) {
@@ -590,6 +701,9 @@
 
 	function hashState() {
 		var parts = [];
+		if (view !== widths) {
+			parts.push('view=' + view);
+		}
 		if (zoomed !== null) {
 			parts.push('zoom=' + zoomed);
 		}
@@ -645,6 +759,9 @@
 			} catch (e) {
 				// a malformed hash is ignored
 			}
+		}
+		if (st.view !== undefined) {
+			setView(st.view, true);
 		}
 		if (st.zoom !== undefined && /^[0-9]+$/.test(st.zoom)) {
 			zoom(parseInt(st.zoom, 10), true);
@@ -925,6 +1042,8 @@
 		}
 		if (t.closest('.reset-zoom')) {
 			reset();
+		} else if (t.closest('.view-toggle')) {
+			setView(t.closest('.view-toggle').getAttribute('data-view'));
 		} else if (t.closest('.search-button')) {
 			openSearch();
 		} else if (t.closest('.link-search')) {
@@ -969,13 +1088,15 @@
 	// Back and Forward: the entry's zoom applies; the search stays as it is
 	// now, and the entry is rewritten to say so.
 	window.addEventListener('popstate', function () {
-		var h = location.hash, m = null;
+		var h = location.hash, m = null, v = null;
 		if (h.length > 1 && (!prefix || h.indexOf('#' + prefix) !== 0)) {
 			return; // another graph's entry on a shared page
 		}
 		if (h.length > 1) {
 			m = /(?:^|&)zoom=([0-9]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
+			v = /(?:^|&)view=([a-z]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
 		}
+		setView(v ? v[1] : widths, true);
 		if (m) {
 			zoom(parseInt(m[1], 10), true);
 		} else {
@@ -991,6 +1112,7 @@
 
 	display(searchButton, true);
 	display(caseToggle, true);
+	makeViewButtons();
 	readHash();
 
 	window.difffold = {
@@ -1006,8 +1128,11 @@
 		clearSearch: function () {
 			clearSearch();
 		},
+		view: function (v) {
+			return setView(v);
+		},
 		state: function () {
-			return {zoom: zoomed, search: term, matchedPercent: matchedPercent,
+			return {zoom: zoomed, view: view, search: term, matchedPercent: matchedPercent,
 			        linkSearch: pending ? pending.re : null};
 		}
 	};

@@ -88,9 +88,14 @@ test_widths_head(void **state)
 	expect_box(l, "b", 0, 50, 100);
 	expect_box(l, "e", 50, 20, 100);
 	expect_box(l, "d", 70, 30, 100);
-	/* c has no head samples: not drawn, and not counted as pruned. */
-	assert_null(box_named(l, "c"));
-	assert_int_equal(l->count, 5);
+	/* c has no head samples: hidden (for the SVG's base view), zero
+	 * wide, and not counted as pruned. */
+	const struct layout_box *c = box_named(l, "c");
+	assert_non_null(c);
+	assert_true(c->hidden);
+	assert_near(c->width, 0, EPS);
+	assert_false(box_named(l, "a")->hidden);
+	assert_int_equal(l->count, 6);
 	assert_int_equal(l->pruned_frames, 0);
 	assert_near(l->pruned_samples, 0, EPS);
 	layout_destroy(l);
@@ -111,7 +116,8 @@ test_widths_base(void **state)
 	expect_box(l, "b", 0, 10, 100);
 	expect_box(l, "c", 10, 30, 100);
 	expect_box(l, "d", 40, 60, 100);
-	assert_null(box_named(l, "e"));
+	assert_true(box_named(l, "e")->hidden);
+	assert_false(box_named(l, "c")->hidden);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -237,6 +243,45 @@ test_prune_pixels(void **state)
 	assert_non_null(box_named(l, "under"));
 	assert_near(l->pruned_samples, 5, EPS);
 	assert_int_equal(l->pruned_frames, 2); /* subtree roots only */
+	layout_destroy(l);
+	tree_destroy(t);
+}
+
+/*
+ * A differential graph keeps, hidden, the frames another basis shows wide
+ * enough; the written view still counts them as pruned, and hidden frames
+ * deeper than its deepest row are left out.
+ */
+static void
+test_prune_keeps_other_views(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	add_stack(t, SIDE_BASE, "big;x", 800);
+	add_stack(t, SIDE_BASE, "gone;sub", 50);
+	add_stack(t, SIDE_BASE, "gone;sub;a;b", 49);
+	add_stack(t, SIDE_BASE, "tiny", 1);
+	add_stack(t, SIDE_HEAD, "big;x", 997);
+	add_stack(t, SIDE_HEAD, "gone;sub", 2);
+	add_stack(t, SIDE_HEAD, "tiny", 1);
+	tree_finish(t, true);
+	struct options o;
+	picture_options(&o);
+	o.min_width = 1; /* head: 10 samples, base: 9, union: 19 */
+	o.min_width_percent = true;
+	struct layout *l = layout_create(t, &o);
+	const struct layout_box *gone = box_named(l, "gone");
+	assert_non_null(gone);
+	assert_true(gone->hidden);
+	expect_box(l, "gone", 997, 2, 1000);
+	assert_true(box_named(l, "sub")->hidden);
+	assert_null(box_named(l, "a")); /* row 3: the picture has rows 0-2 */
+	assert_null(box_named(l, "tiny")); /* too narrow in every view */
+	assert_false(box_named(l, "x")->hidden);
+	assert_int_equal(l->max_depth, 2);
+	assert_int_equal(l->count, 5); /* all big x gone sub */
+	assert_int_equal(l->pruned_frames, 2); /* gone and tiny */
+	assert_near(l->pruned_samples, 3, EPS);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -881,6 +926,7 @@ main(void)
 	        cmocka_unit_test(test_widths_normalised),
 	        cmocka_unit_test(test_sibling_edges_meet),
 	        cmocka_unit_test(test_prune_pixels),
+	        cmocka_unit_test(test_prune_keeps_other_views),
 	        cmocka_unit_test(test_prune_percent),
 	        cmocka_unit_test(test_rows),
 	        cmocka_unit_test(test_header_bands),

@@ -89,7 +89,10 @@ test_one_group_per_box(void **state)
 	struct drawn d;
 	draw(&d, diff_pair, FOLDED_AUTO, NULL);
 	assert_int_equal(occurrences(d.svg, "<g class=\"frame\""), d.layout->count);
-	assert_int_equal(d.layout->count, 6); /* all main parse lex eval gc; old: no head */
+	/* all main parse lex eval gc, and old (no head samples) hidden for
+	 * the script's base view */
+	assert_int_equal(d.layout->count, 7);
+	assert_int_equal(occurrences(d.svg, "<g class=\"frame\" display=\"none\""), 1);
 	/* title, rect, text in this order in every frame */
 	assert_int_equal(occurrences(d.svg, "<title>"), d.layout->count + 1);
 	assert_int_equal(occurrences(d.svg, "</title><rect "), d.layout->count);

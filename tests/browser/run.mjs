@@ -274,6 +274,9 @@ async function checkZoomed(page, initial, i, background) {
 	const widths = await page.evaluate(() => document.querySelector('svg.difffold').getAttribute('data-widths'));
 	const basis = (f) => (widths === 'base' ? f.base : widths === 'union' ? f.base + f.head : f.head);
 	for (const d of desc) {
+		if (initial[d].gDisplay === 'none') {
+			continue; // not in the written view: it stays hidden on zoom
+		}
 		const want = (basis(initial[d]) / basis(initial[i])) * rootW;
 		assert(now[d].gDisplay !== 'none' && near(now[d].w, want, 0.5 + want * 0.001), `descendant ${d} (${now[d].name}) w=${now[d].w}, expected ${want.toFixed(2)}`);
 		assert(now[d].x >= z.x - 0.5 && now[d].x + now[d].w <= z.x + z.w + 0.5, `descendant ${d} (${now[d].name}) at x=${now[d].x} w=${now[d].w} leaves the zoomed frame`);
@@ -465,6 +468,9 @@ async function interactive(context, label, pair, extra) {
 		const now = await readFrames(page);
 		for (const f of now) {
 			const o = initial[f.index];
+			if (o.gDisplay === 'none') {
+				continue; // hidden in the written view
+			}
 			assert(!classes(f).includes('hide') && f.gDisplay !== 'none', `frame ${f.index} still hidden`);
 			assert(near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w}, was x=${o.x} w=${o.w}`);
 			assert(f.label === o.label, `frame ${f.index} label '${f.label}', was '${o.label}'`);
@@ -484,6 +490,9 @@ async function interactive(context, label, pair, extra) {
 		assert(hidden === 0, `${hidden} frames still hidden`);
 		for (const f of await readFrames(page)) {
 			const o = initial[f.index];
+			if (o.gDisplay === 'none') {
+				continue; // hidden in the written view
+			}
 			assert(near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w} after unzoom, was x=${o.x} w=${o.w}`);
 		}
 	});
@@ -497,6 +506,9 @@ async function interactive(context, label, pair, extra) {
 		await poll(page, () => window.difffold.state().zoom === null, null, 'no zoom after Back');
 		for (const f of await readFrames(page)) {
 			const o = initial[f.index];
+			if (o.gDisplay === 'none') {
+				continue; // hidden in the written view
+			}
 			assert(!offGraph(f) && near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w} after Back, was x=${o.x} w=${o.w}`);
 		}
 		await page.goForward();
@@ -559,7 +571,7 @@ async function interactive(context, label, pair, extra) {
 	// a pixel wide, a zoom past 1000x, where the script caps the group's
 	// scale (floats drift beyond) and hides the neighbours left in view.
 	await check('a deep zoom places the subtree exactly and leaves nothing else on the graph', async () => {
-		const deep = initial.filter((f) => f.depth > 0 && f.children.length > 0).sort((a, b) => a.aw - b.aw)[0];
+		const deep = initial.filter((f) => f.depth > 0 && f.children.length > 0 && f.gDisplay !== 'none').sort((a, b) => a.aw - b.aw)[0];
 		assert(deep, 'no frame with children');
 		const scale = rootW / deep.w;
 		if (label === 'generated') {
@@ -572,6 +584,9 @@ async function interactive(context, label, pair, extra) {
 		const back = await readFrames(page);
 		for (const f of back) {
 			const o = initial[f.index];
+			if (o.gDisplay === 'none') {
+				continue; // hidden in the written view
+			}
 			assert(!offGraph(f) && near(f.x, o.x, 0.5) && near(f.w, o.w, 0.5), `frame ${f.index} at x=${f.x} w=${f.w} after reset, was x=${o.x} w=${o.w}`);
 		}
 	});
@@ -775,12 +790,141 @@ async function suite(context) {
 	if (fs.existsSync(gen.base) && fs.existsSync(gen.head)) {
 		await interactive(context, 'generated', gen, []);
 	}
+	await toggleChecks(context, pair);
 	await detailsChecks(context);
 	await hostileChecks(context);
 	await linkSearchChecks(context);
 	if (main) {
 		await inlineChecks(context, main.svgPath, path.join(tmp, 'hostile.svg'));
 	}
+}
+
+// The view toggle (issue 18): head / base / union re-laid out in place
+// from data-base/data-head. Widths are checked against the counts (union is
+// base + head, the C side's union basis), removed frames that the written
+// head view hides appear in the base view, and the head view gives back the
+// written geometry exactly.
+async function toggleChecks(context, pair) {
+	const check = (name, fn) => t.check(`toggle: ${name}`, fn);
+	const svgPath = path.join(tmp, 'toggle.svg');
+	difffold(exe, [pair.base, pair.head, '-o', svgPath]);
+	const { page, w } = await openDoc(context, pathToFileURL(svgPath).href, { width: 1300, height: 900 });
+	const initial = buildTree(await readFrames(page));
+	const root0 = initial[0];
+	const shown = (f) => f.gDisplay !== 'none' && !classes(f).includes('hide') && f.w > 0;
+	const basisIn = (v, f) => (v === 'base' ? f.base : v === 'union' ? f.base + f.head : f.head);
+	const removed = initial.find((f) => f.head === 0 && f.base > 0);
+	const added = initial.find((f) => f.base === 0 && f.head > 0);
+	// Every frame with a width in view v is shown at its share of the root,
+	// inside its parent; every frame without one is hidden.
+	const checkView = async (v) => {
+		const now = await readFrames(page);
+		const total = basisIn(v, initial[0]);
+		for (const f of now) {
+			const want = (basisIn(v, initial[f.index]) / total) * root0.w;
+			if (want === 0) {
+				assert(!shown(f), `${v} view: frame ${f.index} (${f.name}) without ${v} samples is shown`);
+				continue;
+			}
+			assert(shown(f) && near(f.w, want, 0.15), `${v} view: frame ${f.index} (${f.name}) w=${f.w}, expected ${want.toFixed(2)}`);
+			const p = initial[f.index].parent;
+			if (p >= 0) {
+				assert(f.x >= now[p].x - 0.15 && f.x + f.w <= now[p].x + now[p].w + 0.15, `${v} view: frame ${f.index} (${f.name}) leaves its parent`);
+			}
+		}
+		return now;
+	};
+
+	await check('the written head view hides removed frames, which the file holds', async () => {
+		assert(removed && added, 'the sample pair has no removed or no new frame');
+		assert(!shown(removed), `removed frame ${removed.name} is shown in the head view`);
+		assert(removed.name === 'middleware::legacy_access_log' || removed.base > 0, 'unexpected removed frame');
+		const labels = await page.evaluate(() => Array.from(document.querySelectorAll('.view-toggle'), (b) => [b.textContent, b.getAttribute('font-weight')]));
+		assert(JSON.stringify(labels.map((l) => l[0]).sort()) === JSON.stringify(['base', 'head', 'union']), `view buttons: ${JSON.stringify(labels)}`);
+		assert(labels.filter((l) => l[1] === 'bold').map((l) => l[0]).join() === 'head', `current view not marked: ${JSON.stringify(labels)}`);
+	});
+
+	await check('base view (button): removed frames shown with their base width, new ones hidden', async () => {
+		await clickClass(page, 'view-toggle[data-view="base"]');
+		await poll(page, () => window.difffold.state().view === 'base', null, "state().view === 'base'");
+		const now = await checkView('base');
+		assert(shown(now[removed.index]) && now[removed.index].w > 0, `${removed.name} not shown in the base view`);
+		assert(!shown(now[added.index]), `new frame ${added.name} shown in the base view`);
+		const hash = parseHash(page.url().replace(/^[^#]*/, ''), await page.evaluate(() => document.documentElement.getAttribute('data-prefix')));
+		assert(hash && hash.view === 'base', `URL does not keep the view: ${page.url()}`);
+		const bold = await page.evaluate(() => document.querySelector('.view-toggle[data-view="base"]').getAttribute('font-weight'));
+		assert(bold === 'bold', 'base button not marked');
+	});
+
+	await check('union view shows new and removed frames, widths base + head', async () => {
+		await page.evaluate(() => window.difffold.view('union'));
+		const now = await checkView('union');
+		assert(shown(now[removed.index]) && shown(now[added.index]), 'union view lacks the new or the removed frame');
+	});
+
+	await check('head view gives back the written geometry within 0.01 px', async () => {
+		await page.evaluate(() => window.difffold.view('head'));
+		const now = await readFrames(page);
+		for (const f of now) {
+			const o = initial[f.index];
+			assert(f.gDisplay === o.gDisplay, `frame ${f.index} (${f.name}) display ${f.gDisplay}, was ${o.gDisplay}`);
+			if (o.gDisplay !== 'none') {
+				assert(near(f.x, o.x, 0.01) && near(f.w, o.w, 0.01) && f.label === o.label, `frame ${f.index} at x=${f.x} w=${f.w} '${f.label}', was x=${o.x} w=${o.w} '${o.label}'`);
+			}
+		}
+	});
+
+	await check('zoom then toggle: the zoomed frame keeps the graph, its subtree in the new basis', async () => {
+		const z = removed.parent;
+		assert(z > 0, 'removed frame has no zoomable parent');
+		await page.evaluate((j) => window.difffold.zoom(j), z);
+		await page.evaluate(() => window.difffold.view('base'));
+		const st = await page.evaluate(() => window.difffold.state());
+		assert(st.zoom === z && st.view === 'base', `state ${JSON.stringify(st)}`);
+		const now = await readFrames(page);
+		assert(near(now[z].w, root0.w, 1) && near(now[z].x, root0.x, 1), `zoomed frame spans x=${now[z].x} w=${now[z].w}`);
+		for (const d of descendants(initial, z)) {
+			const want = (initial[d].base / initial[z].base) * root0.w;
+			if (want === 0) {
+				assert(!shown(now[d]), `descendant ${d} (${now[d].name}) without base samples is shown`);
+			} else {
+				assert(shown(now[d]) && near(now[d].w, want, 0.5 + want * 0.001), `descendant ${d} (${now[d].name}) w=${now[d].w}, expected ${want.toFixed(2)}`);
+			}
+		}
+		const lab = now[removed.index].label;
+		assert(lab.includes('removed'), `removed frame's label after zoom and toggle: '${lab}'`);
+	});
+
+	await check('Back undoes a toggle, then the zoom', async () => {
+		await page.goBack();
+		await poll(page, () => window.difffold.state().view === 'head', null, "view 'head' after Back");
+		let st = await page.evaluate(() => window.difffold.state());
+		assert(st.zoom === removed.parent, `Back undid the zoom too: ${JSON.stringify(st)}`);
+		await page.goBack();
+		await poll(page, () => window.difffold.state().zoom === null, null, 'no zoom after a second Back');
+		st = await page.evaluate(() => window.difffold.state());
+		assert(st.view === 'head', `second Back left view ${st.view}, the entry before the zoom was head`);
+		await page.goBack();
+		await poll(page, () => window.difffold.state().view === 'union', null, "view 'union' after a third Back");
+		await page.goForward();
+		await poll(page, () => window.difffold.state().view === 'head', null, "view 'head' after Forward");
+		for (const f of await readFrames(page)) {
+			const o = initial[f.index];
+			assert(f.gDisplay === o.gDisplay && (o.gDisplay === 'none' || (near(f.x, o.x, 0.01) && near(f.w, o.w, 0.01))), `frame ${f.index} at x=${f.x} w=${f.w}, was x=${o.x} w=${o.w}`);
+		}
+	});
+
+	await check('a link with the view restores it', async () => {
+		const prefix = await page.evaluate(() => document.documentElement.getAttribute('data-prefix'));
+		await page.goto(`${pathToFileURL(svgPath).href}#${prefix}view=union`, { waitUntil: 'load' });
+		await poll(page, () => window.difffold && window.difffold.state().view === 'union', null, 'union view from the link');
+		await checkView('union');
+	});
+
+	await check('no page error', async () => {
+		assert(w.errors.length === 0 && w.dialogs.length === 0, [...w.errors, ...w.dialogs].join('\n'));
+	});
+	await page.close();
 }
 
 // Focuses every frame: the outline must be drawn, in the label ink of the
@@ -794,6 +938,9 @@ async function checkOutlines(page, count) {
 	for (let j = 0; j < count; j++) {
 		const a = await page.evaluate((k) => {
 			const g = document.querySelectorAll('g.frame')[k];
+			if (getComputedStyle(g).display === 'none') {
+				return null; // hidden in this view: nothing to focus
+			}
 			// Focusable as a pointer or script would make it.
 			if (!g.hasAttribute('tabindex')) {
 				g.setAttribute('tabindex', '-1');
@@ -802,6 +949,9 @@ async function checkOutlines(page, count) {
 			const cs = getComputedStyle(g.querySelector('rect'));
 			return { focused: document.activeElement === g, stroke: cs.stroke, fill: cs.fill };
 		}, j);
+		if (a === null) {
+			continue;
+		}
 		assert(a.focused && a.stroke && a.stroke !== 'none', `frame ${j} focused without an outline: ${JSON.stringify(a)}`);
 		const l1 = lum(a.stroke), l2 = lum(a.fill);
 		const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
@@ -1035,7 +1185,7 @@ async function imgChecks(context, svgPath, initial, chrome) {
 		const texts = [];
 		for (const tx of document.querySelectorAll('text')) {
 			// The controls are the script's: an <img> need not show them.
-			const control = ['details', 'matched', 'reset-zoom', 'case-toggle', 'search-button'].some((c) => tx.classList.contains(c));
+			const control = ['details', 'matched', 'reset-zoom', 'case-toggle', 'search-button', 'view-toggle'].some((c) => tx.classList.contains(c));
 			if (control || tx.closest('g.frame') || !shown(tx) || tx.textContent.trim() === '') {
 				continue;
 			}
