@@ -240,8 +240,8 @@ scale_line(const struct layout *l)
 	double total = base > head ? base : head;
 	/* Names the scale and the quantity, so the ramps read without a doc. */
 	buf_adds(&b, l->opt->color_by == COLOR_BY_TOTAL
-	                     ? "\xe2\x88\x9a scale, strongest = total change of "
-	                     : "\xe2\x88\x9a scale, strongest = self change of ");
+	                     ? "\xe2\x88\x9a scale, strongest = a frame's total change of "
+	                     : "\xe2\x88\x9a scale, strongest = a frame's self change of ");
 	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");

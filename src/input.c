@@ -369,6 +369,56 @@ read_threaded(uint64_t total_bytes)
 	return total_bytes >= THREADS_MIN_BYTES;
 }
 
+/*
+ * What one side's counts measure, when its reader says: the callgrind
+ * event, the pprof or massif unit, a JSON profile's unit; NULL when the
+ * reader does not say (folded stacks, perf samples), which compares with
+ * anything. *kind names the reader for the message.
+ */
+static const char *
+side_unit(const struct input_info *si, const char **kind)
+{
+	if (si->callgrind && si->event[0]) {
+		*kind = "callgrind event";
+		return si->event;
+	}
+	if ((si->pprof || si->massif) && si->unit[0]) {
+		*kind = si->pprof ? "pprof unit" : "massif unit";
+		return si->unit;
+	}
+	if (si->json && si->json_unit) {
+		*kind = "unit";
+		return si->json_unit;
+	}
+	return NULL;
+}
+
+/*
+ * Base and head must count the same thing: instructions against bytes
+ * would draw a graph of a misread, with a verdict to match.
+ */
+static bool
+same_units(const struct input_info *base, const struct input_info *head, const struct options *o,
+        struct buf *msg)
+{
+	const char *bk = NULL, *hk = NULL;
+	const char *bu = side_unit(base, &bk), *hu = side_unit(head, &hk);
+	if (!bu || !hu || strcmp(bu, hu) == 0) {
+		return true;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b,
+	        "base and head count different things: %s counts %s %s, %s counts %s %s; "
+	        "compare profiles of one kind (the same --event for both)",
+	        o->base[0], bk, bu, o->head[0], hk, hu);
+	buf_adds(msg, "difffold: ");
+	escape_diag(msg, b.data, b.len);
+	buf_adds(msg, "\n");
+	buf_finish(&b);
+	return false;
+}
+
 static bool
 read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
         uint64_t total_bytes, struct input_info *info, struct buf *msg, struct runs *runs)
@@ -381,7 +431,8 @@ read_both(struct tree *t, const struct options *o, const struct read_progress *p
 	/* Runs are snapshots of one tree's node ids: no second tree to merge. */
 	if (runs || !read_threaded(total_bytes)) {
 		ok = read_side(&base, t, o->base, o->base_count) &&
-		     read_side(&head, t, o->head, o->head_count);
+		     read_side(&head, t, o->head, o->head_count) &&
+		     same_units(&base.info, &head.info, o, msg);
 		input_info_merge(info, &base.info);
 		input_info_merge(info, &head.info);
 		return ok;
@@ -401,6 +452,7 @@ read_both(struct tree *t, const struct options *o, const struct read_progress *p
 		buf_add(msg, job.msg.data, job.msg.len);
 		ok = job.ok;
 	}
+	ok = ok && same_units(&base.info, &job.sd.info, o, msg);
 	const char *reason;
 	if (ok && !tree_merge(t, job.t, &reason)) {
 		buf_printf(msg, "difffold: %s\n", reason);

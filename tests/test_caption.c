@@ -94,7 +94,7 @@ test_differential(void **state)
 	assert_string_equal(c.pruned, "1 instruction in 1 frame narrower than 0.1 px not drawn");
 	/* Largest self change: fresh, +29,999 of 150,000 = 19.999%. */
 	assert_contains(
-	        c.scale, "\xe2\x88\x9a scale, strongest = self change of 29,999 instructions");
+	        c.scale, "\xe2\x88\x9a scale, strongest = a frame's self change of 29,999 instructions");
 	assert_contains(c.scale, "(20.0% of total)");
 	assert_int_equal(c.legend_count, 5);
 	static const char *const labels[] = {"slower", "faster", "new", "removed", "unchanged"};
@@ -192,7 +192,7 @@ test_options_in_captions(void **state)
 	assert_contains(c.pruned, "1 sample in 1 frame narrower than 2 px not drawn");
 	struct rgb want = color_diff(STATUS_NEW, 1, THEME_DARK);
 	assert_memory_equal(&c.legend[2].fill, &want, sizeof(want));
-	assert_contains(c.scale, "strongest = total change of ");
+	assert_contains(c.scale, "strongest = a frame's total change of ");
 	caption_finish(&c);
 	layout_destroy(l);
 

@@ -70,7 +70,12 @@ def events(difffold, tmp):
           "the SVG's header names the sample type")
     r = run(difffold, "-f", "folded", path, path)
     check(r.returncode == 0 and r.stdout.count(b"\n") == 3, "two pprof files as base and head")
-    other = os.path.join(tmp, "inlined.pb.gz")
+    # Counts of different units (samples against nanoseconds) never merge.
+    inlined = os.path.join(tmp, "inlined.pb.gz")
+    r = run(difffold, "-f", "folded", "--event", "0", path, inlined)
+    check(r.returncode == 1 and b"count different things" in r.stderr,
+          "a samples profile against a nanoseconds one is refused: " + r.stderr.decode()[:80])
+    other = os.path.join(tmp, "default-type.pb.gz")
     outs = [subprocess.run([difffold, "-f", "folded", "--event", "0", path, other],
                            capture_output=True, env=dict(os.environ, DIFFFOLD_READ_THREADS=n))
             for n in ("1", "2")]
