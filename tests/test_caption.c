@@ -93,8 +93,8 @@ test_differential(void **state)
 	/* "tiny" (1 of 150,000) is under the default 0.1 px. */
 	assert_string_equal(c.pruned, "1 instruction in 1 frame narrower than 0.1 px not drawn");
 	/* Largest self change: fresh, +29,999 of 150,000 = 19.999%. */
-	assert_contains(
-	        c.scale, "\xe2\x88\x9a scale, strongest = a frame's self change of 29,999 instructions");
+	assert_contains(c.scale,
+	        "\xe2\x88\x9a scale, strongest = a frame's self change of 29,999 instructions");
 	assert_contains(c.scale, "(20.0% of total)");
 	assert_int_equal(c.legend_count, 5);
 	static const char *const labels[] = {"slower", "faster", "new", "removed", "unchanged"};
