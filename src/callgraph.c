@@ -15,28 +15,69 @@ add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* Groups the edges by caller, so each function's calls are a range. */
+/*
+ * The calls are kept as they come, the calls of a caller to a callee from
+ * several sites (or parts of the file) apart, and merged into one edge a
+ * pair, costs summed, when they reach merge_at, which keeps them within
+ * about twice the edges: a map from caller and callee to the edge cost a
+ * hash a call. Merged, the edges are grouped by caller, each caller's in
+ * the order of their first call, as sorting edges numbered by first call
+ * would leave them.
+ */
 static void
-sort_edges(struct callgraph *g)
+merge_calls(struct callgraph *g)
 {
-	uint32_t *start = xcalloc(g->fn_count + 1, sizeof(*start));
-	for (size_t i = 0; i < g->edge_count; i++) {
-		start[g->edges[i].caller + 1]++;
+	size_t n = g->edge_count;
+	uint32_t *at = xcalloc(g->fn_count + 1, sizeof(*at));
+	for (size_t i = 0; i < n; i++) {
+		at[g->edges[i].caller + 1]++;
 	}
 	for (size_t f = 0; f < g->fn_count; f++) {
-		start[f + 1] += start[f];
-		g->fns[f].first_edge = start[f];
-		g->fns[f].edge_count = 0;
+		at[f + 1] += at[f];
 	}
-	struct callgraph_edge *sorted =
-	        xmalloc((g->edge_count ? g->edge_count : 1) * sizeof(*sorted));
-	for (size_t i = 0; i < g->edge_count; i++) {
-		struct callgraph_function *f = &g->fns[g->edges[i].caller];
-		sorted[f->first_edge + f->edge_count++] = g->edges[i];
+	struct callgraph_edge *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++) {
+		sorted[at[g->edges[i].caller]++] = g->edges[i];
 	}
 	free(g->edges);
+	/* Per callee, where its edge from the current caller is, plus one. */
+	uint32_t *edge_to = at;
+	memset(edge_to, 0, (g->fn_count + 1) * sizeof(*edge_to));
+	size_t out = 0, run = 0;
+	uint32_t caller = NONE;
+	for (size_t i = 0; i < n; i++) {
+		struct callgraph_edge e = sorted[i];
+		if (e.caller != caller) {
+			caller = e.caller;
+			run = out; /* this caller's edges start here */
+		}
+		uint32_t k = edge_to[e.callee];
+		if (k > run) {
+			sorted[k - 1].cost = add_sat(sorted[k - 1].cost, e.cost);
+		} else {
+			sorted[out++] = e;
+			edge_to[e.callee] = (uint32_t)out;
+		}
+	}
+	free(at);
 	g->edges = sorted;
-	free(start);
+	g->edge_count = out;
+	g->edge_cap = n ? n : 1;
+}
+
+/* The edges are grouped by caller: each function's calls are a range. */
+static void
+edge_ranges(struct callgraph *g)
+{
+	for (size_t f = 0; f < g->fn_count; f++) {
+		g->fns[f].first_edge = 0;
+		g->fns[f].edge_count = 0;
+	}
+	for (size_t i = g->edge_count; i-- > 0;) {
+		struct callgraph_function *f = &g->fns[g->edges[i].caller];
+		f->first_edge = (uint32_t)i;
+		f->edge_count++;
+	}
 }
 
 /*
@@ -500,8 +541,9 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	/* Grown by doubling while reading: what is unused goes before the peak. */
 	g->fns = xrealloc(g->fns, (g->fn_count ? g->fn_count : 1) * sizeof(*g->fns));
 	g->fn_cap = g->fn_count;
+	merge_calls(g);
 	resolve_callees(g);
-	sort_edges(g);
+	edge_ranges(g);
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
@@ -525,6 +567,23 @@ callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t o
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
 	return id;
+}
+
+void
+callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
+{
+	/* Direct recursion: the inner call's cost is in the caller's already. */
+	if (caller == callee) {
+		return;
+	}
+	if (g->edge_count >= g->merge_at) {
+		/* Merging costs the calls and the functions: as many new calls pay for it. */
+		merge_calls(g);
+		size_t n = g->edge_count, at = n + (n > g->fn_count ? n : g->fn_count);
+		g->merge_at = at > 4096 ? at : 4096;
+	}
+	g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 
 void

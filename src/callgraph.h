@@ -48,6 +48,7 @@ struct callgraph {
 	size_t fn_count, fn_cap;
 	struct callgraph_edge *edges;
 	size_t edge_count, edge_cap;
+	size_t merge_at; /* calls merged into edges when there are this many */
 };
 
 struct callgraph_options {
@@ -58,6 +59,8 @@ struct callgraph_options {
 
 /* A new function; returns its index. */
 uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
+/* Calls from caller to callee of inclusive cost cost (one call site's). */
+void callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost);
 void callgraph_finish(struct callgraph *g);
 /* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
 bool callgraph_has_contexts(const struct callgraph *g);

@@ -63,7 +63,6 @@ struct callgrind {
 	struct idmap ids[3]; /* compressed id -> name id */
 	struct idmap function_of; /* file << 32 | name -> function */
 	struct idmap function_of_id; /* compressed id -> function */
-	struct idmap edge_of; /* caller << 32 | callee -> edge */
 	/* header */
 	char events[MAX_EVENTS][64];
 	size_t event_count;
@@ -113,7 +112,6 @@ callgrind_destroy(struct callgrind *cg)
 	}
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->function_of_id);
-	idmap_finish(&cg->edge_of);
 	callgraph_finish(&cg->graph);
 	free(cg);
 }
@@ -223,26 +221,6 @@ function_id(
 	return id;
 }
 
-static void
-add_edge(struct callgrind *cg, uint32_t caller, uint32_t callee, uint64_t cost)
-{
-	/* Direct recursion: the inner call's cost is in the caller's already. */
-	if (caller == callee) {
-		return;
-	}
-	uint64_t key = (uint64_t)caller << 32 | callee;
-	uint32_t id;
-	if (!idmap_get(&cg->edge_of, key, &id)) {
-		cg->graph.edges = xgrow(cg->graph.edges, &cg->graph.edge_cap,
-		        cg->graph.edge_count + 1, sizeof(*cg->graph.edges));
-		id = (uint32_t)cg->graph.edge_count++;
-		cg->graph.edges[id] = (struct callgraph_edge){caller, callee, 0};
-		idmap_set(&cg->edge_of, key, id);
-	}
-	struct callgraph_edge *e = &cg->graph.edges[id];
-	e->cost = e->cost > UINT64_MAX - cost ? UINT64_MAX : e->cost + cost;
-}
-
 static uint64_t
 add_sat(uint64_t a, uint64_t b)
 {
@@ -338,7 +316,7 @@ cost_line(struct callgrind *cg, const char *p, const char *end, struct diag *err
 	}
 	if (cg->in_call) {
 		cg->in_call = false;
-		add_edge(cg, cg->fn, cg->call_target, v);
+		callgraph_call(&cg->graph, cg->fn, cg->call_target, v);
 		cg->call_object = cg->call_file = NONE;
 		return true;
 	}
@@ -770,8 +748,8 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	}
 	describe(cg, info);
 	/* The maps serve the parsing only: freed before the tree grows. */
-	struct idmap *maps[] = {&cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of,
-	        &cg->function_of_id, &cg->edge_of};
+	struct idmap *maps[] = {
+	        &cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of, &cg->function_of_id};
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
@@ -1032,7 +1010,7 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 			return NULL;
 		}
 		cg->in_call = false;
-		add_edge(cg, cg->fn, cg->call_target, v);
+		callgraph_call(&cg->graph, cg->fn, cg->call_target, v);
 		cg->call_object = cg->call_file = NONE;
 		cg->line_no++;
 		return nl + 1;
