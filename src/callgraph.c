@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "idmap.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -88,24 +87,22 @@ edge_ranges(struct callgraph *g)
 static void
 resolve_callees(struct callgraph *g)
 {
-	struct idmap by_name = {0};
+	/* Per name: 0 no defined function, f + 1 the one, NONE several. */
+	uint32_t *by_name = xcalloc(intern_count(g->names) + 1, sizeof(*by_name));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
-		uint32_t other;
-		if (!g->fns[f].defined) {
-			continue;
+		if (g->fns[f].defined) {
+			uint32_t *at = &by_name[g->fns[f].name];
+			*at = *at ? NONE : f + 1;
 		}
-		bool seen = idmap_get(&by_name, g->fns[f].name, &other);
-		idmap_set(&by_name, g->fns[f].name, seen ? NONE : f);
 	}
 	for (size_t i = 0; i < g->edge_count; i++) {
 		struct callgraph_edge *e = &g->edges[i];
-		uint32_t f;
-		if (!g->fns[e->callee].defined && idmap_get(&by_name, g->fns[e->callee].name, &f) &&
-		        f != NONE) {
-			e->callee = f;
+		uint32_t f = by_name[g->fns[e->callee].name];
+		if (!g->fns[e->callee].defined && f && f != NONE) {
+			e->callee = f - 1;
 		}
 	}
-	idmap_finish(&by_name);
+	free(by_name);
 }
 
 static void
@@ -305,40 +302,64 @@ base_len(const char *s, size_t len)
 	return q ? (size_t)(q - s) : len;
 }
 
-/* Base names shared by functions of different files get `file:` added. */
-static bool *
-ambiguous_names(struct callgraph *g, uint32_t *base_id)
+/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
+static bool
+has_context(const char *s, size_t len)
 {
-	struct idmap file_of = {0};
+	for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+		if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Base names shared by functions of different files get `file:` added;
+ * *contexts says whether any name holds a caller context.
+ */
+static bool *
+ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+{
+	*contexts = false;
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
 		size_t base = base_len(s, len);
 		/* The same id intern_add would give, without hashing the name again. */
 		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
+		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
-	bool *shared = xcalloc(intern_count(g->names) + 1, sizeof(*shared));
+	size_t names = intern_count(g->names) + 1;
+	bool *shared = xcalloc(names, sizeof(*shared));
+	/* Per base name, the file of its first defined function (NONE: none). */
+	const uint32_t unseen = NONE - 1; /* no name id is this high */
+	uint32_t *file_of = xmalloc(names * sizeof(*file_of));
+	for (size_t i = 0; i < names; i++) {
+		file_of[i] = unseen;
+	}
 	for (uint32_t f = 0; f < g->fn_count; f++) {
-		uint32_t file;
+		uint32_t *file = &file_of[base_id[f]];
 		if (!g->fns[f].defined) {
 			continue;
 		}
-		if (!idmap_get(&file_of, base_id[f], &file)) {
-			idmap_set(&file_of, base_id[f], g->fns[f].file);
-		} else if (file != g->fns[f].file) {
+		if (*file == unseen) {
+			*file = g->fns[f].file;
+		} else if (*file != g->fns[f].file) {
 			shared[base_id[f]] = true;
 		}
 	}
-	idmap_finish(&file_of);
+	free(file_of);
 	return shared;
 }
 
 static void
-names_init(struct names *nm, struct callgraph *g, const struct callgraph_options *opt)
+names_init(
+        struct names *nm, struct callgraph *g, const struct callgraph_options *opt, bool *contexts)
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
-	bool *shared = ambiguous_names(g, base_id);
+	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
@@ -480,11 +501,15 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
 		                   &reason);
 	}
+	/* Every orphan goes under the one [unexpanded] frame, found once. */
+	struct tree_cursor unexpanded = tree_cursor_root();
+	if (ok && orphan_count) {
+		ok = add_frames(t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), &reason);
+	}
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
-		struct tree_cursor c = tree_cursor_root();
-		ok = add_frames(t, &c, "[unexpanded]", strlen("[unexpanded]"), &reason) &&
-		     add_frames(t, &c, nm->text.data + nm->start[f],
+		struct tree_cursor c = unexpanded;
+		ok = add_frames(t, &c, nm->text.data + nm->start[f],
 		             nm->start[f + 1] - nm->start[f], &reason) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
@@ -499,10 +524,10 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 static bool
 emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
-        struct diag *err)
+        bool *contexts, struct diag *err)
 {
 	struct names nm;
-	names_init(&nm, g, opt);
+	names_init(&nm, g, opt, contexts);
 	/*
 	 * The frames' names are made and the nodes say which they take: the
 	 * graph itself goes before the tree grows, the peak of memory.
@@ -520,23 +545,9 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 }
 
 bool
-callgraph_has_contexts(const struct callgraph *g)
-{
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-			if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
-				return true; /* a caller, not a recursion level */
-			}
-		}
-	}
-	return false;
-}
-
-bool
 callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
-        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, struct diag *err)
+        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, bool *contexts,
+        struct diag *err)
 {
 	/* Grown by doubling while reading: what is unused goes before the peak. */
 	g->fns = xrealloc(g->fns, (g->fn_count ? g->fn_count : 1) * sizeof(*g->fns));
@@ -554,7 +565,7 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	for (size_t i = 0; i < orphan_count; i++) {
 		*unexpanded += orphans[i].cost;
 	}
-	bool ok = emit(g, &x, orphans, orphan_count, t, side, opt, err);
+	bool ok = emit(g, &x, orphans, orphan_count, t, side, opt, contexts, err);
 	free(orphans);
 	free(x.nodes);
 	return ok;
@@ -563,7 +574,9 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 uint32_t
 callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
 {
-	g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+	if (g->fn_count == g->fn_cap) {
+		g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+	}
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
 	return id;
@@ -582,7 +595,9 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 		size_t n = g->edge_count, at = n + (n > g->fn_count ? n : g->fn_count);
 		g->merge_at = at > 4096 ? at : 4096;
 	}
-	g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+	if (g->edge_count == g->edge_cap) {
+		g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+	}
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 

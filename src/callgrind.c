@@ -711,7 +711,6 @@ describe(const struct callgrind *cg, struct callgrind_info *info)
 	memcpy(info->event, event, n);
 	info->event[n] = '\0';
 	info->countname = count_name(info->event);
-	info->reconstructed = !callgraph_has_contexts(&cg->graph);
 	info->total = cg->self_sum;
 }
 
@@ -752,7 +751,11 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		*maps[i] = (struct idmap){0};
 	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
-	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
+	bool contexts = false;
+	bool ok = callgraph_to_tree(
+	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
+	info->reconstructed = !contexts;
+	return ok;
 }
 
 /*
