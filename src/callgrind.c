@@ -1002,14 +1002,15 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 static const char *
 fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *last)
 {
-	uint64_t id;
+	uint64_t id = 0;
 	uint32_t name;
 	if (*v != '(') {
 		return NULL;
 	}
 	const char *q = v + 1;
-	for (id = 0; is_digit(*q); q++) {
-		id = id * 10 + (unsigned)(*q - '0'); /* wraps past 19 digits: refused below */
+	/* Wraps past 19 digits: refused below. */
+	for (unsigned d; (d = (unsigned)(unsigned char)*q - '0') < 10; q++) {
+		id = id * 10 + d;
 	}
 	/* 18 digits: under 2^63, spec_name's limit, without a check. */
 	if (q == v + 1 || q - v > 19 || *q != ')') {
