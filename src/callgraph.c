@@ -590,10 +590,13 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 		return;
 	}
 	if (g->edge_count >= g->merge_at) {
-		/* Merging costs the calls and the functions: as many new calls pay for it. */
+		/*
+		 * A merge costs the calls and the functions: at least as many
+		 * new calls pay for the next. Under 64 Ki calls (1 MiB) none.
+		 */
 		merge_calls(g);
 		size_t n = g->edge_count, at = n + (n > g->fn_count ? n : g->fn_count);
-		g->merge_at = at > 4096 ? at : 4096;
+		g->merge_at = at > 65536 ? at : 65536;
 	}
 	if (g->edge_count == g->edge_cap) {
 		g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
