@@ -901,11 +901,13 @@ usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 		q = skip_digits(q + 2);
 	}
 	if (counts == single && *q == ' ' && is_digit(q[1])) {
-		const char *d = ++q;
+		const char *first = ++q;
+		unsigned d = (unsigned)(unsigned char)*q - '0';
 		do {
-			x = x * 10 + (unsigned)(*q++ - '0');
-		} while (is_digit(*q));
-		if (q - d > 19) {
+			x = x * 10 + d;
+			d = (unsigned)(unsigned char)*++q - '0';
+		} while (d < 10);
+		if (q - first > 19) {
 			return NULL;
 		}
 		for (counts++; *q == ' ' && is_digit(q[1]); counts++) {
