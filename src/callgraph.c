@@ -264,6 +264,7 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
+	bool semis; /* some text holds a ';' (an object's name brought it) */
 };
 
 static void
@@ -380,6 +381,7 @@ names_init(
 		}
 	}
 	nm->start[g->fn_count] = nm->text.len;
+	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 	free(base_id);
 }
@@ -442,13 +444,15 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 
 /*
  * The frames of a name under *at, which moves to the last: one, unless an
- * object's name brought a ';' (tree_add_stack would split it there too).
+ * object's name brought a ';' (tree_add_stack would split it there too);
+ * semis says whether any did.
  */
 static bool
-add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, const char **reason)
+add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bool semis,
+        const char **reason)
 {
 	for (;;) {
-		const char *semi = memchr(s, ';', len);
+		const char *semi = semis ? memchr(s, ';', len) : NULL;
 		size_t n = semi ? (size_t)(semi - s) : len;
 		if (!tree_cursor_child(t, at, s, n, at, reason)) {
 			return false;
@@ -495,7 +499,7 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
 			ok = add_frames(t, &c, nm->text.data + nm->start[f],
-			        nm->start[f + 1] - nm->start[f], &reason);
+			        nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
@@ -504,13 +508,14 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 	/* Every orphan goes under the one [unexpanded] frame, found once. */
 	struct tree_cursor unexpanded = tree_cursor_root();
 	if (ok && orphan_count) {
-		ok = add_frames(t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), &reason);
+		ok = add_frames(
+		        t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), false, &reason);
 	}
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
 		ok = add_frames(t, &c, nm->text.data + nm->start[f],
-		             nm->start[f + 1] - nm->start[f], &reason) &&
+		             nm->start[f + 1] - nm->start[f], nm->semis, &reason) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
 	if (!ok) {
