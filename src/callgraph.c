@@ -141,7 +141,9 @@ total_of(const struct callgraph_function *f)
 static uint32_t
 push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
 {
-	x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+	if (x->count == x->cap) {
+		x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+	}
 	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
 	return (uint32_t)x->count++;
 }
@@ -178,7 +180,9 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 			continue;
 		}
 		uint32_t id = push_node(x, e->callee, top->node, child);
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+		if (depth == cap) {
+			stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+		}
 		stack[depth++] = (struct frame){id, 0};
 		x->on_path[e->callee]++;
 	}
@@ -491,7 +495,9 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		size_t depth = 0;
 		uint32_t up = (uint32_t)i;
 		for (; up != NONE && at[up].node == TREE_NONE; up = x->nodes[up].parent) {
-			chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
+			if (depth == chain_cap) {
+				chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
+			}
 			chain[depth++] = up;
 		}
 		struct tree_cursor c = up == NONE ? tree_cursor_root() : at[up];
