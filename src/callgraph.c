@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "idmap.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -15,28 +14,69 @@ add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* Groups the edges by caller, so each function's calls are a range. */
+/*
+ * The calls are kept as they come, the calls of a caller to a callee from
+ * several sites (or parts of the file) apart, and merged into one edge a
+ * pair, costs summed, when they reach merge_at, which keeps them within
+ * about twice the edges: a map from caller and callee to the edge cost a
+ * hash a call. Merged, the edges are grouped by caller, each caller's in
+ * the order of their first call, as sorting edges numbered by first call
+ * would leave them.
+ */
 static void
-sort_edges(struct callgraph *g)
+merge_calls(struct callgraph *g)
 {
-	uint32_t *start = xcalloc(g->fn_count + 1, sizeof(*start));
-	for (size_t i = 0; i < g->edge_count; i++) {
-		start[g->edges[i].caller + 1]++;
+	size_t n = g->edge_count;
+	uint32_t *at = xcalloc(g->fn_count + 1, sizeof(*at));
+	for (size_t i = 0; i < n; i++) {
+		at[g->edges[i].caller + 1]++;
 	}
 	for (size_t f = 0; f < g->fn_count; f++) {
-		start[f + 1] += start[f];
-		g->fns[f].first_edge = start[f];
-		g->fns[f].edge_count = 0;
+		at[f + 1] += at[f];
 	}
-	struct callgraph_edge *sorted =
-	        xmalloc((g->edge_count ? g->edge_count : 1) * sizeof(*sorted));
-	for (size_t i = 0; i < g->edge_count; i++) {
-		struct callgraph_function *f = &g->fns[g->edges[i].caller];
-		sorted[f->first_edge + f->edge_count++] = g->edges[i];
+	struct callgraph_edge *sorted = xmalloc((n ? n : 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++) {
+		sorted[at[g->edges[i].caller]++] = g->edges[i];
 	}
 	free(g->edges);
+	/* Per callee, where its edge from the current caller is, plus one. */
+	uint32_t *edge_to = at;
+	memset(edge_to, 0, (g->fn_count + 1) * sizeof(*edge_to));
+	size_t out = 0, run = 0;
+	uint32_t caller = NONE;
+	for (size_t i = 0; i < n; i++) {
+		struct callgraph_edge e = sorted[i];
+		if (e.caller != caller) {
+			caller = e.caller;
+			run = out; /* this caller's edges start here */
+		}
+		uint32_t k = edge_to[e.callee];
+		if (k > run) {
+			sorted[k - 1].cost = add_sat(sorted[k - 1].cost, e.cost);
+		} else {
+			sorted[out++] = e;
+			edge_to[e.callee] = (uint32_t)out;
+		}
+	}
+	free(at);
 	g->edges = sorted;
-	free(start);
+	g->edge_count = out;
+	g->edge_cap = n ? n : 1;
+}
+
+/* The edges are grouped by caller: each function's calls are a range. */
+static void
+edge_ranges(struct callgraph *g)
+{
+	for (size_t f = 0; f < g->fn_count; f++) {
+		g->fns[f].first_edge = 0;
+		g->fns[f].edge_count = 0;
+	}
+	for (size_t i = g->edge_count; i-- > 0;) {
+		struct callgraph_function *f = &g->fns[g->edges[i].caller];
+		f->first_edge = (uint32_t)i;
+		f->edge_count++;
+	}
 }
 
 /*
@@ -47,24 +87,22 @@ sort_edges(struct callgraph *g)
 static void
 resolve_callees(struct callgraph *g)
 {
-	struct idmap by_name = {0};
+	/* Per name: 0 no defined function, f + 1 the one, NONE several. */
+	uint32_t *by_name = xcalloc(intern_count(g->names) + 1, sizeof(*by_name));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
-		uint32_t other;
-		if (!g->fns[f].defined) {
-			continue;
+		if (g->fns[f].defined) {
+			uint32_t *at = &by_name[g->fns[f].name];
+			*at = *at ? NONE : f + 1;
 		}
-		bool seen = idmap_get(&by_name, g->fns[f].name, &other);
-		idmap_set(&by_name, g->fns[f].name, seen ? NONE : f);
 	}
 	for (size_t i = 0; i < g->edge_count; i++) {
 		struct callgraph_edge *e = &g->edges[i];
-		uint32_t f;
-		if (!g->fns[e->callee].defined && idmap_get(&by_name, g->fns[e->callee].name, &f) &&
-		        f != NONE) {
-			e->callee = f;
+		uint32_t f = by_name[g->fns[e->callee].name];
+		if (!g->fns[e->callee].defined && f && f != NONE) {
+			e->callee = f - 1;
 		}
 	}
-	idmap_finish(&by_name);
+	free(by_name);
 }
 
 static void
@@ -103,7 +141,9 @@ total_of(const struct callgraph_function *f)
 static uint32_t
 push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
 {
-	x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+	if (x->count == x->cap) {
+		x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+	}
 	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
 	return (uint32_t)x->count++;
 }
@@ -140,7 +180,9 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 			continue;
 		}
 		uint32_t id = push_node(x, e->callee, top->node, child);
-		stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+		if (depth == cap) {
+			stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+		}
 		stack[depth++] = (struct frame){id, 0};
 		x->on_path[e->callee]++;
 	}
@@ -226,6 +268,7 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
+	bool semis; /* some text holds a ';' (an object's name brought it) */
 };
 
 static void
@@ -264,40 +307,64 @@ base_len(const char *s, size_t len)
 	return q ? (size_t)(q - s) : len;
 }
 
-/* Base names shared by functions of different files get `file:` added. */
-static bool *
-ambiguous_names(struct callgraph *g, uint32_t *base_id)
+/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
+static bool
+has_context(const char *s, size_t len)
 {
-	struct idmap file_of = {0};
+	for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+		if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Base names shared by functions of different files get `file:` added;
+ * *contexts says whether any name holds a caller context.
+ */
+static bool *
+ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+{
+	*contexts = false;
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
 		size_t base = base_len(s, len);
 		/* The same id intern_add would give, without hashing the name again. */
 		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
+		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
-	bool *shared = xcalloc(intern_count(g->names) + 1, sizeof(*shared));
+	size_t names = intern_count(g->names) + 1;
+	bool *shared = xcalloc(names, sizeof(*shared));
+	/* Per base name, the file of its first defined function (NONE: none). */
+	const uint32_t unseen = NONE - 1; /* no name id is this high */
+	uint32_t *file_of = xmalloc(names * sizeof(*file_of));
+	for (size_t i = 0; i < names; i++) {
+		file_of[i] = unseen;
+	}
 	for (uint32_t f = 0; f < g->fn_count; f++) {
-		uint32_t file;
+		uint32_t *file = &file_of[base_id[f]];
 		if (!g->fns[f].defined) {
 			continue;
 		}
-		if (!idmap_get(&file_of, base_id[f], &file)) {
-			idmap_set(&file_of, base_id[f], g->fns[f].file);
-		} else if (file != g->fns[f].file) {
+		if (*file == unseen) {
+			*file = g->fns[f].file;
+		} else if (*file != g->fns[f].file) {
 			shared[base_id[f]] = true;
 		}
 	}
-	idmap_finish(&file_of);
+	free(file_of);
 	return shared;
 }
 
 static void
-names_init(struct names *nm, struct callgraph *g, const struct callgraph_options *opt)
+names_init(
+        struct names *nm, struct callgraph *g, const struct callgraph_options *opt, bool *contexts)
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
-	bool *shared = ambiguous_names(g, base_id);
+	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
@@ -318,6 +385,7 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 		}
 	}
 	nm->start[g->fn_count] = nm->text.len;
+	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 	free(base_id);
 }
@@ -380,13 +448,15 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 
 /*
  * The frames of a name under *at, which moves to the last: one, unless an
- * object's name brought a ';' (tree_add_stack would split it there too).
+ * object's name brought a ';' (tree_add_stack would split it there too);
+ * semis says whether any did.
  */
 static bool
-add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, const char **reason)
+add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bool semis,
+        const char **reason)
 {
 	for (;;) {
-		const char *semi = memchr(s, ';', len);
+		const char *semi = semis ? memchr(s, ';', len) : NULL;
 		size_t n = semi ? (size_t)(semi - s) : len;
 		if (!tree_cursor_child(t, at, s, n, at, reason)) {
 			return false;
@@ -425,7 +495,9 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		size_t depth = 0;
 		uint32_t up = (uint32_t)i;
 		for (; up != NONE && at[up].node == TREE_NONE; up = x->nodes[up].parent) {
-			chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
+			if (depth == chain_cap) {
+				chain = xgrow(chain, &chain_cap, depth + 1, sizeof(*chain));
+			}
 			chain[depth++] = up;
 		}
 		struct tree_cursor c = up == NONE ? tree_cursor_root() : at[up];
@@ -433,18 +505,23 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
 			ok = add_frames(t, &c, nm->text.data + nm->start[f],
-			        nm->start[f + 1] - nm->start[f], &reason);
+			        nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
 		                   &reason);
 	}
+	/* Every orphan goes under the one [unexpanded] frame, found once. */
+	struct tree_cursor unexpanded = tree_cursor_root();
+	if (ok && orphan_count) {
+		ok = add_frames(
+		        t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), false, &reason);
+	}
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
-		struct tree_cursor c = tree_cursor_root();
-		ok = add_frames(t, &c, "[unexpanded]", strlen("[unexpanded]"), &reason) &&
-		     add_frames(t, &c, nm->text.data + nm->start[f],
-		             nm->start[f + 1] - nm->start[f], &reason) &&
+		struct tree_cursor c = unexpanded;
+		ok = add_frames(t, &c, nm->text.data + nm->start[f],
+		             nm->start[f + 1] - nm->start[f], nm->semis, &reason) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
 	if (!ok) {
@@ -458,10 +535,10 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 static bool
 emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
-        struct diag *err)
+        bool *contexts, struct diag *err)
 {
 	struct names nm;
-	names_init(&nm, g, opt);
+	names_init(&nm, g, opt, contexts);
 	/*
 	 * The frames' names are made and the nodes say which they take: the
 	 * graph itself goes before the tree grows, the peak of memory.
@@ -479,29 +556,16 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
 }
 
 bool
-callgraph_has_contexts(const struct callgraph *g)
-{
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-			if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
-				return true; /* a caller, not a recursion level */
-			}
-		}
-	}
-	return false;
-}
-
-bool
 callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
-        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, struct diag *err)
+        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, bool *contexts,
+        struct diag *err)
 {
 	/* Grown by doubling while reading: what is unused goes before the peak. */
 	g->fns = xrealloc(g->fns, (g->fn_count ? g->fn_count : 1) * sizeof(*g->fns));
 	g->fn_cap = g->fn_count;
+	merge_calls(g);
 	resolve_callees(g);
-	sort_edges(g);
+	edge_ranges(g);
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
@@ -512,7 +576,7 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	for (size_t i = 0; i < orphan_count; i++) {
 		*unexpanded += orphans[i].cost;
 	}
-	bool ok = emit(g, &x, orphans, orphan_count, t, side, opt, err);
+	bool ok = emit(g, &x, orphans, orphan_count, t, side, opt, contexts, err);
 	free(orphans);
 	free(x.nodes);
 	return ok;
@@ -521,10 +585,34 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 uint32_t
 callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
 {
-	g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+	if (g->fn_count == g->fn_cap) {
+		g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+	}
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
 	return id;
+}
+
+void
+callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
+{
+	/* Direct recursion: the inner call's cost is in the caller's already. */
+	if (caller == callee) {
+		return;
+	}
+	if (g->edge_count >= g->merge_at) {
+		/*
+		 * A merge costs the calls and the functions: at least as many
+		 * new calls pay for the next. Under 64 Ki calls (1 MiB) none.
+		 */
+		merge_calls(g);
+		size_t n = g->edge_count, at = n + (n > g->fn_count ? n : g->fn_count);
+		g->merge_at = at > 65536 ? at : 65536;
+	}
+	if (g->edge_count == g->edge_cap) {
+		g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+	}
+	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 
 void

@@ -48,6 +48,7 @@ struct callgraph {
 	size_t fn_count, fn_cap;
 	struct callgraph_edge *edges;
 	size_t edge_count, edge_cap;
+	size_t merge_at; /* calls merged into edges when there are this many */
 };
 
 struct callgraph_options {
@@ -58,18 +59,19 @@ struct callgraph_options {
 
 /* A new function; returns its index. */
 uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
+/* Calls from caller to callee of inclusive cost cost (one call site's). */
+void callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost);
 void callgraph_finish(struct callgraph *g);
-/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
-bool callgraph_has_contexts(const struct callgraph *g);
 /*
  * Adds the graph's stacks, whose self costs add up to total, to a side of
- * t; *unexpanded is what went under [unexpanded]. False with err set when
- * the tree refused a stack. The graph is used up: its arrays and its
+ * t; *unexpanded is what went under [unexpanded], *contexts whether a
+ * name holds a caller context ("a'b"; "a'2" is a recursion level). False
+ * with err set when the tree refused a stack. The graph is used up: its arrays and its
  * names table are freed (and zeroed) once the frames' names are made, so
  * that the graph and the tree are not in memory together.
  */
 bool callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
-        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded,
+        const struct callgraph_options *opt, uint64_t total, uint64_t *unexpanded, bool *contexts,
         struct diag *err);
 
 #endif

@@ -3,9 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "buf.h"
 #include "escape.h"
@@ -63,7 +60,6 @@ struct callgrind {
 	struct idmap ids[3]; /* compressed id -> name id */
 	struct idmap function_of; /* file << 32 | name -> function */
 	struct idmap function_of_id; /* compressed id -> function */
-	struct idmap edge_of; /* caller << 32 | callee -> edge */
 	/* header */
 	char events[MAX_EVENTS][64];
 	size_t event_count;
@@ -113,7 +109,6 @@ callgrind_destroy(struct callgrind *cg)
 	}
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->function_of_id);
-	idmap_finish(&cg->edge_of);
 	callgraph_finish(&cg->graph);
 	free(cg);
 }
@@ -223,26 +218,6 @@ function_id(
 	return id;
 }
 
-static void
-add_edge(struct callgrind *cg, uint32_t caller, uint32_t callee, uint64_t cost)
-{
-	/* Direct recursion: the inner call's cost is in the caller's already. */
-	if (caller == callee) {
-		return;
-	}
-	uint64_t key = (uint64_t)caller << 32 | callee;
-	uint32_t id;
-	if (!idmap_get(&cg->edge_of, key, &id)) {
-		cg->graph.edges = xgrow(cg->graph.edges, &cg->graph.edge_cap,
-		        cg->graph.edge_count + 1, sizeof(*cg->graph.edges));
-		id = (uint32_t)cg->graph.edge_count++;
-		cg->graph.edges[id] = (struct callgraph_edge){caller, callee, 0};
-		idmap_set(&cg->edge_of, key, id);
-	}
-	struct callgraph_edge *e = &cg->graph.edges[id];
-	e->cost = e->cost > UINT64_MAX - cost ? UINT64_MAX : e->cost + cost;
-}
-
 static uint64_t
 add_sat(uint64_t a, uint64_t b)
 {
@@ -338,7 +313,7 @@ cost_line(struct callgrind *cg, const char *p, const char *end, struct diag *err
 	}
 	if (cg->in_call) {
 		cg->in_call = false;
-		add_edge(cg, cg->fn, cg->call_target, v);
+		callgraph_call(&cg->graph, cg->fn, cg->call_target, v);
 		cg->call_object = cg->call_file = NONE;
 		return true;
 	}
@@ -736,7 +711,6 @@ describe(const struct callgrind *cg, struct callgrind_info *info)
 	memcpy(info->event, event, n);
 	info->event[n] = '\0';
 	info->countname = count_name(info->event);
-	info->reconstructed = !callgraph_has_contexts(&cg->graph);
 	info->total = cg->self_sum;
 }
 
@@ -770,14 +744,18 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	}
 	describe(cg, info);
 	/* The maps serve the parsing only: freed before the tree grows. */
-	struct idmap *maps[] = {&cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of,
-	        &cg->function_of_id, &cg->edge_of};
+	struct idmap *maps[] = {
+	        &cg->ids[0], &cg->ids[1], &cg->ids[2], &cg->function_of, &cg->function_of_id};
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
-	return callgraph_to_tree(&cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, err);
+	bool contexts = false;
+	bool ok = callgraph_to_tree(
+	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
+	info->reconstructed = !contexts;
+	return ok;
 }
 
 /*
@@ -873,75 +851,12 @@ derived_counts(const char *p, size_t n, const int64_t *coef, uint64_t *out)
 	return p;
 }
 
-#ifdef __SSE2__
-/* The set bits of each byte value: plain x86-64 has no popcount. */
-#define BITS2(n) (n), (n) + 1, (n) + 1, (n) + 2
-#define BITS4(n) BITS2(n), BITS2((n) + 1), BITS2((n) + 1), BITS2((n) + 2)
-#define BITS6(n) BITS4(n), BITS4((n) + 1), BITS4((n) + 1), BITS4((n) + 2)
-static const unsigned char bits_of_byte[256] = {BITS6(0), BITS6(1), BITS6(1), BITS6(2)};
-
-/* The set bits of a 16-bit mask. */
-static inline size_t
-bit_count(unsigned x)
-{
-	return (size_t)bits_of_byte[x & 0xFF] + bits_of_byte[x >> 8 & 0xFF];
-}
-
 /*
- * The commonest cost line, one position and one event read as it is, in
- * its 16 bytes at once: which are digits, blanks and the newline, as bit
- * masks (SSE2, in every x86-64), then its counts from the masks. A loop a
- * byte and a branch a count cost more than all the rest of the reading.
- * Each test on the masks says of every byte what single_counts asks of
- * each, so what this takes scan_cost takes the same way; the rest it
- * declines (NULL) to scan_cost. p: a position's first byte, 16 bytes
- * readable from it.
- */
-static inline const char *
-cost_16(const char *p, size_t n, size_t single, uint64_t *v)
-{
-	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
-	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
-	if (!nl) {
-		return NULL;
-	}
-	unsigned len = (unsigned)__builtin_ctz(nl); /* the newline's byte */
-	unsigned line = (1u << len) - 1;
-	unsigned blanks = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8(' '))) & line;
-	/* A digit is a byte whose distance from '0' is at most 9. */
-	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
-	unsigned digits =
-	        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
-	/* The position's first byte, then digits and single blanks only. */
-	if (((digits | blanks | 1u) & line) != line || (blanks & blanks >> 1)) {
-		return NULL;
-	}
-	/* Each blank starts a count but one just before the newline. */
-	unsigned starts = blanks & ~(1u << len >> 1);
-	if (bit_count(starts) > n) {
-		return NULL; /* more counts than events */
-	}
-	for (size_t i = 0; i < single; i++) {
-		starts &= starts - 1;
-	}
-	uint64_t x = 0;
-	if (starts) { /* else a missing count: zero */
-		unsigned from = (unsigned)__builtin_ctz(starts) + 1;
-		unsigned to = from + (unsigned)__builtin_ctz((blanks | 1u << len) >> from);
-		for (unsigned i = from; i < to; i++) { /* at most 14 digits: no overflow */
-			x = x * 10 + (unsigned)(p[i] - '0');
-		}
-	}
-	*v = x;
-	return p + len;
-}
-#endif
-
-/*
- * The usual cost line ("+3 5 1 0", "* 2", "12 4"): its value, and its
- * newline, or NULL. The positions are skipped, never converted: nothing
- * difffold draws depends on them (cost_line takes any word that starts
- * like one; other forms, "0x4011a0", go to it).
+ * A cost line in its usual forms ("+3 5 1 0", "* 2", "12 4", with one or
+ * two positions and any event): its value, and its newline, or NULL. The
+ * positions are skipped, never converted: nothing difffold draws depends
+ * on them (cost_line takes any word that starts like one; other forms,
+ * "0x4011a0", go to it).
  */
 static inline const char *
 scan_cost(const struct callgrind *cg, const char *p, uint64_t *v)
@@ -968,48 +883,93 @@ scan_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 }
 
 /*
- * A cost line's value and its newline, or NULL: in 16 bytes at once when
- * wide (one position, one event) and they are there, else by scan_cost.
+ * The usual cost line (one position, then its counts after single
+ * blanks) when one event is read as it is: its value and its newline, or
+ * NULL. Byte by byte, each byte asked only what single_counts asks of it
+ * there: the counts before the chosen one (single) skipped, it converted
+ * (up to 19 digits), those after it skipped, all of them counted (at most
+ * n). What this takes scan_cost takes the same way; the positions are
+ * skipped as it does. p: a position's first byte.
  */
-static inline const char *
-cost_value(const struct callgrind *cg, bool wide, const char *p, const char *last, uint64_t *v)
+static inline __attribute__((always_inline)) const char *
+usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 {
-#ifdef __SSE2__
-	if (wide && last - p >= 15) {
-		const char *nl = cost_16(p, cg->event_count, cg->single, v);
-		if (nl) {
-			return nl;
+	const char *q = skip_digits(p + 1);
+	uint64_t x = 0;
+	size_t counts = 0;
+	for (; counts < single && *q == ' ' && is_digit(q[1]); counts++) {
+		q = skip_digits(q + 2);
+	}
+	if (counts == single && *q == ' ' && is_digit(q[1])) {
+		const char *first = ++q;
+		unsigned d = (unsigned)(unsigned char)*q - '0';
+		do {
+			x = x * 10 + d;
+			d = (unsigned)(unsigned char)*++q - '0';
+		} while (d < 10);
+		if (q - first > 19) {
+			return NULL;
+		}
+		for (counts++; *q == ' ' && is_digit(q[1]); counts++) {
+			q = skip_digits(q + 2);
 		}
 	}
-#else
-	(void)wide;
-	(void)last;
-#endif
-	return scan_cost(cg, p, v);
+	q += *q == ' ' && q[1] == '\n'; /* a blank may end the line */
+	if (*q != '\n' || counts > n) {
+		return NULL;
+	}
+	*v = x;
+	return q;
+}
+
+/* A cost line's value and its newline, or NULL: by usual_cost when wide. */
+static inline const char *
+cost_value(const struct callgrind *cg, bool wide, const char *p, uint64_t *v)
+{
+	return wide ? usual_cost(p, cg->event_count, cg->single, v) : scan_cost(cg, p, v);
 }
 
 /*
- * A run of cost lines of the current function's own cost, summed in
- * locals: a function's block is mostly such lines. Returns the first line
- * the run did not take.
+ * The own cost of a run of lines (a function's block is mostly such
+ * lines), summed into *self and *sum, by usual_cost when wide (single: a
+ * constant where inlined for the first event) else by scan_cost. Returns
+ * the first line the run did not take.
  */
+static inline __attribute__((always_inline)) const char *
+cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, const char *last,
+        uint64_t *self, uint64_t *sum, uint64_t *lines)
+{
+	uint64_t own = *self, all = *sum, count = 0;
+	while (p <= last && is_position_start(*p)) {
+		uint64_t v;
+		const char *nl =
+		        wide ? usual_cost(p, cg->event_count, single, &v) : scan_cost(cg, p, &v);
+		/* A function's self is part of the sum: if the sum fits, it does. */
+		if (!nl || all > UINT64_MAX - v) {
+			break; /* callgrind_line says what is wrong */
+		}
+		own += v;
+		all += v;
+		count++;
+		p = nl + 1;
+	}
+	*self = own;
+	*sum = all;
+	*lines += count;
+	return p;
+}
+
+/* A run of cost lines of the current function's own cost. */
 static const char *
 self_cost_run(struct callgrind *cg, const char *p, const char *last)
 {
 	struct callgraph_function *f = &cg->graph.fns[cg->fn];
 	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
 	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-	while (p <= last && is_position_start(*p)) {
-		uint64_t v;
-		const char *nl = cost_value(cg, wide, p, last, &v);
-		/* A function's self is part of the sum: if the sum fits, it does. */
-		if (!nl || sum > UINT64_MAX - v) {
-			break; /* callgrind_line says what is wrong */
-		}
-		self += v;
-		sum += v;
-		lines++;
-		p = nl + 1;
+	if (wide && cg->single == 0) {
+		p = cost_run(cg, true, 0, p, last, &self, &sum, &lines);
+	} else {
+		p = cost_run(cg, wide, cg->single, p, last, &self, &sum, &lines);
 	}
 	f->self = self;
 	cg->self_sum = sum;
@@ -1027,12 +987,12 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	if (cg->in_call) {
 		uint64_t v;
 		bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-		const char *nl = cost_value(cg, wide, p, last, &v);
+		const char *nl = cost_value(cg, wide, p, &v);
 		if (!nl) {
 			return NULL;
 		}
 		cg->in_call = false;
-		add_edge(cg, cg->fn, cg->call_target, v);
+		callgraph_call(&cg->graph, cg->fn, cg->call_target, v);
 		cg->call_object = cg->call_file = NONE;
 		cg->line_no++;
 		return nl + 1;
@@ -1044,14 +1004,15 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 static const char *
 fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *last)
 {
-	uint64_t id;
+	uint64_t id = 0;
 	uint32_t name;
 	if (*v != '(') {
 		return NULL;
 	}
 	const char *q = v + 1;
-	for (id = 0; is_digit(*q); q++) {
-		id = id * 10 + (unsigned)(*q - '0'); /* wraps past 19 digits: refused below */
+	/* Wraps past 19 digits: refused below. */
+	for (unsigned d; (d = (unsigned)(unsigned char)*q - '0') < 10; q++) {
+		id = id * 10 + d;
 	}
 	/* 18 digits: under 2^63, spec_name's limit, without a check. */
 	if (q == v + 1 || q - v > 19 || *q != ')') {

@@ -127,6 +127,16 @@ test_cost_line_edges(void **state)
 	        "cost line without its positions");
 	check_error("events: Ir\npositions: instr line\nfl=a.c\nfn=f\n+1\n", NULL,
 	        "cost line without its positions");
+	/* A chosen count of 19 digits, a blank after the last count, no counts. */
+	check("events: Ir Dr\nfl=a.c\nfn=f\n1 1234567890123456789\n* 5 7 \n+2\n",
+	        "f 1234567890123456794\n");
+	/* The chosen count after another, or missing. */
+	struct callgrind_options dr = {"Dr", false, CALLGRIND_DEFAULT_FLOOR};
+	char *s = read_as("events: Ir Dr\nfl=a.c\nfn=f\n1 5 7\n+1 3\n-1 2 10 \n", &dr, NULL);
+	assert_string_equal(s, "f 17\n");
+	free(s);
+	check_error(
+	        "events: Ir Dr\nfl=a.c\nfn=f\n1 5 7\n+1 3 99999999999999999999\n", &dr, "bad cost");
 	/* A cost line before fn=, and before events:. */
 	check_error(HEADER "fl=a.c\n1 5\n", NULL, "before any fn=");
 	check_error("positions: line\nfl=a.c\nfn=f\n1 5\n", NULL, "before the events");
