@@ -116,17 +116,18 @@ totals_line(const struct layout *l)
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
-		add_exact_count(&b, root->total[SIDE_HEAD], unit);
+		add_exact_count(&b, tree_node_total(t, root, SIDE_HEAD), unit);
 		buf_adds(&b, SEP);
 		add_name(&b, o->head_label, l);
 		return detach(&b);
 	}
 	buf_adds(&b, "base ");
-	numfmt_count(&b, root->total[SIDE_BASE], 3, false, false);
+	numfmt_count(&b, tree_node_total(t, root, SIDE_BASE), 3, false, false);
 	buf_adds(&b, " \xE2\x86\x92 head ");
-	add_exact_count(&b, root->total[SIDE_HEAD], unit);
+	add_exact_count(&b, tree_node_total(t, root, SIDE_HEAD), unit);
 	buf_adds(&b, ": ");
-	add_exact_change(&b, root->total[SIDE_BASE], root->total[SIDE_HEAD]);
+	add_exact_change(
+	        &b, tree_node_total(t, root, SIDE_BASE), tree_node_total(t, root, SIDE_HEAD));
 	buf_adds(&b, SEP "base: ");
 	add_name(&b, o->base_label, l);
 	buf_adds(&b, SEP "head: ");
@@ -155,7 +156,7 @@ removed_samples(const struct tree *t)
 	double sum = 0;
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		if (count_is_zero(n->total[SIDE_HEAD])) {
+		if (count_is_zero(tree_node_total(t, n, SIDE_HEAD))) {
 			sum += tree_value(t, n, SIDE_BASE, true);
 		}
 	}
@@ -316,9 +317,10 @@ add_changes(struct caption *c, const struct layout *l)
 	struct fn_change *fns = xcalloc(names, sizeof(*fns));
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		const struct count *b = &n->self[SIDE_BASE], *h = &n->self[SIDE_HEAD];
+		struct count b = tree_node_self(t, n, SIDE_BASE),
+		             h = tree_node_self(t, n, SIDE_HEAD);
 		/* Most frames only call others: no self cost to add. */
-		bool none = (b->units | b->nanos | h->units | h->nanos) == 0;
+		bool none = (b.units | b.nanos | h.units | h.nanos) == 0;
 		if (!none && i != TREE_ROOT && n->name < names) {
 			fns[n->name].base += tree_value(t, n, SIDE_BASE, true);
 			fns[n->name].head += tree_value(t, n, SIDE_HEAD, true);

@@ -118,8 +118,8 @@ place_children(const struct tree *t, uint32_t id, struct offset *off)
 	        c = tree_node(t, c)->next_sibling) {
 		const struct tree_node *n = tree_node(t, c);
 		off[c] = at;
-		(void)count_add(at.base, n->total[SIDE_BASE], &at.base);
-		(void)count_add(at.head, n->total[SIDE_HEAD], &at.head);
+		(void)count_add(at.base, tree_node_total(t, n, SIDE_BASE), &at.base);
+		(void)count_add(at.head, tree_node_total(t, n, SIDE_HEAD), &at.head);
 	}
 }
 

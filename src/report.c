@@ -105,19 +105,20 @@ aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
 		struct fn *f = &fns[n->name];
 		f->seen = true;
 		for (int side = 0; side < 2; side++) {
-			add_to(&f->self[side], n->self[side]);
+			add_to(&f->self[side], tree_node_self(t, n, side));
 			if (on_path[n->name] == 0) {
-				add_to(&f->total[side], n->total[side]);
+				add_to(&f->total[side], tree_node_total(t, n, side));
 			}
 		}
 		on_path[n->name]++;
 		stack[sp++] = id;
-		double d = report_change(report_amount(s, n->self[SIDE_BASE], SIDE_BASE),
-		        report_amount(s, n->self[SIDE_HEAD], SIDE_HEAD))
-		                   .v;
+		double d =
+		        report_change(report_amount(s, tree_node_self(t, n, SIDE_BASE), SIDE_BASE),
+		                report_amount(s, tree_node_self(t, n, SIDE_HEAD), SIDE_HEAD))
+		                .v;
 		if (fabs(d) > s->floor && s->differential) {
-			push_row(s, LIST_PATHS, id, order, n->self[SIDE_BASE], n->self[SIDE_HEAD],
-			        fabs(d));
+			push_row(s, LIST_PATHS, id, order, tree_node_self(t, n, SIDE_BASE),
+			        tree_node_self(t, n, SIDE_HEAD), fabs(d));
 		}
 	}
 	free(stack);
@@ -179,9 +180,9 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	s->differential = t->differential;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	const struct count zero = {0, 0};
-	s->base_total =
-	        report_amount(s, s->differential ? root->total[SIDE_BASE] : zero, SIDE_BASE);
-	s->head_total = report_amount(s, root->total[SIDE_HEAD], SIDE_HEAD);
+	s->base_total = report_amount(
+	        s, s->differential ? tree_node_total(t, root, SIDE_BASE) : zero, SIDE_BASE);
+	s->head_total = report_amount(s, tree_node_total(t, root, SIDE_HEAD), SIDE_HEAD);
 	s->change = report_change(s->base_total, s->head_total);
 	s->larger = s->change.negative || s->base_total.v > s->head_total.v ? s->base_total
 	                                                                    : s->head_total;
@@ -422,7 +423,8 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 		buf_adds(b, " (head runs / base runs) before comparing.");
 	} else if (s->t->normalized) {
 		buf_adds(b, "Rule: normalised, base counts (total ");
-		numfmt_count(b, tree_node(s->t, TREE_ROOT)->total[SIDE_BASE], 2, false, false);
+		numfmt_count(b, tree_node_total(s->t, tree_node(s->t, TREE_ROOT), SIDE_BASE), 2,
+		        false, false);
 		buf_adds(b, ") multiplied by ");
 		numfmt_report_number(b, s->t->base_scale, 6, true, false);
 		buf_adds(b, " (head total / base total) before comparing.");

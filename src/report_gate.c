@@ -162,7 +162,9 @@ report_gate_eval(const struct summary *s, const struct options *opt, size_t i, s
 		if (d > 0 && d * 100 > ev->limit * s->base_total.v &&
 		        (!s->t->runs || report_runs_verdict(s) == VERDICT_REGRESSION)) {
 			const struct tree_node *root = tree_node(s->t, TREE_ROOT);
-			push(ev, s, GATE_WHOLE, root->total, HUGE_VAL);
+			const struct count total[2] = {tree_node_total(s->t, root, SIDE_BASE),
+			        tree_node_total(s->t, root, SIDE_HEAD)};
+			push(ev, s, GATE_WHOLE, total, HUGE_VAL);
 		}
 	}
 	for (uint32_t id = 0; id < s->nnames; id++) {

@@ -325,7 +325,8 @@ investigate(struct buf *items, const struct summary *s, const struct signals *sg
 		report_add_path(b, s, sg->hot[0], md);
 		buf_adds(b, " is new and takes ");
 		numfmt_report_percent(b,
-		        count_to_double(tree_node(s->t, sg->hot[0])->total[SIDE_HEAD]) /
+		        count_to_double(
+		                tree_node_total(s->t, tree_node(s->t, sg->hot[0]), SIDE_HEAD)) /
 		                (s->head_total.v > 0 ? s->head_total.v : 1) * 100,
 		        false);
 		buf_adds(b, " of head: check that it is meant to run there.");
@@ -608,8 +609,8 @@ json_signals(
 	for (size_t i = 0; i < sg->nhot; i++) {
 		const struct tree_node *n = tree_node(s->t, sg->hot[i]);
 		struct row r = {.id = sg->hot[i]};
-		r.base = report_amount(s, n->total[SIDE_BASE], SIDE_BASE);
-		r.head = report_amount(s, n->total[SIDE_HEAD], SIDE_HEAD);
+		r.base = report_amount(s, tree_node_total(s->t, n, SIDE_BASE), SIDE_BASE);
+		r.head = report_amount(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD);
 		r.delta = report_change(r.base, r.head);
 		buf_adds(b, i ? "," : "");
 		report_json_row(b, s, LIST_PATHS, &r);

@@ -35,23 +35,37 @@ tree_destroy(struct tree *t)
 	runs_destroy(t->runs);
 	intern_destroy(t->names);
 	free(t->nodes);
+	free(t->nanos);
 	free(t);
 }
 
 /*
  * Totals from self counts. A parent is created before its children, so its
  * id is smaller: one pass from the last id down adds every subtree into its
- * parent before the parent itself is added upwards.
+ * parent before the parent itself is added upwards. Sums are bounded by the
+ * root's total, checked line by line, so none overflows.
  */
 static void
 sum_totals(struct tree *t)
 {
+	struct tree_node *nodes = t->nodes;
+	if (!t->nanos) {
+		for (size_t i = t->node_count; i-- > 1;) {
+			struct tree_node *parent = &nodes[nodes[i].parent];
+			parent->total_units[SIDE_BASE] += nodes[i].total_units[SIDE_BASE];
+			parent->total_units[SIDE_HEAD] += nodes[i].total_units[SIDE_HEAD];
+		}
+		return;
+	}
 	for (size_t i = t->node_count; i-- > 1;) {
-		struct tree_node *n = &t->nodes[i];
-		struct tree_node *parent = &t->nodes[n->parent];
-		/* Bounded by the root's total, checked line by line. */
-		count_add(parent->total[SIDE_BASE], n->total[SIDE_BASE], &parent->total[SIDE_BASE]);
-		count_add(parent->total[SIDE_HEAD], n->total[SIDE_HEAD], &parent->total[SIDE_HEAD]);
+		uint32_t p = nodes[i].parent;
+		for (int side = 0; side < 2; side++) {
+			struct count sum;
+			count_add(tree_node_total(t, &nodes[p], (enum side)side),
+			        tree_node_total(t, &nodes[i], (enum side)side), &sum);
+			nodes[p].total_units[side] = sum.units;
+			t->nanos[p].total[side] = sum.nanos;
+		}
 	}
 }
 
@@ -120,15 +134,16 @@ link_children(struct tree *t, const uint32_t *rank)
 enum node_status
 tree_classify_change(const struct tree *t, const struct tree_node *n, double delta)
 {
+	bool in_base = !count_is_zero(tree_node_total(t, n, SIDE_BASE));
+	bool in_head = !count_is_zero(tree_node_total(t, n, SIDE_HEAD));
 	/* A stack given with zero counts on both sides is not new, just empty. */
-	if (!t->differential ||
-	        (count_is_zero(n->total[SIDE_BASE]) && count_is_zero(n->total[SIDE_HEAD]))) {
+	if (!t->differential || (!in_base && !in_head)) {
 		return STATUS_SAME;
 	}
-	if (count_is_zero(n->total[SIDE_BASE])) {
+	if (!in_base) {
 		return STATUS_NEW;
 	}
-	if (count_is_zero(n->total[SIDE_HEAD])) {
+	if (!in_head) {
 		return STATUS_REMOVED;
 	}
 	double base_total = tree_total(t, SIDE_BASE);
@@ -176,10 +191,11 @@ tree_finish(struct tree *t, bool differential)
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
-	if (t->opt.normalize && differential && !count_is_zero(root->total[SIDE_BASE])) {
+	struct count base_total = tree_node_total(t, root, SIDE_BASE);
+	if (t->opt.normalize && differential && !count_is_zero(base_total)) {
 		t->normalized = true;
-		t->base_scale = count_to_double(root->total[SIDE_HEAD]) /
-		                count_to_double(root->total[SIDE_BASE]);
+		t->base_scale = count_to_double(tree_node_total(t, root, SIDE_HEAD)) /
+		                count_to_double(base_total);
 	} else if (t->opt.run_scale > 0 && t->opt.run_scale != 1 && differential) {
 		t->normalized = true;
 		t->run_scaled = true;
@@ -208,7 +224,7 @@ tree_node_name(const struct tree *t, const struct tree_node *n, size_t *len)
 double
 tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self)
 {
-	double v = count_to_double(self ? n->self[side] : n->total[side]);
+	double v = count_to_double(self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 	return side == SIDE_BASE ? v * t->base_scale : v;
 }
 
