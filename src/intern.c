@@ -274,61 +274,111 @@ key_less(const struct rank_key *a, const struct rank_key *b)
 	return c != 0 ? c < 0 : a->len < b->len;
 }
 
+static void
+swap_keys(struct rank_key *a, struct rank_key *b)
+{
+	struct rank_key x = *a;
+	*a = *b;
+	*b = x;
+}
+
+/* Most ranges left by the partitions are a few keys: insertion sort there. */
+#define SORT_SMALL 16
+
+static void
+insertion_sort(struct rank_key *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct rank_key x = v[i];
+		size_t j = i;
+		for (; j > 0 && key_less(&x, &v[j - 1]); j--) {
+			v[j] = v[j - 1];
+		}
+		v[j] = x;
+	}
+}
+
+/* The index of the median of v[a], v[b], v[c]. */
+static size_t
+median3(const struct rank_key *v, size_t a, size_t b, size_t c)
+{
+	if (key_less(&v[a], &v[b])) {
+		return key_less(&v[b], &v[c]) ? b : key_less(&v[a], &v[c]) ? c : a;
+	}
+	return key_less(&v[a], &v[c]) ? a : key_less(&v[b], &v[c]) ? c : b;
+}
+
+static uint64_t
+next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 /*
- * Merges the sorted runs v[lo, mid) and v[mid, hi) in place, through tmp,
- * which holds a copy of the shorter run: so tmp needs room for half of the
- * keys, not all (the sort runs beside the finished nodes, at the peak).
- * Names are distinct, so no two keys are equal and stability is moot.
+ * Moves the median of three keys drawn at random to v[lo], then
+ * partitions v[lo, hi) around it; returns the pivot's final index.
+ * Names are distinct, so no key equals the pivot.
  */
-/* Struct copies, not memcpy: most runs are a few keys, where a call costs more. */
-static void
-copy_keys(struct rank_key *to, const struct rank_key *from, size_t n)
+static size_t
+partition(struct rank_key *v, size_t lo, size_t hi, uint64_t *rnd)
 {
-	for (size_t i = 0; i < n; i++) {
-		to[i] = from[i];
+	size_t n = hi - lo;
+	size_t a = lo + next_random(rnd) % n, b = lo + next_random(rnd) % n;
+	size_t c = lo + next_random(rnd) % n;
+	swap_keys(&v[lo], &v[median3(v, a, b, c)]);
+	size_t i = lo, j = hi;
+	for (;;) {
+		do {
+			i++;
+		} while (i < hi && key_less(&v[i], &v[lo]));
+		do {
+			j--;
+		} while (key_less(&v[lo], &v[j]));
+		if (i >= j) {
+			break;
+		}
+		swap_keys(&v[i], &v[j]);
 	}
+	swap_keys(&v[lo], &v[j]);
+	return j;
 }
 
+/*
+ * Quicksort in place: the keys sit beside the finished nodes at the peak
+ * memory of a run, so the sort takes no buffer. Pivots are drawn with the
+ * run's hash seed, so no set of names can be crafted to make it quadratic.
+ * The larger side waits on a stack while the smaller is sorted, so the
+ * stack holds at most log2(n) ranges: no recursion.
+ */
 static void
-merge_runs(struct rank_key *v, struct rank_key *tmp, size_t lo, size_t mid, size_t hi)
+sort_keys(struct rank_key *v, size_t n)
 {
-	size_t nl = mid - lo, nr = hi - mid;
-	if (nl <= nr) {
-		/* Left run into tmp, merged from the front: k never passes j. */
-		copy_keys(tmp, v + lo, nl);
-		size_t i = 0, j = mid, k = lo;
-		while (i < nl && j < hi) {
-			v[k++] = key_less(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
-		}
-		copy_keys(v + k, tmp + i, nl - i);
-		return;
-	}
-	/* Right run into tmp, merged from the back. */
-	copy_keys(tmp, v + mid, nr);
-	while (nl && nr) {
-		if (key_less(&tmp[nr - 1], &v[lo + nl - 1])) {
-			v[lo + nl + nr - 1] = v[lo + nl - 1];
-			nl--;
-		} else {
-			v[lo + nl + nr - 1] = tmp[nr - 1];
-			nr--;
-		}
-	}
-	copy_keys(v + lo, tmp, nr);
-}
-
-/* Bottom-up merge sort of v in place: no recursion, tmp of n / 2 keys. */
-static void
-sort_keys(struct rank_key *v, struct rank_key *tmp, size_t n)
-{
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo + width < n; lo += 2 * width) {
-			size_t mid = lo + width;
-			size_t hi = n - mid > width ? mid + width : n;
-			if (key_less(&v[mid], &v[mid - 1])) {
-				merge_runs(v, tmp, lo, mid, hi);
+	struct range {
+		size_t lo, hi;
+	} stack[64];
+	size_t sp = 0, lo = 0, hi = n;
+	uint64_t rnd = hash_seed() | 1;
+	for (;;) {
+		while (hi - lo > SORT_SMALL) {
+			size_t p = partition(v, lo, hi, &rnd);
+			if (p - lo < hi - p - 1) {
+				stack[sp++] = (struct range){p + 1, hi};
+				hi = p;
+			} else {
+				stack[sp++] = (struct range){lo, p};
+				lo = p + 1;
 			}
 		}
+		insertion_sort(v + lo, hi - lo);
+		if (sp == 0) {
+			return;
+		}
+		sp--;
+		lo = stack[sp].lo;
+		hi = stack[sp].hi;
 	}
 }
 
@@ -340,16 +390,14 @@ intern_ranks(struct intern *in)
 	}
 	size_t n = in->count ? in->count : 1;
 	struct rank_key *keys = xmalloc(n * sizeof(*keys));
-	struct rank_key *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
 	xprefault(keys, n * sizeof(*keys));
-	xprefault(tmp, (n / 2 + 1) * sizeof(*tmp));
 	for (size_t i = 0; i < in->count; i++) {
 		prefix_of(&in->entries[i], keys[i].prefix);
 		keys[i].bytes = in->entries[i].bytes;
 		keys[i].len = in->entries[i].len;
 		keys[i].id = (uint32_t)i;
 	}
-	sort_keys(keys, tmp, in->count);
+	sort_keys(keys, in->count);
 	const struct rank_key *sorted = keys;
 	free(in->ranks);
 	in->ranks = xmalloc(n * sizeof(uint32_t));
@@ -358,6 +406,5 @@ intern_ranks(struct intern *in)
 	}
 	in->ranks_count = in->count;
 	free(keys);
-	free(tmp);
 	return in->ranks;
 }
