@@ -87,10 +87,10 @@ fold(uint64_t h)
 	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
+/* Slots for every name so far, in a table of mask + 1 slots. */
 static void
-rehash(struct intern *in)
+fill_slots(struct intern *in, size_t mask)
 {
-	size_t mask = in->slot_mask * 2 + 1;
 	uint64_t *slots = xcalloc_written(mask + 1, sizeof(uint64_t));
 	for (size_t id = 0; id < in->count; id++) {
 		uint32_t hash = in->entries[id].hash;
@@ -105,9 +105,36 @@ rehash(struct intern *in)
 	in->slot_mask = mask;
 }
 
+static void
+rehash(struct intern *in)
+{
+	fill_slots(in, in->slot_mask * 2 + 1);
+}
+
+void
+intern_trim(struct intern *in)
+{
+	free(in->slots);
+	in->slots = NULL;
+	in->cap = in->count ? in->count : 1;
+	in->entries = xrealloc(in->entries, in->cap * sizeof(struct entry));
+}
+
+/* After intern_trim: the slots again, before a name is added or looked up. */
+static void
+ensure_slots(struct intern *in)
+{
+	if (!in->slots) {
+		fill_slots(in, in->slot_mask);
+	}
+}
+
 void
 intern_prefetch(const struct intern *in, uint64_t hash)
 {
+	if (!in->slots) {
+		return;
+	}
 	prefetch(&in->slots[fold(hash) & in->slot_mask]);
 }
 
@@ -115,6 +142,7 @@ intern_prefetch(const struct intern *in, uint64_t hash)
 static uint32_t
 add_folded(struct intern *in, const char *name, size_t len, uint32_t hash)
 {
+	ensure_slots(in);
 	size_t i = hash & in->slot_mask;
 	for (uint64_t s; (s = in->slots[i]) != 0; i = (i + 1) & in->slot_mask) {
 		if ((uint32_t)(s >> 32) != hash) {
@@ -158,6 +186,7 @@ intern_merge(struct intern *in, const struct intern *src)
 {
 	size_t n = src->count, half = MERGE_AHEAD / 2;
 	uint32_t *map = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	ensure_slots(in);
 	for (size_t j = 0; j < n + MERGE_AHEAD; j++) {
 		if (j < n) {
 			prefetch(&in->slots[src->entries[j].hash & in->slot_mask]);

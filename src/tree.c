@@ -180,6 +180,8 @@ tree_finish(struct tree *t, bool differential)
 	/* The sorts below need memory of their own: the build state goes. */
 	tree_build_lay_out(t->build, t);
 	t->build = NULL;
+	/* Every name is in: finding names again is left to a later intern_add. */
+	intern_trim(t->names);
 	/*
 	 * Sorting the names reads only the name table, summing and classifying
 	 * only the nodes: for a big tree they run at once, on two cores. (Not
