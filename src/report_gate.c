@@ -126,7 +126,7 @@ static bool
 trips(const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id,
         double *key)
 {
-	const struct fn *f = &s->fns[id];
+	const struct fn fv = report_fn(s, id), *f = &fv;
 	if (!runs_confirm(s, ev, id)) {
 		return false;
 	}
@@ -168,7 +168,7 @@ report_gate_eval(const struct summary *s, const struct options *opt, size_t i, s
 		}
 	}
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		double key;
 		if (f->seen && trips(s, opt, ev, id, &key)) {
 			push(ev, s, id,

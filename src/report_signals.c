@@ -147,7 +147,7 @@ keep_top(struct top *t, uint32_t id, double key, uint32_t order)
 static void
 add_to_category(struct signal_category *c, struct top *top, const struct summary *s, uint32_t id)
 {
-	const struct fn *f = &s->fns[id];
+	const struct fn fv = report_fn(s, id), *f = &fv;
 	for (int side = 0; side < 2; side++) {
 		c->share[side] += share(s, f->self[side], (enum side)side);
 	}
@@ -173,7 +173,7 @@ category(struct signals *sg, const struct summary *s, const struct options *opt,
 	struct buf scratch;
 	buf_init(&scratch);
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		/* Without self on either side a function adds nothing to a share. */
 		if (!f->seen ||
 		        (count_is_zero(f->self[SIDE_BASE]) && count_is_zero(f->self[SIDE_HEAD]))) {
@@ -281,7 +281,7 @@ add_category(struct buf *b, const struct summary *s, const struct signal_categor
 	add_shares(b, c->share);
 	buf_adds(b, "; most in ");
 	for (size_t i = 0; i < c->nfns; i++) {
-		const struct fn *f = &s->fns[c->fns[i]];
+		const struct fn fv = report_fn(s, c->fns[i]), *f = &fv;
 		size_t len;
 		const char *name = intern_name(s->t->names, c->fns[i], &len);
 		buf_adds(b, i ? ", " : "");
