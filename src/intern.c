@@ -411,6 +411,21 @@ sort_keys(struct rank_key *v, size_t n)
 	}
 }
 
+/*
+ * The ids of the sorted keys, packed at the front of the keys' memory: each
+ * id is read before anything is written over its key.
+ */
+static uint32_t *
+pack_ids(struct rank_key *keys, size_t n)
+{
+	char *to = (char *)keys;
+	for (size_t r = 0; r < n; r++) {
+		uint32_t id = keys[r].id;
+		memcpy(to + r * sizeof(id), &id, sizeof(id));
+	}
+	return (uint32_t *)(void *)keys;
+}
+
 const uint32_t *
 intern_ranks(struct intern *in)
 {
@@ -427,13 +442,17 @@ intern_ranks(struct intern *in)
 		keys[i].id = (uint32_t)i;
 	}
 	sort_keys(keys, in->count);
-	const struct rank_key *sorted = keys;
+	/*
+	 * The ranks are written from the ids alone: the keys give their room
+	 * back first, so the ranks never sit beside them at the peak.
+	 */
+	uint32_t *order = xrealloc(pack_ids(keys, in->count), n * sizeof(uint32_t));
 	free(in->ranks);
 	in->ranks = xmalloc(n * sizeof(uint32_t));
 	for (size_t r = 0; r < in->count; r++) {
-		in->ranks[sorted[r].id] = (uint32_t)r;
+		in->ranks[order[r]] = (uint32_t)r;
 	}
 	in->ranks_count = in->count;
-	free(keys);
+	free(order);
 	return in->ranks;
 }
