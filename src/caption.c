@@ -314,7 +314,8 @@ add_changes(struct caption *c, const struct layout *l)
 {
 	const struct tree *t = l->tree;
 	uint32_t names = intern_count(t->names);
-	struct fn_change *fns = xcalloc(names, sizeof(*fns));
+	/* By name, base then head: the name is the index (16 bytes a name, not 24). */
+	double(*sums)[2] = xcalloc(names, sizeof(*sums));
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
 		struct count b = tree_node_self(t, n, SIDE_BASE),
@@ -322,8 +323,8 @@ add_changes(struct caption *c, const struct layout *l)
 		/* Most frames only call others: no self cost to add. */
 		bool none = (b.units | b.nanos | h.units | h.nanos) == 0;
 		if (!none && i != TREE_ROOT && n->name < names) {
-			fns[n->name].base += tree_value(t, n, SIDE_BASE, true);
-			fns[n->name].head += tree_value(t, n, SIDE_HEAD, true);
+			sums[n->name][SIDE_BASE] += tree_value(t, n, SIDE_BASE, true);
+			sums[n->name][SIDE_HEAD] += tree_value(t, n, SIDE_HEAD, true);
 		}
 	}
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
@@ -331,14 +332,14 @@ add_changes(struct caption *c, const struct layout *l)
 	struct fn_change top[CAPTION_CHANGES_MAX];
 	size_t n = 0;
 	for (uint32_t i = 0; i < names; i++) {
-		fns[i].name = i;
+		const struct fn_change fn = {i, sums[i][SIDE_BASE], sums[i][SIDE_HEAD]};
 		/* Under --runs only what the test found counts, as in the reports. */
 		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
-		if (fabs(fns[i].head - fns[i].base) > floor && !noise) {
-			keep_top(top, &n, &fns[i], t);
+		if (fabs(fn.head - fn.base) > floor && !noise) {
+			keep_top(top, &n, &fn, t);
 		}
 	}
-	free(fns);
+	free(sums);
 	for (size_t i = 0; i < n; i++) {
 		struct caption_change *r = &c->changes[i];
 		struct buf b;
