@@ -1,5 +1,6 @@
 #include "intern.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,17 +348,13 @@ next_random(uint64_t *x)
 }
 
 /*
- * Moves the median of three keys drawn at random to v[lo], then
- * partitions v[lo, hi) around it; returns the pivot's final index.
- * Names are distinct, so no key equals the pivot.
+ * Partitions v[lo, hi) around the key at v[pivot]; returns the pivot's
+ * final index. Names are distinct, so no key equals the pivot.
  */
 static size_t
-partition(struct rank_key *v, size_t lo, size_t hi, uint64_t *rnd)
+partition(struct rank_key *v, size_t lo, size_t hi, size_t pivot)
 {
-	size_t n = hi - lo;
-	size_t a = lo + next_random(rnd) % n, b = lo + next_random(rnd) % n;
-	size_t c = lo + next_random(rnd) % n;
-	swap_keys(&v[lo], &v[median3(v, a, b, c)]);
+	swap_keys(&v[lo], &v[pivot]);
 	size_t i = lo, j = hi;
 	for (;;) {
 		do {
@@ -376,23 +373,25 @@ partition(struct rank_key *v, size_t lo, size_t hi, uint64_t *rnd)
 }
 
 /*
- * Quicksort in place: the keys sit beside the finished nodes at the peak
- * memory of a run, so the sort takes no buffer. Pivots are drawn with the
- * run's hash seed, so no set of names can be crafted to make it quadratic.
- * The larger side waits on a stack while the smaller is sorted, so the
- * stack holds at most log2(n) ranges: no recursion.
+ * Quicksort in place: the keys sit beside the tree, so the sort takes no
+ * buffer. Pivots are medians of three keys drawn with the run's hash seed,
+ * so no set of names can be crafted to make it quadratic. The larger side
+ * waits on a stack while the smaller is sorted, so the stack holds at most
+ * log2(n) ranges: no recursion.
  */
 static void
-sort_keys(struct rank_key *v, size_t n)
+sort_keys(struct rank_key *v, size_t n, uint64_t rnd)
 {
 	struct range {
 		size_t lo, hi;
 	} stack[64];
 	size_t sp = 0, lo = 0, hi = n;
-	uint64_t rnd = hash_seed() | 1;
 	for (;;) {
 		while (hi - lo > SORT_SMALL) {
-			size_t p = partition(v, lo, hi, &rnd);
+			size_t m = hi - lo;
+			size_t a = lo + next_random(&rnd) % m, b = lo + next_random(&rnd) % m;
+			size_t p =
+			        partition(v, lo, hi, median3(v, a, b, lo + next_random(&rnd) % m));
 			if (p - lo < hi - p - 1) {
 				stack[sp++] = (struct range){p + 1, hi};
 				hi = p;
@@ -408,6 +407,66 @@ sort_keys(struct rank_key *v, size_t n)
 		sp--;
 		lo = stack[sp].lo;
 		hi = stack[sp].hi;
+	}
+}
+
+/* Keys drawn for the pivot that splits the sort between two threads. */
+#define SPLIT_SAMPLE 15
+
+/* The index of a key near the median of v[0, n): the middle of a sample. */
+static size_t
+sampled_median(const struct rank_key *v, size_t n, uint64_t *rnd)
+{
+	size_t idx[SPLIT_SAMPLE];
+	for (size_t i = 0; i < SPLIT_SAMPLE; i++) {
+		size_t x = next_random(rnd) % n, j = i;
+		for (; j > 0 && key_less(&v[x], &v[idx[j - 1]]); j--) {
+			idx[j] = idx[j - 1];
+		}
+		idx[j] = x;
+	}
+	return idx[SPLIT_SAMPLE / 2];
+}
+
+struct sort_half {
+	struct rank_key *v;
+	size_t n;
+	uint64_t rnd;
+};
+
+static void *
+sort_half(void *arg)
+{
+	struct sort_half *h = arg;
+	sort_keys(h->v, h->n, h->rnd);
+	return NULL;
+}
+
+/* Below this many names a second thread costs more than it saves. */
+#define SORT_THREAD_MIN 32768
+
+/*
+ * sort_keys, on two cores for many names: one partition around a key near
+ * the median, then each side on its own thread.
+ */
+static void
+sort_all_keys(struct rank_key *v, size_t n)
+{
+	uint64_t rnd = hash_seed() | 1;
+	pthread_t helper;
+	if (n < SORT_THREAD_MIN) {
+		sort_keys(v, n, rnd);
+		return;
+	}
+	size_t p = partition(v, 0, n, sampled_median(v, n, &rnd));
+	struct sort_half low = {v, p, next_random(&rnd)};
+	bool threaded = pthread_create(&helper, NULL, sort_half, &low) == 0;
+	if (!threaded) {
+		sort_half(&low);
+	}
+	sort_keys(v + p + 1, n - p - 1, next_random(&rnd));
+	if (threaded) {
+		pthread_join(helper, NULL);
 	}
 }
 
@@ -441,7 +500,7 @@ intern_ranks(struct intern *in)
 		keys[i].len = in->entries[i].len;
 		keys[i].id = (uint32_t)i;
 	}
-	sort_keys(keys, in->count);
+	sort_all_keys(keys, in->count);
 	/*
 	 * The ranks are written from the ids alone: the keys give their room
 	 * back first, so the ranks never sit beside them at the peak.

@@ -5,7 +5,6 @@
  */
 #include "tree.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "runs.h"
@@ -165,31 +164,20 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 	        t, n, tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true));
 }
 
-static void *
-rank_names(void *names)
-{
-	return (void *)intern_ranks(names);
-}
-
-/* Below this many nodes a second thread costs more than it saves. */
-#define RANK_THREAD_MIN_NODES 65536
-
 void
 tree_finish(struct tree *t, bool differential)
 {
-	/* The sorts below need memory of their own: the build state goes. */
+	/*
+	 * Nothing is looked up any more: the path and name slots go, and the
+	 * names are sorted in their room, before the nodes array takes its own
+	 * (the sort's keys beside the finished nodes were the peak of big
+	 * trees). The sort uses both cores.
+	 */
+	tree_build_drop_slots(t->build);
+	intern_trim(t->names);
+	const uint32_t *rank = intern_ranks(t->names);
 	tree_build_lay_out(t->build, t);
 	t->build = NULL;
-	/* Every name is in: finding names again is left to a later intern_add. */
-	intern_trim(t->names);
-	/*
-	 * Sorting the names reads only the name table, summing and classifying
-	 * only the nodes: for a big tree they run at once, on two cores. (Not
-	 * earlier: beside the build state the sort would raise the peak memory.)
-	 */
-	pthread_t ranker;
-	bool threaded = t->node_count >= RANK_THREAD_MIN_NODES &&
-	                pthread_create(&ranker, NULL, rank_names, t->names) == 0;
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
@@ -205,14 +193,6 @@ tree_finish(struct tree *t, bool differential)
 	}
 	for (size_t i = 0; i < t->node_count; i++) {
 		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
-	}
-	const uint32_t *rank;
-	if (threaded) {
-		void *ranks;
-		pthread_join(ranker, &ranks);
-		rank = ranks;
-	} else {
-		rank = intern_ranks(t->names);
 	}
 	link_children(t, rank);
 }

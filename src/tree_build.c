@@ -672,11 +672,15 @@ lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, con
 }
 
 void
-tree_build_lay_out(struct tree_build *b, struct tree *t)
+tree_build_drop_slots(struct tree_build *b)
 {
-	/* Only the per-node arrays are needed now: the nodes array takes room. */
 	free(b->slots);
 	b->slots = NULL;
+}
+
+void
+tree_build_lay_out(struct tree_build *b, struct tree *t)
+{
 	size_t count = b->count;
 	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
 	uint32_t *depths = xmalloc(count * sizeof(uint32_t));
