@@ -68,66 +68,37 @@ sum_totals(struct tree *t)
 	}
 }
 
-static int
-compare_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return (a > b) - (a < b);
-}
-
-/* Most nodes have a handful of children: insertion sort beats qsort there. */
-static void
-sort_keys(uint64_t *v, size_t n)
-{
-	if (n > 16) {
-		qsort(v, n, sizeof(*v), compare_u64);
-		return;
-	}
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1] > x; j--) {
-			v[j] = v[j - 1];
-		}
-		v[j] = x;
-	}
-}
-
 /*
- * Links every node's children in byte order of their names: a counting sort
- * by parent, then each family sorted by name rank (rank << 32 | id).
+ * Links every node's children in byte order of their names: the nodes in
+ * rank order of their names (a counting sort), then each, from the last,
+ * put in front of its parent's children. Siblings have distinct names, so
+ * each family comes out in rank order; the sort takes 4 bytes a node and
+ * 4 a name, beside the finished tree.
  */
 static void
 link_children(struct tree *t, const uint32_t *rank)
 {
-	size_t n = t->node_count;
-	uint32_t *end = xcalloc_written(n, sizeof(uint32_t)); /* family p ends at end[p] */
+	struct tree_node *nodes = t->nodes;
+	size_t n = t->node_count, names = intern_count(t->names);
+	uint32_t *start = xcalloc_written(names + 1, sizeof(uint32_t));
 	for (size_t id = 1; id < n; id++) {
-		end[t->nodes[id].parent]++;
+		start[rank[nodes[id].name] + 1]++;
 	}
-	for (size_t p = 1; p < n; p++) {
-		end[p] += end[p - 1];
+	for (size_t r = 1; r <= names; r++) {
+		start[r] += start[r - 1];
 	}
-	uint64_t *keys = xmalloc(n * sizeof(uint64_t));
-	xprefault(keys, n * sizeof(uint64_t));
-	for (size_t id = n; id-- > 1;) {
-		const struct tree_node *node = &t->nodes[id];
-		keys[--end[node->parent]] = (uint64_t)rank[node->name] << 32 | id;
+	uint32_t *order = xmalloc(n * sizeof(uint32_t));
+	xprefault(order, n * sizeof(uint32_t));
+	for (size_t id = 1; id < n; id++) {
+		order[start[rank[nodes[id].name]]++] = (uint32_t)id;
 	}
-	/* Now end[p] is where family p starts; it ends where family p + 1 starts. */
-	for (size_t p = 0; p < n; p++) {
-		size_t lo = end[p], hi = p + 1 < n ? end[p + 1] : n - 1;
-		sort_keys(keys + lo, hi - lo);
-		uint32_t next = TREE_NONE;
-		for (size_t i = hi; i-- > lo;) {
-			uint32_t id = (uint32_t)keys[i];
-			t->nodes[id].next_sibling = next;
-			next = id;
-		}
-		t->nodes[p].first_child = next;
+	free(start);
+	for (size_t i = n - 1; i-- > 0;) {
+		struct tree_node *node = &nodes[order[i]];
+		node->next_sibling = nodes[node->parent].first_child;
+		nodes[node->parent].first_child = order[i];
 	}
-	free(keys);
-	free(end);
+	free(order);
 }
 
 enum node_status
