@@ -116,17 +116,18 @@ totals_line(const struct layout *l)
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
-		add_exact_count(&b, root->total[SIDE_HEAD], unit);
+		add_exact_count(&b, tree_node_total(t, root, SIDE_HEAD), unit);
 		buf_adds(&b, SEP);
 		add_name(&b, o->head_label, l);
 		return detach(&b);
 	}
 	buf_adds(&b, "base ");
-	numfmt_count(&b, root->total[SIDE_BASE], 3, false, false);
+	numfmt_count(&b, tree_node_total(t, root, SIDE_BASE), 3, false, false);
 	buf_adds(&b, " \xE2\x86\x92 head ");
-	add_exact_count(&b, root->total[SIDE_HEAD], unit);
+	add_exact_count(&b, tree_node_total(t, root, SIDE_HEAD), unit);
 	buf_adds(&b, ": ");
-	add_exact_change(&b, root->total[SIDE_BASE], root->total[SIDE_HEAD]);
+	add_exact_change(
+	        &b, tree_node_total(t, root, SIDE_BASE), tree_node_total(t, root, SIDE_HEAD));
 	buf_adds(&b, SEP "base: ");
 	add_name(&b, o->base_label, l);
 	buf_adds(&b, SEP "head: ");
@@ -155,7 +156,7 @@ removed_samples(const struct tree *t)
 	double sum = 0;
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		if (count_is_zero(n->total[SIDE_HEAD])) {
+		if (count_is_zero(tree_node_total(t, n, SIDE_HEAD))) {
 			sum += tree_value(t, n, SIDE_BASE, true);
 		}
 	}
@@ -313,15 +314,17 @@ add_changes(struct caption *c, const struct layout *l)
 {
 	const struct tree *t = l->tree;
 	uint32_t names = intern_count(t->names);
-	struct fn_change *fns = xcalloc(names, sizeof(*fns));
+	/* By name, base then head: the name is the index (16 bytes a name, not 24). */
+	double(*sums)[2] = xcalloc(names, sizeof(*sums));
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		const struct count *b = &n->self[SIDE_BASE], *h = &n->self[SIDE_HEAD];
+		struct count b = tree_node_self(t, n, SIDE_BASE),
+		             h = tree_node_self(t, n, SIDE_HEAD);
 		/* Most frames only call others: no self cost to add. */
-		bool none = (b->units | b->nanos | h->units | h->nanos) == 0;
+		bool none = (b.units | b.nanos | h.units | h.nanos) == 0;
 		if (!none && i != TREE_ROOT && n->name < names) {
-			fns[n->name].base += tree_value(t, n, SIDE_BASE, true);
-			fns[n->name].head += tree_value(t, n, SIDE_HEAD, true);
+			sums[n->name][SIDE_BASE] += tree_value(t, n, SIDE_BASE, true);
+			sums[n->name][SIDE_HEAD] += tree_value(t, n, SIDE_HEAD, true);
 		}
 	}
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
@@ -329,14 +332,14 @@ add_changes(struct caption *c, const struct layout *l)
 	struct fn_change top[CAPTION_CHANGES_MAX];
 	size_t n = 0;
 	for (uint32_t i = 0; i < names; i++) {
-		fns[i].name = i;
+		const struct fn_change fn = {i, sums[i][SIDE_BASE], sums[i][SIDE_HEAD]};
 		/* Under --runs only what the test found counts, as in the reports. */
 		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
-		if (fabs(fns[i].head - fns[i].base) > floor && !noise) {
-			keep_top(top, &n, &fns[i], t);
+		if (fabs(fn.head - fn.base) > floor && !noise) {
+			keep_top(top, &n, &fn, t);
 		}
 	}
-	free(fns);
+	free(sums);
 	for (size_t i = 0; i < n; i++) {
 		struct caption_change *r = &c->changes[i];
 		struct buf b;

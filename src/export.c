@@ -15,7 +15,7 @@ add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum s
 	if (side == SIDE_BASE && t->normalized) {
 		buf_add_double(b, tree_value(t, n, side, self), 6);
 	} else {
-		buf_add_count(b, self ? n->self[side] : n->total[side]);
+		buf_add_count(b, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 	}
 }
 
@@ -41,10 +41,10 @@ folded_mark(struct buf *b, const struct tree *t, const char *stack, size_t len)
 /* A node gets a line when it has samples of its own, or is a leaf: zero-count
  * stacks stay in the model, so they stay in the output too. */
 static bool
-folded_has_line(const struct tree_node *n)
+folded_has_line(const struct tree *t, const struct tree_node *n)
 {
-	return !count_is_zero(n->self[SIDE_BASE]) || !count_is_zero(n->self[SIDE_HEAD]) ||
-	       n->first_child == TREE_NONE;
+	return !count_is_zero(tree_node_self(t, n, SIDE_BASE)) ||
+	       !count_is_zero(tree_node_self(t, n, SIDE_HEAD)) || n->first_child == TREE_NONE;
 }
 
 void
@@ -66,7 +66,7 @@ export_folded(struct out *o, const struct tree *t)
 		}
 		buf_add(&path, name, len);
 		offsets[n->depth] = path.len;
-		if (!folded_has_line(n)) {
+		if (!folded_has_line(t, n)) {
 			continue;
 		}
 		if (!written++) {
@@ -102,13 +102,13 @@ json_fields(struct buf *b, const struct tree *t, const struct tree_node *n)
 	buf_adds(b, "\"name\":");
 	escape_json_string(b, name, len);
 	buf_adds(b, ",\"base\":");
-	buf_add_count(b, n->total[SIDE_BASE]);
+	buf_add_count(b, tree_node_total(t, n, SIDE_BASE));
 	buf_adds(b, ",\"head\":");
-	buf_add_count(b, n->total[SIDE_HEAD]);
+	buf_add_count(b, tree_node_total(t, n, SIDE_HEAD));
 	buf_adds(b, ",\"base_self\":");
-	buf_add_count(b, n->self[SIDE_BASE]);
+	buf_add_count(b, tree_node_self(t, n, SIDE_BASE));
 	buf_adds(b, ",\"head_self\":");
-	buf_add_count(b, n->self[SIDE_HEAD]);
+	buf_add_count(b, tree_node_self(t, n, SIDE_HEAD));
 	buf_adds(b, ",\"status\":\"");
 	buf_adds(b, tree_status_name((enum node_status)n->status));
 	buf_addc(b, '"');
@@ -128,9 +128,9 @@ json_totals(struct buf *b, const struct tree *t)
 {
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	buf_adds(b, "{\"base_total\":");
-	buf_add_count(b, root->total[SIDE_BASE]);
+	buf_add_count(b, tree_node_total(t, root, SIDE_BASE));
 	buf_adds(b, ",\"head_total\":");
-	buf_add_count(b, root->total[SIDE_HEAD]);
+	buf_add_count(b, tree_node_total(t, root, SIDE_HEAD));
 	buf_adds(b, ",\"normalized\":");
 	buf_adds(b, t->normalized ? "true" : "false");
 	buf_adds(b, ",\"base_scale\":");

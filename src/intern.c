@@ -1,5 +1,6 @@
 #include "intern.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,10 +88,10 @@ fold(uint64_t h)
 	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
+/* Slots for every name so far, in a table of mask + 1 slots. */
 static void
-rehash(struct intern *in)
+fill_slots(struct intern *in, size_t mask)
 {
-	size_t mask = in->slot_mask * 2 + 1;
 	uint64_t *slots = xcalloc_written(mask + 1, sizeof(uint64_t));
 	for (size_t id = 0; id < in->count; id++) {
 		uint32_t hash = in->entries[id].hash;
@@ -105,9 +106,36 @@ rehash(struct intern *in)
 	in->slot_mask = mask;
 }
 
+static void
+rehash(struct intern *in)
+{
+	fill_slots(in, in->slot_mask * 2 + 1);
+}
+
+void
+intern_trim(struct intern *in)
+{
+	free(in->slots);
+	in->slots = NULL;
+	in->cap = in->count ? in->count : 1;
+	in->entries = xrealloc(in->entries, in->cap * sizeof(struct entry));
+}
+
+/* After intern_trim: the slots again, before a name is added or looked up. */
+static void
+ensure_slots(struct intern *in)
+{
+	if (!in->slots) {
+		fill_slots(in, in->slot_mask);
+	}
+}
+
 void
 intern_prefetch(const struct intern *in, uint64_t hash)
 {
+	if (!in->slots) {
+		return;
+	}
 	prefetch(&in->slots[fold(hash) & in->slot_mask]);
 }
 
@@ -115,6 +143,7 @@ intern_prefetch(const struct intern *in, uint64_t hash)
 static uint32_t
 add_folded(struct intern *in, const char *name, size_t len, uint32_t hash)
 {
+	ensure_slots(in);
 	size_t i = hash & in->slot_mask;
 	for (uint64_t s; (s = in->slots[i]) != 0; i = (i + 1) & in->slot_mask) {
 		if ((uint32_t)(s >> 32) != hash) {
@@ -158,6 +187,7 @@ intern_merge(struct intern *in, const struct intern *src)
 {
 	size_t n = src->count, half = MERGE_AHEAD / 2;
 	uint32_t *map = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	ensure_slots(in);
 	for (size_t j = 0; j < n + MERGE_AHEAD; j++) {
 		if (j < n) {
 			prefetch(&in->slots[src->entries[j].hash & in->slot_mask]);
@@ -274,62 +304,185 @@ key_less(const struct rank_key *a, const struct rank_key *b)
 	return c != 0 ? c < 0 : a->len < b->len;
 }
 
+static void
+swap_keys(struct rank_key *a, struct rank_key *b)
+{
+	struct rank_key x = *a;
+	*a = *b;
+	*b = x;
+}
+
+/* Most ranges left by the partitions are a few keys: insertion sort there. */
+#define SORT_SMALL 16
+
+static void
+insertion_sort(struct rank_key *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct rank_key x = v[i];
+		size_t j = i;
+		for (; j > 0 && key_less(&x, &v[j - 1]); j--) {
+			v[j] = v[j - 1];
+		}
+		v[j] = x;
+	}
+}
+
+/* The index of the median of v[a], v[b], v[c]. */
+static size_t
+median3(const struct rank_key *v, size_t a, size_t b, size_t c)
+{
+	if (key_less(&v[a], &v[b])) {
+		return key_less(&v[b], &v[c]) ? b : key_less(&v[a], &v[c]) ? c : a;
+	}
+	return key_less(&v[a], &v[c]) ? a : key_less(&v[b], &v[c]) ? c : b;
+}
+
+static uint64_t
+next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 /*
- * Merges the sorted runs v[lo, mid) and v[mid, hi) in place, through tmp,
- * which holds a copy of the shorter run: so tmp needs room for half of the
- * keys, not all (the sort runs beside the finished nodes, at the peak).
- * Names are distinct, so no two keys are equal and stability is moot.
+ * Partitions v[lo, hi) around the key at v[pivot]; returns the pivot's
+ * final index. Names are distinct, so no key equals the pivot.
  */
-/* Struct copies, not memcpy: most runs are a few keys, where a call costs more. */
-static void
-copy_keys(struct rank_key *to, const struct rank_key *from, size_t n)
+static size_t
+partition(struct rank_key *v, size_t lo, size_t hi, size_t pivot)
 {
-	for (size_t i = 0; i < n; i++) {
-		to[i] = from[i];
+	swap_keys(&v[lo], &v[pivot]);
+	size_t i = lo, j = hi;
+	for (;;) {
+		do {
+			i++;
+		} while (i < hi && key_less(&v[i], &v[lo]));
+		do {
+			j--;
+		} while (key_less(&v[lo], &v[j]));
+		if (i >= j) {
+			break;
+		}
+		swap_keys(&v[i], &v[j]);
 	}
+	swap_keys(&v[lo], &v[j]);
+	return j;
 }
 
+/*
+ * Quicksort in place: the keys sit beside the tree, so the sort takes no
+ * buffer. Pivots are medians of three keys drawn with the run's hash seed,
+ * so no set of names can be crafted to make it quadratic. The larger side
+ * waits on a stack while the smaller is sorted, so the stack holds at most
+ * log2(n) ranges: no recursion.
+ */
 static void
-merge_runs(struct rank_key *v, struct rank_key *tmp, size_t lo, size_t mid, size_t hi)
+sort_keys(struct rank_key *v, size_t n, uint64_t rnd)
 {
-	size_t nl = mid - lo, nr = hi - mid;
-	if (nl <= nr) {
-		/* Left run into tmp, merged from the front: k never passes j. */
-		copy_keys(tmp, v + lo, nl);
-		size_t i = 0, j = mid, k = lo;
-		while (i < nl && j < hi) {
-			v[k++] = key_less(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
-		}
-		copy_keys(v + k, tmp + i, nl - i);
-		return;
-	}
-	/* Right run into tmp, merged from the back. */
-	copy_keys(tmp, v + mid, nr);
-	while (nl && nr) {
-		if (key_less(&tmp[nr - 1], &v[lo + nl - 1])) {
-			v[lo + nl + nr - 1] = v[lo + nl - 1];
-			nl--;
-		} else {
-			v[lo + nl + nr - 1] = tmp[nr - 1];
-			nr--;
-		}
-	}
-	copy_keys(v + lo, tmp, nr);
-}
-
-/* Bottom-up merge sort of v in place: no recursion, tmp of n / 2 keys. */
-static void
-sort_keys(struct rank_key *v, struct rank_key *tmp, size_t n)
-{
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo + width < n; lo += 2 * width) {
-			size_t mid = lo + width;
-			size_t hi = n - mid > width ? mid + width : n;
-			if (key_less(&v[mid], &v[mid - 1])) {
-				merge_runs(v, tmp, lo, mid, hi);
+	struct range {
+		size_t lo, hi;
+	} stack[64];
+	size_t sp = 0, lo = 0, hi = n;
+	for (;;) {
+		while (hi - lo > SORT_SMALL) {
+			size_t m = hi - lo;
+			size_t a = lo + next_random(&rnd) % m, b = lo + next_random(&rnd) % m;
+			size_t p =
+			        partition(v, lo, hi, median3(v, a, b, lo + next_random(&rnd) % m));
+			if (p - lo < hi - p - 1) {
+				stack[sp++] = (struct range){p + 1, hi};
+				hi = p;
+			} else {
+				stack[sp++] = (struct range){lo, p};
+				lo = p + 1;
 			}
 		}
+		insertion_sort(v + lo, hi - lo);
+		if (sp == 0) {
+			return;
+		}
+		sp--;
+		lo = stack[sp].lo;
+		hi = stack[sp].hi;
 	}
+}
+
+/* Keys drawn for the pivot that splits the sort between two threads. */
+#define SPLIT_SAMPLE 15
+
+/* The index of a key near the median of v[0, n): the middle of a sample. */
+static size_t
+sampled_median(const struct rank_key *v, size_t n, uint64_t *rnd)
+{
+	size_t idx[SPLIT_SAMPLE];
+	for (size_t i = 0; i < SPLIT_SAMPLE; i++) {
+		size_t x = next_random(rnd) % n, j = i;
+		for (; j > 0 && key_less(&v[x], &v[idx[j - 1]]); j--) {
+			idx[j] = idx[j - 1];
+		}
+		idx[j] = x;
+	}
+	return idx[SPLIT_SAMPLE / 2];
+}
+
+struct sort_half {
+	struct rank_key *v;
+	size_t n;
+	uint64_t rnd;
+};
+
+static void *
+sort_half(void *arg)
+{
+	struct sort_half *h = arg;
+	sort_keys(h->v, h->n, h->rnd);
+	return NULL;
+}
+
+/* Below this many names a second thread costs more than it saves. */
+#define SORT_THREAD_MIN 32768
+
+/*
+ * sort_keys, on two cores for many names: one partition around a key near
+ * the median, then each side on its own thread.
+ */
+static void
+sort_all_keys(struct rank_key *v, size_t n)
+{
+	uint64_t rnd = hash_seed() | 1;
+	pthread_t helper;
+	if (n < SORT_THREAD_MIN) {
+		sort_keys(v, n, rnd);
+		return;
+	}
+	size_t p = partition(v, 0, n, sampled_median(v, n, &rnd));
+	struct sort_half low = {v, p, next_random(&rnd)};
+	bool threaded = pthread_create(&helper, NULL, sort_half, &low) == 0;
+	if (!threaded) {
+		sort_half(&low);
+	}
+	sort_keys(v + p + 1, n - p - 1, next_random(&rnd));
+	if (threaded) {
+		pthread_join(helper, NULL);
+	}
+}
+
+/*
+ * The ids of the sorted keys, packed at the front of the keys' memory: each
+ * id is read before anything is written over its key.
+ */
+static uint32_t *
+pack_ids(struct rank_key *keys, size_t n)
+{
+	char *to = (char *)keys;
+	for (size_t r = 0; r < n; r++) {
+		uint32_t id = keys[r].id;
+		memcpy(to + r * sizeof(id), &id, sizeof(id));
+	}
+	return (uint32_t *)(void *)keys;
 }
 
 const uint32_t *
@@ -340,24 +493,25 @@ intern_ranks(struct intern *in)
 	}
 	size_t n = in->count ? in->count : 1;
 	struct rank_key *keys = xmalloc(n * sizeof(*keys));
-	struct rank_key *tmp = xmalloc((n / 2 + 1) * sizeof(*tmp));
 	xprefault(keys, n * sizeof(*keys));
-	xprefault(tmp, (n / 2 + 1) * sizeof(*tmp));
 	for (size_t i = 0; i < in->count; i++) {
 		prefix_of(&in->entries[i], keys[i].prefix);
 		keys[i].bytes = in->entries[i].bytes;
 		keys[i].len = in->entries[i].len;
 		keys[i].id = (uint32_t)i;
 	}
-	sort_keys(keys, tmp, in->count);
-	const struct rank_key *sorted = keys;
+	sort_all_keys(keys, in->count);
+	/*
+	 * The ranks are written from the ids alone: the keys give their room
+	 * back first, so the ranks never sit beside them at the peak.
+	 */
+	uint32_t *order = xrealloc(pack_ids(keys, in->count), n * sizeof(uint32_t));
 	free(in->ranks);
 	in->ranks = xmalloc(n * sizeof(uint32_t));
 	for (size_t r = 0; r < in->count; r++) {
-		in->ranks[sorted[r].id] = (uint32_t)r;
+		in->ranks[order[r]] = (uint32_t)r;
 	}
 	in->ranks_count = in->count;
-	free(keys);
-	free(tmp);
+	free(order);
 	return in->ranks;
 }

@@ -34,6 +34,12 @@ void intern_prefetch(const struct intern *in, uint64_t hash);
  * (free it). */
 uint32_t *intern_merge(struct intern *in, const struct intern *src);
 uint32_t intern_count(const struct intern *in);
+/*
+ * Gives back what only adding names needs (the hash slots, the spare room
+ * of the entries): for a table whose names are all in. Adding or merging a
+ * name later rebuilds the slots first.
+ */
+void intern_trim(struct intern *in);
 /* The stored bytes of id; valid until intern_destroy. */
 const char *intern_name(const struct intern *in, uint32_t id, size_t *len);
 enum annotation intern_annotation(const struct intern *in, uint32_t id);

@@ -106,21 +106,20 @@ skip_subtree(const struct tree *t, uint32_t id)
 }
 
 /*
- * Gives every child of id its left offset: the parent's offset plus the
- * exact sum of the counts of the siblings before it. Children never sum to
- * more than their parent, so the additions cannot overflow.
+ * The left offset of the next frame at a depth of the walk: a frame starts
+ * where its previous sibling ended, or at its parent's offset. Exact sums
+ * of counts: children never sum to more than their parent, so the
+ * additions cannot overflow.
  */
-static void
-place_children(const struct tree *t, uint32_t id, struct offset *off)
+static struct offset
+next_offset(const struct tree *t, const struct tree_node *n, struct offset *next)
 {
-	struct offset at = off[id];
-	for (uint32_t c = tree_node(t, id)->first_child; c != TREE_NONE;
-	        c = tree_node(t, c)->next_sibling) {
-		const struct tree_node *n = tree_node(t, c);
-		off[c] = at;
-		(void)count_add(at.base, n->total[SIDE_BASE], &at.base);
-		(void)count_add(at.head, n->total[SIDE_HEAD], &at.head);
-	}
+	struct offset at = next[n->depth];
+	(void)count_add(
+	        next[n->depth].base, tree_node_total(t, n, SIDE_BASE), &next[n->depth].base);
+	(void)count_add(
+	        next[n->depth].head, tree_node_total(t, n, SIDE_HEAD), &next[n->depth].head);
+	return at;
 }
 
 /* Status under --color-by total: the inclusive change, same rule as self. */
@@ -201,7 +200,8 @@ place_boxes(struct layout *l)
 {
 	const struct tree *t = l->tree;
 	const struct options *o = l->opt;
-	struct offset *off = xcalloc(t->node_count, sizeof(*off));
+	/* Offsets by depth, not by node: the walk is in pre-order. */
+	struct offset *next = xcalloc(t->max_depth + 1, sizeof(*next));
 	size_t cap = 0;
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
 	double min_samples = min_samples_for(l, l->basis_total);
@@ -213,6 +213,7 @@ place_boxes(struct layout *l)
 	uint32_t id = TREE_ROOT;
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
+		struct offset off = next_offset(t, n, next);
 		double basis = layout_basis(t, n, o->widths);
 		bool shown = basis > 0 && basis >= min_samples;
 		if (!shown && basis > 0 &&
@@ -229,7 +230,7 @@ place_boxes(struct layout *l)
 		struct layout_box b = {
 		        .node = id,
 		        .depth = n->depth,
-		        .x = l->graph_x + offset_basis(t, &off[id], o->widths) * scale,
+		        .x = l->graph_x + offset_basis(t, &off, o->widths) * scale,
 		        .width = basis * scale,
 		        .hidden = !shown,
 		};
@@ -237,10 +238,12 @@ place_boxes(struct layout *l)
 		if (shown && n->depth > l->max_depth) {
 			l->max_depth = n->depth;
 		}
-		place_children(t, id, off);
+		if (n->first_child != TREE_NONE) {
+			next[n->depth + 1] = off;
+		}
 		id = tree_next_preorder(t, id, TREE_ROOT);
 	}
-	free(off);
+	free(next);
 	drop_deep_hidden(l);
 }
 

@@ -45,13 +45,32 @@ report_change(struct amount base, struct amount head)
 	return d;
 }
 
-/* Sums of a name's counts never pass the root total, so never overflow. */
+/* Adds a node's counts to its function's: sums never pass the root total. */
 static void
-add_to(struct count *sum, struct count c)
+add_to_fn(struct summary *s, uint32_t name, const struct tree_node *n, bool total)
 {
-	struct count r;
-	if (count_add(*sum, c, &r)) {
-		*sum = r;
+	struct fn_units *u = &s->fns[name];
+	const struct tree *t = s->t;
+	if (!s->fn_nanos) {
+		for (int side = 0; side < 2; side++) {
+			u->self[side] += n->self_units[side];
+			u->total[side] += total ? n->total_units[side] : 0;
+		}
+		return;
+	}
+	struct tree_nanos *nanos = &s->fn_nanos[name];
+	for (int side = 0; side < 2; side++) {
+		struct count sum;
+		count_add((struct count){u->self[side], nanos->self[side]},
+		        tree_node_self(t, n, (enum side)side), &sum);
+		u->self[side] = sum.units;
+		nanos->self[side] = sum.nanos;
+		if (total) {
+			count_add((struct count){u->total[side], nanos->total[side]},
+			        tree_node_total(t, n, (enum side)side), &sum);
+			u->total[side] = sum.units;
+			nanos->total[side] = sum.nanos;
+		}
 	}
 }
 
@@ -89,7 +108,7 @@ compare_rows(const void *pa, const void *pb)
  * counted. Also collects the call-path rows.
  */
 static void
-aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
+aggregate(struct summary *s, uint32_t nnames)
 {
 	const struct tree *t = s->t;
 	uint32_t *on_path = xcalloc(nnames ? nnames : 1, sizeof(uint32_t));
@@ -102,22 +121,17 @@ aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
 		while (sp > 0 && tree_node(t, stack[sp - 1])->depth >= n->depth) {
 			on_path[tree_node(t, stack[--sp])->name]--;
 		}
-		struct fn *f = &fns[n->name];
-		f->seen = true;
-		for (int side = 0; side < 2; side++) {
-			add_to(&f->self[side], n->self[side]);
-			if (on_path[n->name] == 0) {
-				add_to(&f->total[side], n->total[side]);
-			}
-		}
+		s->fns[n->name].seen = true;
+		add_to_fn(s, n->name, n, on_path[n->name] == 0);
 		on_path[n->name]++;
 		stack[sp++] = id;
-		double d = report_change(report_amount(s, n->self[SIDE_BASE], SIDE_BASE),
-		        report_amount(s, n->self[SIDE_HEAD], SIDE_HEAD))
-		                   .v;
+		double d =
+		        report_change(report_amount(s, tree_node_self(t, n, SIDE_BASE), SIDE_BASE),
+		                report_amount(s, tree_node_self(t, n, SIDE_HEAD), SIDE_HEAD))
+		                .v;
 		if (fabs(d) > s->floor && s->differential) {
-			push_row(s, LIST_PATHS, id, order, n->self[SIDE_BASE], n->self[SIDE_HEAD],
-			        fabs(d));
+			push_row(s, LIST_PATHS, id, order, tree_node_self(t, n, SIDE_BASE),
+			        tree_node_self(t, n, SIDE_HEAD), fabs(d));
 		}
 	}
 	free(stack);
@@ -125,13 +139,13 @@ aggregate(struct summary *s, struct fn *fns, uint32_t nnames)
 }
 
 static void
-function_rows(struct summary *s, const struct fn *fns, uint32_t nnames, const uint32_t *ranks)
+function_rows(struct summary *s, uint32_t nnames, const uint32_t *ranks)
 {
 	for (uint32_t id = 0; id < nnames; id++) {
-		const struct fn *f = &fns[id];
-		if (!f->seen) {
+		if (!s->fns[id].seen) {
 			continue;
 		}
+		const struct fn fn = report_fn(s, id), *f = &fn;
 		const struct count zero = {0, 0};
 		double ds = report_change(report_amount(s, f->self[0], SIDE_BASE),
 		        report_amount(s, f->self[1], SIDE_HEAD))
@@ -179,9 +193,9 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	s->differential = t->differential;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	const struct count zero = {0, 0};
-	s->base_total =
-	        report_amount(s, s->differential ? root->total[SIDE_BASE] : zero, SIDE_BASE);
-	s->head_total = report_amount(s, root->total[SIDE_HEAD], SIDE_HEAD);
+	s->base_total = report_amount(
+	        s, s->differential ? tree_node_total(t, root, SIDE_BASE) : zero, SIDE_BASE);
+	s->head_total = report_amount(s, tree_node_total(t, root, SIDE_HEAD), SIDE_HEAD);
 	s->change = report_change(s->base_total, s->head_total);
 	s->larger = s->change.negative || s->base_total.v > s->head_total.v ? s->base_total
 	                                                                    : s->head_total;
@@ -189,10 +203,13 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	s->floor = noise_floor ? t->opt.min_delta * s->larger.v : 0;
 	uint32_t nnames = intern_count(t->names);
 	s->fns = xcalloc(nnames ? nnames : 1, sizeof(*s->fns));
+	if (t->nanos) {
+		s->fn_nanos = xcalloc(nnames ? nnames : 1, sizeof(*s->fn_nanos));
+	}
 	s->nnames = nnames;
 	s->ranks = intern_ranks(t->names);
-	aggregate(s, s->fns, nnames);
-	function_rows(s, s->fns, nnames, s->ranks);
+	aggregate(s, nnames);
+	function_rows(s, nnames, s->ranks);
 	for (int l = 0; l < LIST_COUNT; l++) {
 		if (s->count[l] > 1) {
 			qsort(s->rows[l], s->count[l], sizeof(struct row), compare_rows);
@@ -207,6 +224,7 @@ report_summary_finish(struct summary *s)
 		free(s->rows[l]);
 	}
 	free(s->fns);
+	free(s->fn_nanos);
 }
 
 size_t
@@ -422,7 +440,8 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 		buf_adds(b, " (head runs / base runs) before comparing.");
 	} else if (s->t->normalized) {
 		buf_adds(b, "Rule: normalised, base counts (total ");
-		numfmt_count(b, tree_node(s->t, TREE_ROOT)->total[SIDE_BASE], 2, false, false);
+		numfmt_count(b, tree_node_total(s->t, tree_node(s->t, TREE_ROOT), SIDE_BASE), 2,
+		        false, false);
 		buf_adds(b, ") multiplied by ");
 		numfmt_report_number(b, s->t->base_scale, 6, true, false);
 		buf_adds(b, " (head total / base total) before comparing.");

@@ -126,7 +126,7 @@ static bool
 trips(const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id,
         double *key)
 {
-	const struct fn *f = &s->fns[id];
+	const struct fn fv = report_fn(s, id), *f = &fv;
 	if (!runs_confirm(s, ev, id)) {
 		return false;
 	}
@@ -162,11 +162,13 @@ report_gate_eval(const struct summary *s, const struct options *opt, size_t i, s
 		if (d > 0 && d * 100 > ev->limit * s->base_total.v &&
 		        (!s->t->runs || report_runs_verdict(s) == VERDICT_REGRESSION)) {
 			const struct tree_node *root = tree_node(s->t, TREE_ROOT);
-			push(ev, s, GATE_WHOLE, root->total, HUGE_VAL);
+			const struct count total[2] = {tree_node_total(s->t, root, SIDE_BASE),
+			        tree_node_total(s->t, root, SIDE_HEAD)};
+			push(ev, s, GATE_WHOLE, total, HUGE_VAL);
 		}
 	}
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		double key;
 		if (f->seen && trips(s, opt, ev, id, &key)) {
 			push(ev, s, id,

@@ -73,12 +73,25 @@ struct fn {
 	bool seen;
 };
 
+/*
+ * How the summary keeps a struct fn, one for every name: the whole units,
+ * and their nanos in fn_nanos only when the tree has some (as struct
+ * tree_node keeps them; 36 bytes a name instead of 52).
+ */
+struct __attribute__((packed, aligned(4))) fn_units {
+	uint64_t self[2];
+	uint64_t total[2];
+	bool seen;
+};
+
 struct summary {
 	const struct tree *t;
 	bool differential;
 	struct amount base_total, head_total, change, larger;
 	double floor;
-	struct fn *fns; /* by intern id, every function (the gates need all) */
+	/* By intern id, every function (the gates need all): read with report_fn. */
+	struct fn_units *fns;
+	struct tree_nanos *fn_nanos; /* NULL when the tree's counts are whole */
 	uint32_t nnames;
 	const uint32_t *ranks; /* intern_ranks: a tie-break independent of input order */
 	struct row *rows[LIST_COUNT];
@@ -92,6 +105,20 @@ struct summary {
 /* noise_floor: drop changes within --min-delta, as the colours do. */
 void report_summary_init(struct summary *s, const struct tree *t, bool noise_floor);
 void report_summary_finish(struct summary *s);
+
+/* Function id's sums. */
+static inline struct fn
+report_fn(const struct summary *s, uint32_t id)
+{
+	const struct fn_units *u = &s->fns[id];
+	const struct tree_nanos *n = s->fn_nanos ? &s->fn_nanos[id] : NULL;
+	struct fn f = {.seen = u->seen};
+	for (int side = 0; side < 2; side++) {
+		f.self[side] = (struct count){u->self[side], n ? n->self[side] : 0};
+		f.total[side] = (struct count){u->total[side], n ? n->total[side] : 0};
+	}
+	return f;
+}
 /* Titles the count column after the profile's unit (--countname, or the
  * unit a reader named: instructions for callgrind's Ir). */
 void report_summary_name_counts(struct summary *s, const struct options *opt);

@@ -92,7 +92,7 @@ not_significant(const struct summary *s)
 {
 	size_t n = 0;
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		double d = report_amount(s, f->self[SIDE_HEAD], SIDE_HEAD).v -
 		           report_amount(s, f->self[SIDE_BASE], SIDE_BASE).v;
 		n += f->seen && fabs(d) > s->floor &&

@@ -105,7 +105,7 @@ hot_lines(const struct summary *s, size_t top, size_t *n)
 	for (size_t li = 0; li < 4; li++) {
 		enum list l = lists[li];
 		for (size_t i = 0; i < s->count[l] && i < top; i++) {
-			const struct fn *f = &s->fns[s->rows[l][i].id];
+			const struct fn fv = report_fn(s, s->rows[l][i].id), *f = &fv;
 			bool whole = count_is_zero(f->total[SIDE_BASE]) ||
 			             count_is_zero(f->total[SIDE_HEAD]);
 			if (whole && (l == LIST_REG_SELF || l == LIST_IMP_SELF)) {
@@ -139,7 +139,7 @@ hot_line(struct buf *b, const struct summary *s, const struct options *opt, cons
 		return;
 	}
 	buf_adds(b, "self ");
-	const struct fn *f = &s->fns[h->r->id];
+	const struct fn fv = report_fn(s, h->r->id), *f = &fv;
 	report_add_change_words(b, s, f->self, report_countname(opt), md);
 	buf_adds(b, h->l == LIST_REG_SELF ? " \u26a0\ufe0f regression\n" : " \u2705 improvement\n");
 }
@@ -180,13 +180,13 @@ heaviest(const struct summary *s, enum side side, uint32_t *ids)
 {
 	size_t n = 0;
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		if (!f->seen || count_is_zero(f->self[side])) {
 			continue;
 		}
 		size_t i = n < TOP_FUNCTIONS ? n++ : TOP_FUNCTIONS;
 		for (; i > 0; i--) {
-			const struct fn *g = &s->fns[ids[i - 1]];
+			const struct fn gv = report_fn(s, ids[i - 1]), *g = &gv;
 			int c = count_cmp(g->self[side], f->self[side]);
 			if (c > 0 || (c == 0 && s->ranks[ids[i - 1]] < s->ranks[id])) {
 				break;
@@ -210,8 +210,9 @@ top_cells(struct buf *c, const struct summary *s, uint32_t id, enum side side, b
 	size_t len;
 	const char *name = intern_name(s->t->names, id, &len);
 	report_add_code_name(&c[0], name, len, md);
-	report_add_amount(&c[1], report_amount(s, s->fns[id].self[side], side), false);
-	add_change_short(&c[2], s, s->fns[id].self);
+	const struct fn f = report_fn(s, id);
+	report_add_amount(&c[1], report_amount(s, f.self[side], side), false);
+	add_change_short(&c[2], s, f.self);
 }
 
 void
@@ -280,7 +281,8 @@ why_regression(struct buf *b, const struct summary *s, const struct options *opt
 		buf_addc(b, ')');
 	} else {
 		buf_adds(b, " has the largest self growth, ");
-		report_add_change_words(b, s, s->fns[r->id].self, report_countname(opt), md);
+		const struct fn f = report_fn(s, r->id);
+		report_add_change_words(b, s, f.self, report_countname(opt), md);
 	}
 	const struct row *p = path_of(s, r->id);
 	if (p) {
@@ -325,7 +327,8 @@ investigate(struct buf *items, const struct summary *s, const struct signals *sg
 		report_add_path(b, s, sg->hot[0], md);
 		buf_adds(b, " is new and takes ");
 		numfmt_report_percent(b,
-		        count_to_double(tree_node(s->t, sg->hot[0])->total[SIDE_HEAD]) /
+		        count_to_double(
+		                tree_node_total(s->t, tree_node(s->t, sg->hot[0]), SIDE_HEAD)) /
 		                (s->head_total.v > 0 ? s->head_total.v : 1) * 100,
 		        false);
 		buf_adds(b, " of head: check that it is meant to run there.");
@@ -540,8 +543,9 @@ static void
 json_self_row(struct buf *b, const struct summary *s, uint32_t id)
 {
 	struct row r = {.id = id};
-	r.base = report_amount(s, s->fns[id].self[SIDE_BASE], SIDE_BASE);
-	r.head = report_amount(s, s->fns[id].self[SIDE_HEAD], SIDE_HEAD);
+	const struct fn f = report_fn(s, id);
+	r.base = report_amount(s, f.self[SIDE_BASE], SIDE_BASE);
+	r.head = report_amount(s, f.self[SIDE_HEAD], SIDE_HEAD);
 	r.delta = report_change(r.base, r.head);
 	report_json_row(b, s, LIST_REG_SELF, &r);
 }
@@ -608,8 +612,8 @@ json_signals(
 	for (size_t i = 0; i < sg->nhot; i++) {
 		const struct tree_node *n = tree_node(s->t, sg->hot[i]);
 		struct row r = {.id = sg->hot[i]};
-		r.base = report_amount(s, n->total[SIDE_BASE], SIDE_BASE);
-		r.head = report_amount(s, n->total[SIDE_HEAD], SIDE_HEAD);
+		r.base = report_amount(s, tree_node_total(s->t, n, SIDE_BASE), SIDE_BASE);
+		r.head = report_amount(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD);
 		r.delta = report_change(r.base, r.head);
 		buf_adds(b, i ? "," : "");
 		report_json_row(b, s, LIST_PATHS, &r);

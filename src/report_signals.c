@@ -147,7 +147,7 @@ keep_top(struct top *t, uint32_t id, double key, uint32_t order)
 static void
 add_to_category(struct signal_category *c, struct top *top, const struct summary *s, uint32_t id)
 {
-	const struct fn *f = &s->fns[id];
+	const struct fn fv = report_fn(s, id), *f = &fv;
 	for (int side = 0; side < 2; side++) {
 		c->share[side] += share(s, f->self[side], (enum side)side);
 	}
@@ -173,7 +173,7 @@ category(struct signals *sg, const struct summary *s, const struct options *opt,
 	struct buf scratch;
 	buf_init(&scratch);
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn *f = &s->fns[id];
+		const struct fn fv = report_fn(s, id), *f = &fv;
 		/* Without self on either side a function adds nothing to a share. */
 		if (!f->seen ||
 		        (count_is_zero(f->self[SIDE_BASE]) && count_is_zero(f->self[SIDE_HEAD]))) {
@@ -209,7 +209,7 @@ hot_paths(struct signals *sg, const struct summary *s, const struct options *opt
 		if (n->status != STATUS_NEW || tree_node(t, n->parent)->status == STATUS_NEW) {
 			continue;
 		}
-		double v = count_to_double(n->total[SIDE_HEAD]);
+		double v = count_to_double(tree_node_total(t, n, SIDE_HEAD));
 		if (v >= min && v > 0) {
 			sg->hot_total++;
 			keep_top(&top, id, v, order);
@@ -226,11 +226,11 @@ depth(struct signals *sg, const struct summary *s)
 	for (uint32_t id = 1; id < t->node_count; id++) {
 		const struct tree_node *n = tree_node(t, id);
 		for (int side = 0; side < 2; side++) {
-			sum[side] += count_to_double(n->self[side]) * n->depth;
+			sum[side] += count_to_double(tree_node_self(t, n, side)) * n->depth;
 		}
 	}
 	for (int side = 0; side < 2; side++) {
-		double total = count_to_double(tree_node(t, TREE_ROOT)->total[side]);
+		double total = count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side));
 		sg->depth[side] = total > 0 ? sum[side] / total : 0;
 	}
 	sg->depth_present = sg->depth[SIDE_BASE] > 0 && sg->depth[SIDE_HEAD] > 0 &&
@@ -281,7 +281,7 @@ add_category(struct buf *b, const struct summary *s, const struct signal_categor
 	add_shares(b, c->share);
 	buf_adds(b, "; most in ");
 	for (size_t i = 0; i < c->nfns; i++) {
-		const struct fn *f = &s->fns[c->fns[i]];
+		const struct fn fv = report_fn(s, c->fns[i]), *f = &fv;
 		size_t len;
 		const char *name = intern_name(s->t->names, c->fns[i], &len);
 		buf_adds(b, i ? ", " : "");
@@ -305,11 +305,13 @@ add_hot(struct buf *b, const struct summary *s, const struct signals *sg, const 
 		buf_adds(b, md ? "\n  - " : "\n    ");
 		report_add_path(b, s, sg->hot[i], md);
 		buf_adds(b, ": new (");
-		report_add_amount(b, report_amount(s, n->total[SIDE_HEAD], SIDE_HEAD), false);
+		report_add_amount(
+		        b, report_amount(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD), false);
 		buf_addc(b, ' ');
 		report_add_label(b, report_countname(opt), md);
 		buf_adds(b, ", ");
-		numfmt_report_percent(b, share(s, n->total[SIDE_HEAD], SIDE_HEAD) * 100, false);
+		numfmt_report_percent(
+		        b, share(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD) * 100, false);
 		buf_adds(b, " of head)");
 	}
 	buf_addc(b, '\n');

@@ -84,7 +84,7 @@ add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum s
 	if (side == SIDE_BASE && t->normalized) {
 		buf_add_double(b, tree_value(t, n, side, self), 3);
 	} else {
-		buf_add_count(b, self ? n->self[side] : n->total[side]);
+		buf_add_count(b, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 	}
 }
 
@@ -133,8 +133,10 @@ id_prefix(const struct layout *l, char out[16])
 		size_t len;
 		const char *name = tree_node_name(t, n, &len);
 		h = mix(h, hash_stable(name, len));
-		h = mix(h, n->total[SIDE_BASE].units ^ ((uint64_t)n->total[SIDE_BASE].nanos << 32));
-		h = mix(h, n->total[SIDE_HEAD].units ^ ((uint64_t)n->total[SIDE_HEAD].nanos << 32));
+		struct count base = tree_node_total(t, n, SIDE_BASE),
+		             head = tree_node_total(t, n, SIDE_HEAD);
+		h = mix(h, base.units ^ ((uint64_t)base.nanos << 32));
+		h = mix(h, head.units ^ ((uint64_t)head.nanos << 32));
 		h = mix(h, ((uint64_t)box->depth << 32) ^ (uint64_t)(box->x * 10));
 	}
 	out[0] = 'd';

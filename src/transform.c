@@ -891,7 +891,7 @@ largest_root(const struct tree *t, enum side side)
 	uint32_t best = TREE_NONE;
 	for (uint32_t id = t->nodes[TREE_ROOT].first_child; id != TREE_NONE;
 	        id = t->nodes[id].next_sibling) {
-		if (!count_is_zero(t->nodes[id].total[side]) &&
+		if (!count_is_zero(tree_node_total(t, &t->nodes[id], side)) &&
 		        (best == TREE_NONE ||
 		                tree_value(t, &t->nodes[id], side, false) >
 		                        tree_value(t, &t->nodes[best], side, false))) {
@@ -906,8 +906,8 @@ roots_shared(const struct tree *t)
 {
 	for (uint32_t id = t->nodes[TREE_ROOT].first_child; id != TREE_NONE;
 	        id = t->nodes[id].next_sibling) {
-		if (!count_is_zero(t->nodes[id].total[SIDE_BASE]) &&
-		        !count_is_zero(t->nodes[id].total[SIDE_HEAD])) {
+		if (!count_is_zero(tree_node_total(t, &t->nodes[id], SIDE_BASE)) &&
+		        !count_is_zero(tree_node_total(t, &t->nodes[id], SIDE_HEAD))) {
 			return true;
 		}
 	}
@@ -923,13 +923,14 @@ deeper_overlap(const struct tree *t)
 	bool overlap = false;
 	for (size_t id = 1; id < t->node_count; id++) {
 		const struct tree_node *n = &t->nodes[id];
-		if (n->depth >= 2 && !count_is_zero(n->total[SIDE_BASE])) {
+		if (n->depth >= 2 && !count_is_zero(tree_node_total(t, n, SIDE_BASE))) {
 			in_base[n->name] = 1;
 		}
 	}
 	for (size_t id = 1; id < t->node_count && !overlap; id++) {
 		const struct tree_node *n = &t->nodes[id];
-		overlap = n->depth >= 2 && !count_is_zero(n->total[SIDE_HEAD]) && in_base[n->name];
+		overlap = n->depth >= 2 && !count_is_zero(tree_node_total(t, n, SIDE_HEAD)) &&
+		          in_base[n->name];
 	}
 	free(in_base);
 	return overlap;
@@ -986,7 +987,7 @@ transform_warn_dropped(const struct transform *tf, const struct tree *t, struct 
 		return;
 	}
 	for (int side = t->differential ? 0 : 1; side < 2; side++) {
-		if (count_is_zero(t->nodes[TREE_ROOT].total[side])) {
+		if (count_is_zero(tree_node_total(t, &t->nodes[TREE_ROOT], side))) {
 			buf_printf(msg,
 			        "difffold: warning: --replace, --hide, --focus... dropped every "
 			        "stack of the %s profile\n",

@@ -5,7 +5,6 @@
  */
 #include "tree.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "runs.h"
@@ -35,100 +34,86 @@ tree_destroy(struct tree *t)
 	runs_destroy(t->runs);
 	intern_destroy(t->names);
 	free(t->nodes);
+	free(t->nanos);
 	free(t);
 }
 
 /*
  * Totals from self counts. A parent is created before its children, so its
  * id is smaller: one pass from the last id down adds every subtree into its
- * parent before the parent itself is added upwards.
+ * parent before the parent itself is added upwards. Sums are bounded by the
+ * root's total, checked line by line, so none overflows.
  */
 static void
 sum_totals(struct tree *t)
 {
-	for (size_t i = t->node_count; i-- > 1;) {
-		struct tree_node *n = &t->nodes[i];
-		struct tree_node *parent = &t->nodes[n->parent];
-		/* Bounded by the root's total, checked line by line. */
-		count_add(parent->total[SIDE_BASE], n->total[SIDE_BASE], &parent->total[SIDE_BASE]);
-		count_add(parent->total[SIDE_HEAD], n->total[SIDE_HEAD], &parent->total[SIDE_HEAD]);
-	}
-}
-
-static int
-compare_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return (a > b) - (a < b);
-}
-
-/* Most nodes have a handful of children: insertion sort beats qsort there. */
-static void
-sort_keys(uint64_t *v, size_t n)
-{
-	if (n > 16) {
-		qsort(v, n, sizeof(*v), compare_u64);
+	struct tree_node *nodes = t->nodes;
+	if (!t->nanos) {
+		for (size_t i = t->node_count; i-- > 1;) {
+			struct tree_node *parent = &nodes[nodes[i].parent];
+			parent->total_units[SIDE_BASE] += nodes[i].total_units[SIDE_BASE];
+			parent->total_units[SIDE_HEAD] += nodes[i].total_units[SIDE_HEAD];
+		}
 		return;
 	}
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1] > x; j--) {
-			v[j] = v[j - 1];
+	for (size_t i = t->node_count; i-- > 1;) {
+		uint32_t p = nodes[i].parent;
+		for (int side = 0; side < 2; side++) {
+			struct count sum;
+			count_add(tree_node_total(t, &nodes[p], (enum side)side),
+			        tree_node_total(t, &nodes[i], (enum side)side), &sum);
+			nodes[p].total_units[side] = sum.units;
+			t->nanos[p].total[side] = sum.nanos;
 		}
-		v[j] = x;
 	}
 }
 
 /*
- * Links every node's children in byte order of their names: a counting sort
- * by parent, then each family sorted by name rank (rank << 32 | id).
+ * Links every node's children in byte order of their names: the nodes in
+ * rank order of their names (a counting sort), then each, from the last,
+ * put in front of its parent's children. Siblings have distinct names, so
+ * each family comes out in rank order; the sort takes 4 bytes a node and
+ * 4 a name, beside the finished tree.
  */
 static void
 link_children(struct tree *t, const uint32_t *rank)
 {
-	size_t n = t->node_count;
-	uint32_t *end = xcalloc_written(n, sizeof(uint32_t)); /* family p ends at end[p] */
+	struct tree_node *nodes = t->nodes;
+	size_t n = t->node_count, names = intern_count(t->names);
+	uint32_t *start = xcalloc_written(names + 1, sizeof(uint32_t));
 	for (size_t id = 1; id < n; id++) {
-		end[t->nodes[id].parent]++;
+		start[rank[nodes[id].name] + 1]++;
 	}
-	for (size_t p = 1; p < n; p++) {
-		end[p] += end[p - 1];
+	for (size_t r = 1; r <= names; r++) {
+		start[r] += start[r - 1];
 	}
-	uint64_t *keys = xmalloc(n * sizeof(uint64_t));
-	xprefault(keys, n * sizeof(uint64_t));
-	for (size_t id = n; id-- > 1;) {
-		const struct tree_node *node = &t->nodes[id];
-		keys[--end[node->parent]] = (uint64_t)rank[node->name] << 32 | id;
+	uint32_t *order = xmalloc(n * sizeof(uint32_t));
+	xprefault(order, n * sizeof(uint32_t));
+	for (size_t id = 1; id < n; id++) {
+		order[start[rank[nodes[id].name]]++] = (uint32_t)id;
 	}
-	/* Now end[p] is where family p starts; it ends where family p + 1 starts. */
-	for (size_t p = 0; p < n; p++) {
-		size_t lo = end[p], hi = p + 1 < n ? end[p + 1] : n - 1;
-		sort_keys(keys + lo, hi - lo);
-		uint32_t next = TREE_NONE;
-		for (size_t i = hi; i-- > lo;) {
-			uint32_t id = (uint32_t)keys[i];
-			t->nodes[id].next_sibling = next;
-			next = id;
-		}
-		t->nodes[p].first_child = next;
+	free(start);
+	for (size_t i = n - 1; i-- > 0;) {
+		struct tree_node *node = &nodes[order[i]];
+		node->next_sibling = nodes[node->parent].first_child;
+		nodes[node->parent].first_child = order[i];
 	}
-	free(keys);
-	free(end);
+	free(order);
 }
 
 enum node_status
 tree_classify_change(const struct tree *t, const struct tree_node *n, double delta)
 {
+	bool in_base = !count_is_zero(tree_node_total(t, n, SIDE_BASE));
+	bool in_head = !count_is_zero(tree_node_total(t, n, SIDE_HEAD));
 	/* A stack given with zero counts on both sides is not new, just empty. */
-	if (!t->differential ||
-	        (count_is_zero(n->total[SIDE_BASE]) && count_is_zero(n->total[SIDE_HEAD]))) {
+	if (!t->differential || (!in_base && !in_head)) {
 		return STATUS_SAME;
 	}
-	if (count_is_zero(n->total[SIDE_BASE])) {
+	if (!in_base) {
 		return STATUS_NEW;
 	}
-	if (count_is_zero(n->total[SIDE_HEAD])) {
+	if (!in_head) {
 		return STATUS_REMOVED;
 	}
 	double base_total = tree_total(t, SIDE_BASE);
@@ -150,36 +135,28 @@ tree_classify(const struct tree *t, const struct tree_node *n)
 	        t, n, tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true));
 }
 
-static void *
-rank_names(void *names)
-{
-	return (void *)intern_ranks(names);
-}
-
-/* Below this many nodes a second thread costs more than it saves. */
-#define RANK_THREAD_MIN_NODES 65536
-
 void
 tree_finish(struct tree *t, bool differential)
 {
-	/* The sorts below need memory of their own: the build state goes. */
+	/*
+	 * Nothing is looked up any more: the path and name slots go, and the
+	 * names are sorted in their room, before the nodes array takes its own
+	 * (the sort's keys beside the finished nodes were the peak of big
+	 * trees). The sort uses both cores.
+	 */
+	tree_build_drop_slots(t->build);
+	intern_trim(t->names);
+	const uint32_t *rank = intern_ranks(t->names);
 	tree_build_lay_out(t->build, t);
 	t->build = NULL;
-	/*
-	 * Sorting the names reads only the name table, summing and classifying
-	 * only the nodes: for a big tree they run at once, on two cores. (Not
-	 * earlier: beside the build state the sort would raise the peak memory.)
-	 */
-	pthread_t ranker;
-	bool threaded = t->node_count >= RANK_THREAD_MIN_NODES &&
-	                pthread_create(&ranker, NULL, rank_names, t->names) == 0;
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];
-	if (t->opt.normalize && differential && !count_is_zero(root->total[SIDE_BASE])) {
+	struct count base_total = tree_node_total(t, root, SIDE_BASE);
+	if (t->opt.normalize && differential && !count_is_zero(base_total)) {
 		t->normalized = true;
-		t->base_scale = count_to_double(root->total[SIDE_HEAD]) /
-		                count_to_double(root->total[SIDE_BASE]);
+		t->base_scale = count_to_double(tree_node_total(t, root, SIDE_HEAD)) /
+		                count_to_double(base_total);
 	} else if (t->opt.run_scale > 0 && t->opt.run_scale != 1 && differential) {
 		t->normalized = true;
 		t->run_scaled = true;
@@ -187,14 +164,6 @@ tree_finish(struct tree *t, bool differential)
 	}
 	for (size_t i = 0; i < t->node_count; i++) {
 		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
-	}
-	const uint32_t *rank;
-	if (threaded) {
-		void *ranks;
-		pthread_join(ranker, &ranks);
-		rank = ranks;
-	} else {
-		rank = intern_ranks(t->names);
 	}
 	link_children(t, rank);
 }
@@ -208,7 +177,7 @@ tree_node_name(const struct tree *t, const struct tree_node *n, size_t *len)
 double
 tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self)
 {
-	double v = count_to_double(self ? n->self[side] : n->total[side]);
+	double v = count_to_double(self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 	return side == SIDE_BASE ? v * t->base_scale : v;
 }
 

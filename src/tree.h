@@ -61,6 +61,12 @@ struct tree_options {
 	const struct transform *transform;
 };
 
+/*
+ * A node's counts are read through tree_node_total and tree_node_self: the
+ * node keeps their whole units, and the tree their nanos only when some
+ * count has any (most profiles count whole samples, and four 32-bit zeros
+ * were a fifth of a node).
+ */
 struct tree_node {
 	uint32_t name; /* intern id */
 	uint32_t parent;
@@ -68,8 +74,14 @@ struct tree_node {
 	uint32_t next_sibling;
 	uint32_t depth; /* root 0 */
 	uint8_t status; /* enum node_status, after tree_finish */
-	struct count total[2]; /* indexed by enum side */
-	struct count self[2];
+	uint64_t total_units[2]; /* indexed by enum side */
+	uint64_t self_units[2];
+};
+
+/* The nanos of a node's counts (struct count's), when the tree has any. */
+struct tree_nanos {
+	uint32_t total[2];
+	uint32_t self[2];
 };
 
 struct tree_build; /* private to tree*.c: see tree_build.h */
@@ -79,6 +91,7 @@ struct transform; /* transform.h */
 struct tree {
 	struct tree_options opt;
 	struct tree_node *nodes; /* nodes[0] is the root (set by tree_finish) */
+	struct tree_nanos *nanos; /* one a node, or NULL when every count is whole */
 	size_t node_count; /* the root included; grows while building */
 	size_t max_depth; /* set by tree_finish */
 	struct intern *names;
@@ -156,6 +169,22 @@ static inline const struct tree_node *
 tree_node(const struct tree *t, uint32_t id)
 {
 	return &t->nodes[id];
+}
+
+/* A node's inclusive count of a side. */
+static inline struct count
+tree_node_total(const struct tree *t, const struct tree_node *n, enum side side)
+{
+	return (struct count){
+	        n->total_units[side], t->nanos ? t->nanos[n - t->nodes].total[side] : 0};
+}
+
+/* A node's self count of a side. */
+static inline struct count
+tree_node_self(const struct tree *t, const struct tree_node *n, enum side side)
+{
+	return (struct count){
+	        n->self_units[side], t->nanos ? t->nanos[n - t->nodes].self[side] : 0};
 }
 
 /* The frame name of a node (root: "all"); not NUL-terminated. */

@@ -655,19 +655,32 @@ lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, con
 			t->max_depth = n->depth;
 		}
 		for (int side = 0; side < 2; side++) {
-			if (b->self[side]) {
-				n->self[side] = n->total[side] = b->self[side][id];
+			if (!b->self[side]) {
+				continue;
+			}
+			struct count c = b->self[side][id];
+			n->self_units[side] = n->total_units[side] = c.units;
+			if (c.nanos && !t->nanos) {
+				/* Zero pages until written: whole counts cost nothing here. */
+				t->nanos = xcalloc(b->count, sizeof(struct tree_nanos));
+			}
+			if (t->nanos) {
+				t->nanos[id].self[side] = t->nanos[id].total[side] = c.nanos;
 			}
 		}
 	}
 }
 
 void
-tree_build_lay_out(struct tree_build *b, struct tree *t)
+tree_build_drop_slots(struct tree_build *b)
 {
-	/* Only the per-node arrays are needed now: the nodes array takes room. */
 	free(b->slots);
 	b->slots = NULL;
+}
+
+void
+tree_build_lay_out(struct tree_build *b, struct tree *t)
+{
 	size_t count = b->count;
 	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
 	uint32_t *depths = xmalloc(count * sizeof(uint32_t));

@@ -79,6 +79,8 @@ struct name {
 /* Holds only the root; names stays the caller's. */
 struct tree_build *tree_build_create(const struct tree_options *opt, struct intern *names);
 void tree_build_destroy(struct tree_build *b);
+/* Frees the path slots: no node is looked up once the tree is finishing. */
+void tree_build_drop_slots(struct tree_build *b);
 /*
  * Fills t's nodes array, node_count and max_depth from b (totals start as
  * the self counts), then destroys b.

@@ -298,7 +298,7 @@ test_file_gzip(void **state)
 	struct diag err;
 	assert_true(callgrind_read_file(t, SIDE_BASE, path, &defaults, &info, &err));
 	tree_finish(t, true);
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_BASE].units, 5);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_BASE], 5);
 	tree_destroy(t);
 	unlink(path);
 	assert_false(callgrind_read_file(NULL, SIDE_BASE, path, &defaults, &info, &err));

@@ -275,7 +275,7 @@ test_deep_stacks_linear(void **state)
 	assert_true(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
 	tree_finish(t, false);
 	assert_int_equal(t->node_count, DEEP + 2); /* the root, the thread, the chain */
-	assert_int_equal(t->nodes[0].total[SIDE_HEAD].units, DEEP);
+	assert_int_equal(t->nodes[0].total_units[SIDE_HEAD], DEEP);
 	tree_destroy(t);
 
 	/* --reverse needs whole paths: refused before any is built. */

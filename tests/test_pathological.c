@@ -218,7 +218,7 @@ test_million_lines(void **state)
 	assert_true(folded_read_file(t, path, FOLDED_HEAD, false, &st, &err));
 	assert_int_equal(st.lines, n);
 	tree_finish(t, false);
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_HEAD].units, n);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD], n);
 	/* Every distinct stack got its 1,000 samples. */
 	char *dump = dump_tree(t);
 	size_t lines = 0;

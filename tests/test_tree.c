@@ -90,12 +90,12 @@ test_merge_single(void **state)
 	assert_false(t->differential);
 	check_dump(t, "main;a 2\nmain;a;b 7\nmain;c 5\n");
 	const struct tree_node *a = node_at(t, "main;a");
-	assert_int_equal(a->total[SIDE_HEAD].units, 9);
-	assert_int_equal(a->self[SIDE_HEAD].units, 2);
-	assert_int_equal(node_at(t, "main")->total[SIDE_HEAD].units, 14);
-	assert_int_equal(node_at(t, "main")->self[SIDE_HEAD].units, 0);
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_HEAD].units, 14);
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_BASE].units, 0);
+	assert_int_equal(a->total_units[SIDE_HEAD], 9);
+	assert_int_equal(a->self_units[SIDE_HEAD], 2);
+	assert_int_equal(node_at(t, "main")->total_units[SIDE_HEAD], 14);
+	assert_int_equal(node_at(t, "main")->self_units[SIDE_HEAD], 0);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD], 14);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_BASE], 0);
 	assert_int_equal(t->max_depth, 3);
 	assert_int_equal(node_at(t, "main;a;b")->depth, 3);
 	size_t len;
@@ -186,8 +186,8 @@ test_no_split_frame(void **state)
 	tree_finish(t, false);
 	check_dump(t, "a 6\na;b 6\na;b;c 11\na;b.x 2\na;bc 4\nab 7\n");
 	const struct tree_node *b = node_at(t, "a;b");
-	assert_int_equal(b->total[SIDE_HEAD].units, 17);
-	assert_int_equal(b->self[SIDE_HEAD].units, 6);
+	assert_int_equal(b->total_units[SIDE_HEAD], 17);
+	assert_int_equal(b->self_units[SIDE_HEAD], 6);
 	assert_int_equal(node_at(t, "a;b.x")->parent, b->parent);
 	assert_int_equal(tree_node(t, b->first_child)->next_sibling, TREE_NONE);
 	tree_destroy(t);
@@ -232,7 +232,7 @@ test_reverse(void **state)
 	add(t, SIDE_HEAD, "malloc", 4);
 	tree_finish(t, false);
 	check_dump(t, "malloc 4\nmalloc;parse;main 3\nmalloc;render;main 2\nparse;main 1\n");
-	assert_int_equal(node_at(t, "malloc")->total[SIDE_HEAD].units, 9);
+	assert_int_equal(node_at(t, "malloc")->total_units[SIDE_HEAD], 9);
 	tree_destroy(t);
 }
 
@@ -279,7 +279,7 @@ test_normalize(void **state)
 	assert_int_equal(node_at(t, "m;a")->status, STATUS_SAME);
 	assert_int_equal(node_at(t, "m;b")->status, STATUS_SAME);
 	/* Raw counts stay exact. */
-	assert_int_equal(node_at(t, "m;a")->self[SIDE_BASE].units, 50);
+	assert_int_equal(node_at(t, "m;a")->self_units[SIDE_BASE], 50);
 	tree_destroy(t);
 
 	/* Without --normalize the doubled head is slower everywhere. */
@@ -372,8 +372,8 @@ test_fractional(void **state)
 	struct tree *t = tree_from("a;b 0.1\na;b 0.2\na;c 1.7\n", FOLDED_HEAD, NULL);
 	tree_finish(t, false);
 	check_dump(t, "a;b 0.3\na;c 1.7\n");
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_HEAD].units, 2);
-	assert_int_equal(tree_node(t, TREE_ROOT)->total[SIDE_HEAD].nanos, 0);
+	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD], 2);
+	assert_int_equal(tree_node_total(t, tree_node(t, TREE_ROOT), SIDE_HEAD).nanos, 0);
 	tree_destroy(t);
 }
 
@@ -394,7 +394,7 @@ test_sum_overflow(void **state)
 	tree_finish(t, true);
 	/* Nothing of the rejected stacks was added. */
 	assert_int_equal(find(t, "c", 1), TREE_NONE);
-	assert_true(tree_node(t, TREE_ROOT)->total[SIDE_BASE].units == UINT64_MAX);
+	assert_true(tree_node(t, TREE_ROOT)->total_units[SIDE_BASE] == UINT64_MAX);
 	check_dump(t, "a 18446744073709551614 18446744073709551615\nb 1 0\n");
 	tree_destroy(t);
 }
@@ -440,7 +440,7 @@ test_arbitrary_bytes(void **state)
 	tree_finish(t, false);
 	uint32_t leaf = find(t, stack, len);
 	assert_int_not_equal(leaf, TREE_NONE);
-	assert_int_equal(tree_node(t, leaf)->total[SIDE_HEAD].units, 3);
+	assert_int_equal(tree_node(t, leaf)->total_units[SIDE_HEAD], 3);
 	assert_int_equal(tree_node(t, leaf)->depth, 4);
 	size_t nlen;
 	const char *name = tree_node_name(t, tree_node(t, tree_node(t, leaf)->parent), &nlen);
@@ -649,8 +649,8 @@ test_long_lines(void **state)
 		tree_finish(t, true);
 		uint32_t leaf = find(t, line.data, line.len);
 		assert_int_not_equal(leaf, TREE_NONE);
-		assert_int_equal(tree_node(t, leaf)->self[SIDE_BASE].units, 2);
-		assert_int_equal(tree_node(t, leaf)->self[SIDE_HEAD].units, 5);
+		assert_int_equal(tree_node(t, leaf)->self_units[SIDE_BASE], 2);
+		assert_int_equal(tree_node(t, leaf)->self_units[SIDE_HEAD], 5);
 		assert_int_equal(tree_node(t, leaf)->depth, depths[d]);
 		tree_destroy(t);
 		buf_finish(&line);

@@ -79,8 +79,11 @@ assert_same_trees(const struct tree *x, const struct tree *y)
 		assert_int_equal(n->first_child, m->first_child);
 		assert_int_equal(n->next_sibling, m->next_sibling);
 		for (int side = 0; side < 2; side++) {
-			assert_true(count_cmp(n->total[side], m->total[side]) == 0);
-			assert_true(count_cmp(n->self[side], m->self[side]) == 0);
+			enum side sd = (enum side)side;
+			assert_true(count_cmp(tree_node_total(x, n, sd),
+			                    tree_node_total(y, m, sd)) == 0);
+			assert_true(
+			        count_cmp(tree_node_self(x, n, sd), tree_node_self(y, m, sd)) == 0);
 		}
 		assert_int_equal(n->status, m->status);
 	}
