@@ -410,7 +410,6 @@ static bool
 read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
         bool threaded, struct input_info *info, struct buf *msg, struct runs *runs)
 {
-	/* Runs snapshot the tree after each file: one thread, no pipeline. */
 	struct side_read base = {.o = o,
 	        .progress = progress,
 	        .mode = FOLDED_BASE,
