@@ -55,6 +55,14 @@ bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, b
  */
 bool folded_read_source(struct tree *t, struct source *src, const char *head, size_t head_len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
+/*
+ * folded_read_source on two threads: another reads the source, splits the
+ * lines and hashes their frames while this one adds them to the tree. The
+ * same tree (node ids included), statistics and errors.
+ */
+bool folded_read_source_threaded(struct tree *t, struct source *src, const char *head,
+        size_t head_len, enum folded_mode mode, bool strict, struct folded_stats *st,
+        struct diag *err);
 /* The same over bytes in memory; `name` is used in messages. */
 bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
         enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);

@@ -1,6 +1,5 @@
 #include "input.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +45,7 @@ struct side_read {
 	struct input_info info;
 	struct buf *msg;
 	struct runs *runs; /* --runs: each file is one run, else NULL */
+	bool threaded; /* folded files through the two-thread pipeline */
 };
 
 /* What a callgrind file said, kept for the picture and the reports. */
@@ -267,7 +267,11 @@ read_folded(struct side_read *sd, struct tree *t, struct source *src, const char
         struct diag *err)
 {
 	struct folded_stats st;
-	if (!folded_read_source(t, src, head, len, sd->mode, sd->o->strict, &st, err)) {
+	bool ok = sd->threaded ? folded_read_source_threaded(
+	                                 t, src, head, len, sd->mode, sd->o->strict, &st, err)
+	                       : folded_read_source(
+	                                 t, src, head, len, sd->mode, sd->o->strict, &st, err);
+	if (!ok) {
 		return false;
 	}
 	warn_bad_lines(source_name(src), &st, sd->msg);
@@ -331,27 +335,11 @@ read_side(struct side_read *sd, struct tree *t, const char *const *paths, size_t
 	return ok;
 }
 
-/* The head side, read into a tree of its own on a second thread. */
-struct head_job {
-	struct tree *t;
-	struct side_read sd;
-	struct buf msg;
-	bool ok;
-};
-
-static void *
-read_head(void *arg)
-{
-	struct head_job *job = arg;
-	job->ok = read_side(&job->sd, job->t, job->sd.o->head, job->sd.o->head_count);
-	return NULL;
-}
-
 /*
- * Base into t while the head is read on a second thread, then merged: the
- * result, messages included, is that of reading one after the other. Only
- * for big inputs: the merge and the second tree cost about half again as
- * much CPU time, and on 2 cores save only a little of the wall time (bench/).
+ * From this much input on, folded files are read on two threads (see
+ * folded_read_source_threaded), where the second costs about the CPU time
+ * it takes off the first; on the 10 MB pair it cost 12 % more CPU time
+ * for a few milliseconds (docs/performance.md).
  */
 #define THREADS_MIN_BYTES ((uint64_t)64 << 20)
 
@@ -421,47 +409,21 @@ same_units(const struct input_info *base, const struct input_info *head, const s
 
 static bool
 read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
-        uint64_t total_bytes, struct input_info *info, struct buf *msg, struct runs *runs)
+        bool threaded, struct input_info *info, struct buf *msg, struct runs *runs)
 {
-	struct side_read base = {
-	        .o = o, .progress = progress, .mode = FOLDED_BASE, .msg = msg, .runs = runs};
+	struct side_read base = {.o = o,
+	        .progress = progress,
+	        .mode = FOLDED_BASE,
+	        .msg = msg,
+	        .runs = runs,
+	        .threaded = threaded && !runs};
 	struct side_read head = base;
 	head.mode = FOLDED_HEAD;
-	bool ok;
-	/* Runs are snapshots of one tree's node ids: no second tree to merge. */
-	if (runs || !read_threaded(total_bytes)) {
-		ok = read_side(&base, t, o->base, o->base_count) &&
-		     read_side(&head, t, o->head, o->head_count) &&
-		     same_units(&base.info, &head.info, o, msg);
-		input_info_merge(info, &base.info);
-		input_info_merge(info, &head.info);
-		return ok;
-	}
-	struct head_job job = {.t = tree_create(&o->tree), .sd = head};
-	buf_init(&job.msg);
-	job.sd.msg = &job.msg;
-	pthread_t thread;
-	bool threaded = pthread_create(&thread, NULL, read_head, &job) == 0;
-	ok = read_side(&base, t, o->base, o->base_count);
-	if (threaded) {
-		pthread_join(thread, NULL);
-	} else {
-		read_head(&job);
-	}
-	if (ok) {
-		buf_add(msg, job.msg.data, job.msg.len);
-		ok = job.ok;
-	}
-	ok = ok && same_units(&base.info, &job.sd.info, o, msg);
-	const char *reason;
-	if (ok && !tree_merge(t, job.t, &reason)) {
-		buf_printf(msg, "difffold: %s\n", reason);
-		ok = false;
-	}
+	bool ok = read_side(&base, t, o->base, o->base_count) &&
+	          read_side(&head, t, o->head, o->head_count) &&
+	          same_units(&base.info, &head.info, o, msg);
 	input_info_merge(info, &base.info);
-	input_info_merge(info, &job.sd.info);
-	buf_finish(&job.msg);
-	tree_destroy(job.t);
+	input_info_merge(info, &head.info);
 	return ok;
 }
 
@@ -469,7 +431,6 @@ read_both(struct tree *t, const struct options *o, const struct read_progress *p
 #define PROGRESS_MIN_BYTES ((uint64_t)64 << 20)
 
 struct progress {
-	pthread_mutex_t lock; /* base and head are read at once */
 	uint64_t total, done;
 	int shown; /* percentage on screen, -1 for none */
 };
@@ -478,20 +439,17 @@ static void
 progress_step(void *ctx, uint64_t bytes)
 {
 	struct progress *p = ctx;
-	pthread_mutex_lock(&p->lock);
 	p->done += bytes;
 	int pct = p->done >= p->total ? 100 : (int)(p->done * 100 / p->total);
 	if (pct != p->shown) {
 		fprintf(stderr, "\rdifffold: reading %d%%", pct);
 		p->shown = pct;
 	}
-	pthread_mutex_unlock(&p->lock);
 }
 
 static void
 progress_init(struct progress *p, struct read_progress *fp, const struct options *o)
 {
-	pthread_mutex_init(&p->lock, NULL);
 	p->total = p->done = 0;
 	p->shown = -1;
 	fp->fn = NULL;
@@ -517,7 +475,6 @@ progress_end(struct progress *p)
 	if (p->shown >= 0) {
 		fputs("\r\033[K", stderr);
 	}
-	pthread_mutex_destroy(&p->lock);
 }
 
 /*
@@ -567,14 +524,17 @@ input_read(
 	bool ok;
 	bool three_column = false;
 	if (o->single) {
-		struct side_read sd = {
-		        .o = o, .progress = &rp, .mode = FOLDED_AUTO, .msg = messages};
+		struct side_read sd = {.o = o,
+		        .progress = &rp,
+		        .mode = FOLDED_AUTO,
+		        .msg = messages,
+		        .threaded = read_threaded(pr.total)};
 		ok = read_side(&sd, t, &o->single, 1);
 		three_column = sd.three_column;
 		input_info_merge(info, &sd.info);
 	} else {
 		runs = o->runs ? runs_create(o->significance) : NULL;
-		ok = read_both(t, o, &rp, pr.total, info, messages, runs);
+		ok = read_both(t, o, &rp, read_threaded(pr.total), info, messages, runs);
 	}
 	progress_end(&pr);
 	if (info->perf) {

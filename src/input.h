@@ -6,9 +6,9 @@
  * speedscope.c, gecko.c, dhat.c, pprof.c, massif.c);
  * a file of a format no reader reads is refused with advice.
  *
- * Big inputs are read on two threads (base and head into trees of their
- * own, then merged), with the same result and messages as one after the
- * other; DIFFFOLD_READ_THREADS=1 or 2 forces either way, for measuring.
+ * The folded files of big inputs are read on two threads (one reads and
+ * hashes, the other builds the tree), with the same result and messages as
+ * on one; DIFFFOLD_READ_THREADS=1 or 2 forces either way, for measuring.
  * A progress line goes to stderr while big inputs are read on a terminal.
  * Warnings and errors are appended to `messages`, never printed here.
  */

@@ -1,6 +1,6 @@
 /*
  * tree: the finished model (see tree.h): its lifetime, tree_finish, which
- * freezes what tree_build.c and tree_merge.c built, and the queries the
+ * freezes what tree_build.c built, and the queries the
  * backends read it with.
  */
 #include "tree.h"

@@ -1,11 +1,11 @@
 /*
  * tree: the merged base/head model. One node per distinct path from the
  * root, holding inclusive ("total") and self counts of both sides. Built by
- * tree_add_stack (and tree_merge) into private build state, then frozen by
+ * tree_add_stack (or tree_add_hashed) into private build state, then frozen by
  * tree_finish, which lays out the nodes array, links children in byte order
  * of their names, gives every node its status and drops the build state.
  * Backends only read a finished tree. tree.c holds the finished model,
- * tree_build.c the build, tree_merge.c the merge.
+ * tree_build.c the build.
  *
  * Nodes live in one array owned by the tree and are named by index; node 0
  * is the root ("all"). No function here recurses on depth.
@@ -51,7 +51,7 @@ struct tree_options {
 	 * Most frames (nodes besides the root) the tree may hold; 0: no limit
 	 * but the id space. A hostile profile makes a node of every ';' (a
 	 * 16 MiB line of them took gigabytes): past the limit tree_add_stack
-	 * and tree_merge fail instead.
+	 * fails instead.
 	 */
 	uint32_t max_nodes;
 	/*
@@ -116,6 +116,47 @@ void tree_destroy(struct tree *t);
 bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason);
 /*
+ * Stacks hashed ahead, on another thread than the one adding them (the
+ * folded reader's pipeline): the frames' hashes do not depend on the tree,
+ * so they are worked out while the tree is busy with earlier stacks. A
+ * frame of a stack, its bytes at stack + at.
+ */
+struct tree_frame {
+	uint32_t at, len;
+	uint64_t hash; /* of its bytes */
+	uint64_t path; /* of its path, from the root down to it */
+};
+
+/* Whether the tree takes hashed stacks: not with --reverse, --strip-hex or transforms. */
+bool tree_takes_hashed(const struct tree *t);
+/*
+ * The frames of stack from byte start on (the start of a frame), path the
+ * path of the frame before it (tree_cursor_root().path for the first):
+ * their count, or SIZE_MAX when there are more than cap. Reads no tree, so
+ * may run on any thread.
+ */
+size_t tree_hash_frames(const char *stack, size_t len, size_t start, uint64_t path,
+        struct tree_frame *out, size_t cap);
+/*
+ * The lookups of the n frames fr of a hashed stack, in three stages run
+ * some stacks ahead of tree_add_hashed, so that the cache misses of several
+ * stacks overlap: 0 loads their slots, 1 finds their candidate nodes (into
+ * hint) and loads them, 2 loads the candidates' names. A hint is only
+ * that: tree_add_hashed confirms it, or looks the frame up again (nodes
+ * made meanwhile are found).
+ */
+void tree_hashed_ahead(
+        const struct tree *t, const struct tree_frame *fr, size_t n, uint32_t *hint, int stage);
+/*
+ * tree_add_stack for a stack whose first `shared` frames are those of the
+ * stack added just before (the same bytes; at most 65536 of them), and
+ * whose other frames are fr[0..n) from tree_hash_frames, with the hints of
+ * tree_hashed_ahead's stage 1. Only when tree_takes_hashed.
+ */
+bool tree_add_hashed(struct tree *t, enum side side, const char *stack, struct count c,
+        size_t shared, const struct tree_frame *fr, const uint32_t *hint, size_t n,
+        const char **reason);
+/*
  * Stacks frame by frame, for a reader that has them as a tree already (the
  * callgrind reader's expansion): a cursor is a node of the unfinished tree
  * with its path, so a child is found without going over the path again.
@@ -146,17 +187,6 @@ bool tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char 
  */
 bool tree_add_count(
         struct tree *t, enum side side, uint32_t node, struct count c, const char **reason);
-/*
- * Moves everything src holds (stacks and counts of both sides) into dst;
- * src can then only be destroyed. Both are unfinished and were created with
- * the same options. Lets base and head be read on two threads into two
- * trees (tree_add_stack on different trees may run at once): dst then
- * equals the tree reading them one after the other gives, node ids
- * included. Returns false, with *reason set, when a side's total would
- * exceed 2^64-1 (dst is unchanged then) or when dst would hold more than
- * opt.max_nodes frames (dst can then only be destroyed).
- */
-bool tree_merge(struct tree *dst, struct tree *src, const char **reason);
 /*
  * While building: a side's self counts so far, one per node (*count of
  * them), or NULL when the side has none yet. For runs_take (--runs).

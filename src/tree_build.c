@@ -442,6 +442,30 @@ walk_forward(struct tree_build *b, const char *stack, size_t len)
 	return node;
 }
 
+/*
+ * walk_forward for a stack hashed by tree_hash_frames: its first `shared`
+ * frames are the previous line's, fr its others, whose lookups
+ * tree_hashed_ahead has done.
+ */
+static uint32_t
+walk_hashed(struct tree_build *b, const char *stack, size_t shared, const struct tree_frame *fr,
+        const uint32_t *hint, size_t n)
+{
+	size_t depth = shared;
+	uint32_t node = depth ? b->prev[depth - 1] : TREE_ROOT;
+	for (size_t j = 0; j < n; j++) {
+		const char *f = stack + fr[j].at;
+		if (hint[j] && is_node(b, hint[j], node, f, fr[j].len)) {
+			node = hint[j];
+		} else {
+			node = child(b, fr[j].path, node, f, fr[j].len, fr[j].hash);
+		}
+		remember(b, depth++, node, fr[j].path);
+	}
+	end_line(b, depth);
+	return node;
+}
+
 /* Leaf-to-root walk for --reverse; returns the leaf. */
 static uint32_t
 walk_reverse(struct tree_build *b, const char *stack, size_t len)
@@ -502,6 +526,26 @@ transform_stack(
 	return false;
 }
 
+/* A stack's count at its leaf, total the side's sum with it. */
+static bool
+add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struct count total,
+        const char **reason)
+{
+	struct tree_build *b = t->build;
+	t->node_count = b->count;
+	if (b->full) {
+		*reason = tree_build_full_reason(b);
+		return false;
+	}
+	b->sum[side] = total;
+	if (!b->self[side]) {
+		b->self[side] = tree_build_new_self(b);
+	}
+	/* No self count can exceed the side's total, so this cannot overflow. */
+	count_add(b->self[side][leaf], c, &b->self[side][leaf]);
+	return true;
+}
+
 bool
 tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason)
@@ -517,18 +561,67 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 		return false;
 	}
 	uint32_t leaf = b->opt.reverse ? walk_reverse(b, stack, len) : walk_forward(b, stack, len);
-	t->node_count = b->count;
-	if (b->full) {
-		*reason = tree_build_full_reason(b);
+	return add_at_leaf(t, side, leaf, c, total, reason);
+}
+
+bool
+tree_takes_hashed(const struct tree *t)
+{
+	return !t->opt.reverse && !t->opt.strip_hex && !transform_active(t->opt.transform);
+}
+
+size_t
+tree_hash_frames(const char *stack, size_t len, size_t start, uint64_t path, struct tree_frame *out,
+        size_t cap)
+{
+	uint64_t seed = hash_seed();
+	size_t n = 0;
+	while (start <= len) {
+		if (n == cap) {
+			return SIZE_MAX;
+		}
+		size_t flen;
+		uint64_t h = scan_frame(stack + start, len - start, &flen, seed);
+		path = path_hash(path, h);
+		out[n++] = (struct tree_frame){(uint32_t)start, (uint32_t)flen, h, path};
+		start += flen + 1;
+	}
+	return n;
+}
+
+void
+tree_hashed_ahead(
+        const struct tree *t, const struct tree_frame *fr, size_t n, uint32_t *hint, int stage)
+{
+	const struct tree_build *b = t->build;
+	for (size_t j = 0; j < n; j++) {
+		if (stage == 0) {
+			prefetch(&b->slots[tree_build_home(b, fr[j].path)]);
+		} else if (stage == 1) {
+			hint[j] = tree_build_candidate(b, fr[j].path);
+			if (hint[j]) {
+				prefetch(&b->keys[hint[j]]);
+			} else {
+				intern_prefetch(b->names, fr[j].hash);
+			}
+		} else if (hint[j]) {
+			prefetch(b->keys[hint[j]].bytes);
+		}
+	}
+}
+
+bool
+tree_add_hashed(struct tree *t, enum side side, const char *stack, struct count c, size_t shared,
+        const struct tree_frame *fr, const uint32_t *hint, size_t n, const char **reason)
+{
+	struct tree_build *b = t->build;
+	struct count total;
+	if (!count_add(b->sum[side], c, &total)) {
+		*reason = tree_build_overflow_reason(side);
 		return false;
 	}
-	b->sum[side] = total;
-	if (!b->self[side]) {
-		b->self[side] = tree_build_new_self(b);
-	}
-	/* No self count can exceed the side's total, so this cannot overflow. */
-	count_add(b->self[side][leaf], c, &b->self[side][leaf]);
-	return true;
+	uint32_t leaf = walk_hashed(b, stack, shared, fr, hint, n);
+	return add_at_leaf(t, side, leaf, c, total, reason);
 }
 
 bool

@@ -605,20 +605,102 @@ test_cursor(void **state)
 	tree_destroy(t);
 }
 
+/*
+ * Adds a stack as the folded reader's pipeline does: the frames shared
+ * with the previous stack (prev, by bytes) not hashed again.
+ */
+static bool
+add_hashed(struct tree *t, enum side side, const char *stack, const char *prev, uint64_t units,
+        const char **reason)
+{
+	size_t len = strlen(stack), pos = 0, shared = 0;
+	struct tree_frame fr[16], all[16];
+	size_t all_n =
+	        prev ? tree_hash_frames(prev, strlen(prev), 0, tree_cursor_root().path, all, 16)
+	             : 0;
+	while (shared < all_n) {
+		size_t end = pos + all[shared].len;
+		if (end > len || (end < len && stack[end] != ';') ||
+		        memcmp(stack + pos, prev + pos, all[shared].len) != 0) {
+			break;
+		}
+		pos = end + 1;
+		shared++;
+	}
+	uint64_t path = shared ? all[shared - 1].path : tree_cursor_root().path;
+	size_t n = tree_hash_frames(stack, len, pos, path, fr, 16);
+	assert_int_not_equal(n, SIZE_MAX);
+	uint32_t hint[16];
+	for (int stage = 0; stage < 3; stage++) {
+		tree_hashed_ahead(t, fr, n, hint, stage);
+	}
+	/* A stale hint, as lookups started ahead can give, is only checked. */
+	if (n && !hint[0] && t->node_count > 1) {
+		hint[0] = 1;
+	}
+	return tree_add_hashed(t, side, stack, cnt(units), shared, fr, hint, n, reason);
+}
+
 static void
-test_max_nodes_merge(void **state)
+test_hashed(void **state)
 {
 	(void)state;
-	/* Each side within the limit, the two together past it. */
-	const struct tree_options opt = {.min_delta = 0.001, .max_nodes = 3};
-	struct tree *base = tree_create(&opt), *head = tree_create(&opt);
-	add(base, SIDE_BASE, "a;b", 1);
-	add(head, SIDE_HEAD, "a;c;d", 1);
-	const char *reason = NULL;
-	assert_false(tree_merge(base, head, &reason));
-	assert_non_null(strstr(reason, "more than 3 frames"));
-	tree_destroy(base);
-	tree_destroy(head);
+	/* Hashed stacks, mixed with whole ones, make the tree tree_add_stack
+	 * makes, node ids included. */
+	static const char *stacks[] = {
+	        "a;b", "a;c;0x1f", "a;c;0x1f", "a;c", "d", "a;b;e", "a;bc", "", "d;;f", "d;;f;g"};
+	const size_t count = sizeof(stacks) / sizeof(stacks[0]);
+	struct tree *whole = tree_create(&defaults), *hashed = tree_create(&defaults);
+	assert_true(tree_takes_hashed(hashed));
+	const char *reason;
+	for (size_t i = 0; i < count; i++) {
+		enum side side = i % 3 ? SIDE_BASE : SIDE_HEAD;
+		add(whole, side, stacks[i], i + 1);
+		if (i == 5) {
+			add(hashed, side, stacks[i], i + 1);
+		} else {
+			/* After a whole stack, nothing is shared. */
+			const char *prev = i && i != 6 ? stacks[i - 1] : NULL;
+			assert_true(add_hashed(hashed, side, stacks[i], prev, i + 1, &reason));
+		}
+	}
+	tree_finish(whole, true);
+	tree_finish(hashed, true);
+	assert_int_equal(hashed->node_count, whole->node_count);
+	for (uint32_t id = 0; id < whole->node_count; id++) {
+		size_t la, lb;
+		const char *a = tree_node_name(whole, tree_node(whole, id), &la);
+		const char *b = tree_node_name(hashed, tree_node(hashed, id), &lb);
+		assert_int_equal(la, lb);
+		assert_memory_equal(a, b, la);
+	}
+	char *da = dump_tree(whole), *db = dump_tree(hashed);
+	assert_string_equal(da, db);
+	free(da);
+	free(db);
+	tree_destroy(whole);
+	tree_destroy(hashed);
+	/* Too many frames for the room given. */
+	struct tree_frame fr[2];
+	assert_int_equal(tree_hash_frames("a;b;c", 5, 0, tree_cursor_root().path, fr, 2), SIZE_MAX);
+	/* The frame limit and the side's total hold. */
+	const struct tree_options limited = {.min_delta = 0.001, .max_nodes = 2};
+	struct tree *t = tree_create(&limited);
+	assert_true(add_hashed(t, SIDE_HEAD, "a;b", NULL, UINT64_MAX, &reason));
+	assert_false(add_hashed(t, SIDE_HEAD, "a;b", "a;b", 1, &reason));
+	assert_non_null(strstr(reason, "exceeds 2^64-1"));
+	assert_false(add_hashed(t, SIDE_BASE, "a;c", "a;b", 1, &reason));
+	assert_non_null(strstr(reason, "more than 2 frames"));
+	tree_destroy(t);
+	/* Options that change the frames take whole stacks only. */
+	const struct tree_options reverse = {.min_delta = 0.001, .reverse = true};
+	const struct tree_options strip = {.min_delta = 0.001, .strip_hex = true};
+	t = tree_create(&reverse);
+	assert_false(tree_takes_hashed(t));
+	tree_destroy(t);
+	t = tree_create(&strip);
+	assert_false(tree_takes_hashed(t));
+	tree_destroy(t);
 }
 
 /*
@@ -729,7 +811,7 @@ main(void)
 	        cmocka_unit_test(test_arbitrary_bytes),
 	        cmocka_unit_test(test_preorder),
 	        cmocka_unit_test(test_max_nodes),
-	        cmocka_unit_test(test_max_nodes_merge),
+	        cmocka_unit_test(test_hashed),
 	        cmocka_unit_test(test_cursor),
 	        cmocka_unit_test(test_long_lines),
 	        cmocka_unit_test(test_lay_out_many),

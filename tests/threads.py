@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Inputs big enough for difffold to read base and head on two threads
-(64 MiB together, padded with a comment) give the same output and the same
-messages, in the same order, as the same stacks without the padding, which
-are read one file after the other. DIFFFOLD_READ_THREADS (1 or 2) forces
-either way at any size, with the same result.
+"""Inputs big enough for difffold to read on two threads (64 MiB together,
+padded with a comment) give the same output and the same messages, in the
+same order, as the same stacks without the padding, which are read on one.
+DIFFFOLD_READ_THREADS (1 or 2) forces either way at any size, with the same
+result; files of many chunks (shared prefixes, lines longer than a chunk or
+deeper than the frames hashed ahead, errors late in the file) check the
+two-thread pipeline against the one-thread reader.
 
     tests/threads.py DIFFFOLD
 """
 
+import gzip
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -96,7 +100,48 @@ def main():
         check("strict exit", code, code0)
         if code != 1 or b"head.folded" in err:
             sys.exit("strict: %d %r" % (code, err))
+        chunks(difffold, tmp)
     print("ok")
+
+
+def many_lines(path, seed, bad_at=None):
+    """Some MB of stacks: sorted runs sharing prefixes, shuffled ones, a few
+    lines longer than a chunk or deeper than 512 frames."""
+    rnd = random.Random(seed)
+    names = ["main", "run", "a;", "x" * 300, "std::vec<T>::push", "0x7f00", ""]
+    lines = []
+    for i in range(25000):
+        depth = rnd.randint(1, 30)
+        stack = ";".join(rnd.choice(names) + str(rnd.randint(0, 40)) for _ in range(depth))
+        lines.append("%s %d" % (stack, rnd.randint(1, 1000)))
+    lines[100:2000] = sorted(lines[100:2000])
+    lines.insert(3000, ";".join("deep%d" % i for i in range(700)) + " 5")
+    lines.insert(5000, ";".join("wide" * 10000 + str(i) for i in range(3)) + " 7")
+    if bad_at is not None:
+        lines.insert(bad_at, "no count here")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def chunks(difffold, tmp):
+    base = os.path.join(tmp, "many-base.folded")
+    head = os.path.join(tmp, "many-head.folded")
+    bad = os.path.join(tmp, "many-bad.folded")
+    many_lines(base, 1)
+    many_lines(head, 2)
+    many_lines(bad, 3, bad_at=20000)
+    with open(head, "rb") as f, open(os.path.join(tmp, "many-head.gz"), "wb") as g:
+        g.write(gzip.compress(f.read()))
+    cases = [(base, head), (base, os.path.join(tmp, "many-head.gz")),
+             ("--strict", base, bad), (base, bad), ("--max-frames", "100000", base, head),
+             ("--reverse", base, head), ("--strip-hex", base, head),
+             ("--replace", "main(.*)=m$1", base, head), (bad,)]
+    for args in cases:
+        one = run(difffold, *args, threads="1")
+        two = run(difffold, *args, threads="2")
+        check("pipeline %s" % " ".join(args), two, one)
+    if run(difffold, "--max-frames", "100000", base, head, threads="2")[0] != 1:
+        sys.exit("--max-frames 100000 did not fail")
 
 
 if __name__ == "__main__":
