@@ -176,41 +176,6 @@ intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t full
 	return add_folded(in, name, len, fold(full_hash));
 }
 
-/*
- * Loads ahead of the names being added, as in the tree's merge: the slot of
- * name j + MERGE_AHEAD, the entry its hash points at for j + MERGE_AHEAD / 2.
- */
-#define MERGE_AHEAD 16
-
-uint32_t *
-intern_merge(struct intern *in, const struct intern *src)
-{
-	size_t n = src->count, half = MERGE_AHEAD / 2;
-	uint32_t *map = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	ensure_slots(in);
-	for (size_t j = 0; j < n + MERGE_AHEAD; j++) {
-		if (j < n) {
-			prefetch(&in->slots[src->entries[j].hash & in->slot_mask]);
-		}
-		if (j >= half && j - half < n) {
-			uint32_t hash = src->entries[j - half].hash;
-			for (size_t i = hash & in->slot_mask; in->slots[i];
-			        i = (i + 1) & in->slot_mask) {
-				if ((uint32_t)(in->slots[i] >> 32) == hash) {
-					prefetch(&in->entries[(uint32_t)in->slots[i] - 1]);
-					break;
-				}
-			}
-		}
-		if (j >= MERGE_AHEAD) {
-			const struct entry *e = &src->entries[j - MERGE_AHEAD];
-			/* Every intern table of a process hashes with the same seed. */
-			map[j - MERGE_AHEAD] = add_folded(in, e->bytes, e->len, e->hash);
-		}
-	}
-	return map;
-}
-
 uint32_t
 intern_add(struct intern *in, const char *name, size_t len)
 {

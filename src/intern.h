@@ -30,9 +30,6 @@ uint32_t intern_add(struct intern *in, const char *name, size_t len);
  */
 uint32_t intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t hash);
 void intern_prefetch(const struct intern *in, uint64_t hash);
-/* Adds every name of src; returns, indexed by src's ids, the ids in `in`
- * (free it). */
-uint32_t *intern_merge(struct intern *in, const struct intern *src);
 uint32_t intern_count(const struct intern *in);
 /*
  * Gives back what only adding names needs (the hash slots, the spare room

@@ -33,7 +33,7 @@ struct transform {
 	uint64_t skip;
 	char skip_text[24]; /* for the header */
 	bool focus_root, collapse;
-	/* Summed from the runs as they end: runs of two threads may end at once. */
+	/* Summed from the runs as they end; atomic, as trees may be built on several threads. */
 	_Atomic uint64_t frames, lookups, names, regex_calls, dropped;
 };
 
@@ -877,7 +877,7 @@ transform_stats_line(const struct transform *tf, struct buf *out)
 	transform_stats(tf, &st);
 	buf_printf(out,
 	        "difffold: transforms: %llu frames, %llu looked up (the rest shared with the "
-	        "stack before), %llu distinct names (counted per reading thread), %llu regex "
+	        "stack before), %llu distinct names, %llu regex "
 	        "calls, %llu stacks dropped\n",
 	        (unsigned long long)st.frames, (unsigned long long)st.lookups,
 	        (unsigned long long)st.names, (unsigned long long)st.regex_calls,

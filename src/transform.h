@@ -18,7 +18,7 @@
  * number of names.
  *
  * A struct transform is built once from the options and is then read-only:
- * each tree being built (one a reading thread) has its own run.
+ * each tree being built has its own run.
  */
 #ifndef DIFFFOLD_TRANSFORM_H
 #define DIFFFOLD_TRANSFORM_H

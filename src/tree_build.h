@@ -1,13 +1,13 @@
 /*
  * tree_build: the build state of an unfinished tree, private to tree.c,
- * tree_build.c and tree_merge.c (backends include tree.h only).
+ * tree_build.c (backends include tree.h only).
  *
  * A tree points to its build state from tree_create until tree_finish,
  * which lays the nodes array out of it and destroys it; struct tree itself
  * holds only the finished model. The state stays behind the tree's pointer
  * rather than in a builder the caller holds, so the reader, the tests and
- * the fuzzer keep one handle (tree_create, tree_add_stack, tree_merge,
- * tree_finish) and never see a build field.
+ * the fuzzer keep one handle (tree_create, tree_add_stack, tree_finish)
+ * and never see a build field.
  *
  * A node is found by a hash of its whole path (the frame hashes from the
  * root down), so the slots of all frames of a line are known before any of
@@ -17,10 +17,9 @@
  * Interning happens only when a node is created.
  *
  * While building, a node is only its key, its name id and its self counts
- * (about 40 bytes, not the 72 of a struct tree_node): tree_finish lays out
+ * (about 40 bytes, not the 56 of a struct tree_node): tree_finish lays out
  * the nodes array and sums the totals once, so adding a stack writes to its
- * leaf, not to every frame, and a tree being built stays small enough for
- * two to be built at once (base and head on two threads, see tree_merge).
+ * leaf, not to every frame.
  */
 #ifndef DIFFFOLD_TREE_BUILD_H
 #define DIFFFOLD_TREE_BUILD_H

@@ -211,44 +211,6 @@ test_ranks_many(void **state)
 	intern_destroy(in);
 }
 
-/* Merging maps every src name to the dst id of the same bytes, adding what
- * dst lacks; enough names that dst's table grows during the merge. */
-static void
-test_merge(void **state)
-{
-	(void)state;
-	struct intern *dst = intern_create(), *src = intern_create();
-	char name[32];
-	for (int i = 0; i < 3000; i += 2) {
-		snprintf(name, sizeof(name), "fn%d", i);
-		intern_add(dst, name, strlen(name));
-	}
-	for (int i = 0; i < 6000; i += 3) {
-		snprintf(name, sizeof(name), "fn%d", i);
-		intern_add(src, name, strlen(name));
-	}
-	intern_add(src, "", 0);
-	uint32_t before = intern_count(dst);
-	uint32_t *map = intern_merge(dst, src);
-	size_t added = 0;
-	for (uint32_t id = 0; id < intern_count(src); id++) {
-		size_t sl, dl;
-		const char *s = intern_name(src, id, &sl);
-		const char *d = intern_name(dst, map[id], &dl);
-		assert_int_equal(sl, dl);
-		assert_memory_equal(s, d, sl);
-		added += map[id] >= before;
-		/* Adding the name again finds the id the merge gave it. */
-		assert_int_equal(intern_add(dst, s, sl), map[id]);
-	}
-	/* Of fn0, fn3 ... fn5997, those divisible by 6 below 3000 were there. */
-	assert_int_equal(added, 2000 - 500 + 1);
-	assert_int_equal(intern_count(dst), before + added);
-	free(map);
-	intern_destroy(src);
-	intern_destroy(dst);
-}
-
 static void
 test_hash(void **state)
 {
@@ -271,7 +233,6 @@ main(void)
 	        cmocka_unit_test(test_ranks),
 	        cmocka_unit_test(test_ranks_many),
 	        cmocka_unit_test(test_hash),
-	        cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
