@@ -114,8 +114,10 @@ tree_build_destroy(struct tree_build *b)
 	free(b->slots);
 	free(b->keys);
 	free(b->name_ids);
-	free(b->self[SIDE_BASE]);
-	free(b->self[SIDE_HEAD]);
+	for (int side = 0; side < 2; side++) {
+		free(b->self_units[side]);
+		free(b->self_nanos[side]);
+	}
 	free(b->frames);
 	free(b->prev);
 	free(b->prev_k);
@@ -166,10 +168,13 @@ reserve_node(struct tree_build *b, size_t count)
 	size_t cap = b->cap;
 	b->keys = xgrow(b->keys, &cap, count + 1, sizeof(struct node_key));
 	b->name_ids = xrealloc(b->name_ids, cap * sizeof(uint32_t));
+	/* new_node zeroes each count: untouched room costs no memory. */
 	for (int side = 0; side < 2; side++) {
-		if (b->self[side]) {
-			/* new_node zeroes each count: untouched room costs no memory. */
-			b->self[side] = xrealloc(b->self[side], cap * sizeof(struct count));
+		if (b->self_units[side]) {
+			b->self_units[side] = xrealloc(b->self_units[side], cap * sizeof(uint64_t));
+		}
+		if (b->self_nanos[side]) {
+			b->self_nanos[side] = xrealloc(b->self_nanos[side], cap * sizeof(uint32_t));
 		}
 	}
 	b->cap = cap;
@@ -180,11 +185,11 @@ reserve_node(struct tree_build *b, size_t count)
  * xcalloc_written). The room past them is written first, by new_node, and
  * costs no memory until then.
  */
-struct count *
-tree_build_new_self(const struct tree_build *b)
+void *
+tree_build_new_self(const struct tree_build *b, size_t elem)
 {
-	struct count *self = xcalloc(b->cap, sizeof(struct count));
-	xprefault_zeroed(self, b->count * sizeof(struct count));
+	void *self = xcalloc(b->cap, elem);
+	xprefault_zeroed(self, b->count * elem);
 	return self;
 }
 
@@ -198,8 +203,11 @@ new_node(struct tree_build *b, uint32_t parent, const struct name *nm)
 	                          : intern_add_hashed(b->names, nm->f, nm->len,
 	                                    nm->hash ? nm->hash : intern_hash(nm->f, nm->len));
 	for (int side = 0; side < 2; side++) {
-		if (b->self[side]) {
-			b->self[side][id] = (struct count){0, 0};
+		if (b->self_units[side]) {
+			b->self_units[side][id] = 0;
+		}
+		if (b->self_nanos[side]) {
+			b->self_nanos[side][id] = 0;
 		}
 	}
 	size_t stored;
@@ -526,6 +534,31 @@ transform_stack(
 	return false;
 }
 
+/*
+ * Adds c to a node's self count of a side. No self count can exceed the
+ * side's total, which the caller checked, so this cannot overflow.
+ */
+static void
+add_self(struct tree_build *b, enum side side, uint32_t node, struct count c)
+{
+	if (!b->self_units[side]) {
+		b->self_units[side] = tree_build_new_self(b, sizeof(uint64_t));
+	}
+	uint64_t units = c.units;
+	if (c.nanos) {
+		if (!b->self_nanos[side]) {
+			b->self_nanos[side] = tree_build_new_self(b, sizeof(uint32_t));
+		}
+		uint32_t nanos = b->self_nanos[side][node] + c.nanos;
+		if (nanos >= COUNT_NANOS_PER_UNIT) {
+			nanos -= COUNT_NANOS_PER_UNIT;
+			units++;
+		}
+		b->self_nanos[side][node] = nanos;
+	}
+	b->self_units[side][node] += units;
+}
+
 /* A stack's count at its leaf, total the side's sum with it. */
 static bool
 add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struct count total,
@@ -538,11 +571,7 @@ add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struc
 		return false;
 	}
 	b->sum[side] = total;
-	if (!b->self[side]) {
-		b->self[side] = tree_build_new_self(b);
-	}
-	/* No self count can exceed the side's total, so this cannot overflow. */
-	count_add(b->self[side][leaf], c, &b->self[side][leaf]);
+	add_self(b, side, leaf, c);
 	return true;
 }
 
@@ -669,19 +698,16 @@ tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, co
 		return false;
 	}
 	b->sum[side] = total;
-	if (!b->self[side]) {
-		b->self[side] = tree_build_new_self(b);
-	}
-	/* No self count can exceed the side's total, so this cannot overflow. */
-	count_add(b->self[side][node], c, &b->self[side][node]);
+	add_self(b, side, node, c);
 	return true;
 }
 
-const struct count *
-tree_side_self(const struct tree *t, enum side side, size_t *count)
+const uint64_t *
+tree_side_self(const struct tree *t, enum side side, size_t *count, const uint32_t **nanos)
 {
 	*count = t->build->count;
-	return t->build->self[side];
+	*nanos = t->build->self_nanos[side];
+	return t->build->self_units[side];
 }
 
 /*
@@ -748,17 +774,17 @@ lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, con
 			t->max_depth = n->depth;
 		}
 		for (int side = 0; side < 2; side++) {
-			if (!b->self[side]) {
+			if (!b->self_units[side]) {
 				continue;
 			}
-			struct count c = b->self[side][id];
-			n->self_units[side] = n->total_units[side] = c.units;
-			if (c.nanos && !t->nanos) {
+			n->self_units[side] = n->total_units[side] = b->self_units[side][id];
+			uint32_t nanos = b->self_nanos[side] ? b->self_nanos[side][id] : 0;
+			if (nanos && !t->nanos) {
 				/* Zero pages until written: whole counts cost nothing here. */
 				t->nanos = xcalloc(b->count, sizeof(struct tree_nanos));
 			}
 			if (t->nanos) {
-				t->nanos[id].self[side] = t->nanos[id].total[side] = c.nanos;
+				t->nanos[id].self[side] = t->nanos[id].total[side] = nanos;
 			}
 		}
 	}
@@ -783,14 +809,15 @@ tree_build_lay_out(struct tree_build *b, struct tree *t)
 	t->node_count = count;
 	t->nodes = xmalloc(count * sizeof(struct tree_node));
 	/* The per-node arrays read in order, their element sizes, what each gave back. */
-	void *src[5] = {b->name_ids, b->self[SIDE_BASE], b->self[SIDE_HEAD], parents, depths};
-	const size_t elem[5] = {sizeof(uint32_t), sizeof(struct count), sizeof(struct count),
-	        sizeof(uint32_t), sizeof(uint32_t)};
-	size_t released[5] = {0};
+	void *src[7] = {b->name_ids, b->self_units[SIDE_BASE], b->self_units[SIDE_HEAD],
+	        b->self_nanos[SIDE_BASE], b->self_nanos[SIDE_HEAD], parents, depths};
+	const size_t elem[7] = {sizeof(uint32_t), sizeof(uint64_t), sizeof(uint64_t),
+	        sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t)};
+	size_t released[7] = {0};
 	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
 		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
 		lay_out_block(b, t, parents, depths, lo, hi);
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 7; i++) {
 			release_prefix(src[i], &released[i], hi * elem[i]);
 		}
 	}
