@@ -137,20 +137,66 @@ slots_full(const struct tree_build *b)
 	return b->count > (b->mask + 1) / 16 * 13 && b->shift > 32;
 }
 
+/*
+ * Gives back to the system the whole pages of the consumed prefix [0, used)
+ * of an array that is freed only later, so what replaces it grows while it
+ * shrinks and the two never peak together: the nodes array and the build
+ * arrays it is laid out from, the grown path slots and the old ones. Such
+ * pages read as zero if touched again (free may write there).
+ */
+static void
+release_prefix(void *p, size_t *released, size_t used)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + *released + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + used) & ~(page - 1);
+	if (p && hi > lo) {
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		*released = hi - (uintptr_t)p;
+	}
+#else
+	(void)p;
+	(void)released;
+	(void)used;
+#endif
+}
+
+/*
+ * Old slots moved between two releases of their pages: 1 MiB of new slots
+ * (xprefault's minimum), which a block fills nearly in order.
+ */
+#define GROW_BLOCK ((size_t)1 << 16)
+
+/*
+ * Doubles the table. A big one moves a block at a time, giving the old
+ * slots' pages back as it goes, so the two tables never peak together:
+ * the new one's pages are faulted in (see xcalloc_written) a block ahead
+ * of its writes, never all at once.
+ */
 static void
 grow_slots(struct tree_build *b)
 {
 	struct tree_build grown = {.mask = b->mask * 2 + 1, .shift = b->shift - 1};
-	uint64_t *slots = xcalloc_written(grown.mask + 1, sizeof(uint64_t));
-	for (size_t j = 0; j <= b->mask; j++) {
-		uint64_t s = b->slots[j];
-		if (s) {
-			size_t i = tree_build_home(&grown, s);
-			while (slots[i]) {
-				i = (i + 1) & grown.mask;
+	size_t old = b->mask + 1;
+	uint64_t *slots = old <= GROW_BLOCK ? xcalloc_written(grown.mask + 1, sizeof(uint64_t))
+	                                    : xcalloc(grown.mask + 1, sizeof(uint64_t));
+	size_t released = 0;
+	for (size_t lo = 0; lo < old; lo += GROW_BLOCK) {
+		size_t hi = old - lo > GROW_BLOCK ? lo + GROW_BLOCK : old;
+		/* Only a hint: it keeps what earlier blocks wrote there. */
+		xprefault(&slots[2 * lo], 2 * (hi - lo) * sizeof(uint64_t));
+		for (size_t j = lo; j < hi; j++) {
+			uint64_t s = b->slots[j];
+			if (s) {
+				size_t i = tree_build_home(&grown, s);
+				while (slots[i]) {
+					i = (i + 1) & grown.mask;
+				}
+				slots[i] = s;
 			}
-			slots[i] = s;
 		}
+		release_prefix(b->slots, &released, hi * sizeof(uint64_t));
 	}
 	free(b->slots);
 	b->slots = slots;
@@ -728,30 +774,6 @@ take_parents(struct tree_build *b, uint32_t *parents, uint32_t *depths)
 	}
 	free(b->keys);
 	b->keys = NULL;
-}
-
-/*
- * Gives back to the system the whole pages of the consumed prefix [0, used)
- * of an array that is freed only later: the nodes array grows while the
- * build arrays it is laid out from shrink, so the two never peak together.
- * Such pages read as zero if touched again (free may write there).
- */
-static void
-release_prefix(void *p, size_t *released, size_t used)
-{
-#if defined(__linux__) && defined(MADV_DONTNEED)
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + *released + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + used) & ~(page - 1);
-	if (p && hi > lo) {
-		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-		*released = hi - (uintptr_t)p;
-	}
-#else
-	(void)p;
-	(void)released;
-	(void)used;
-#endif
 }
 
 /* Nodes laid out between two releases: 1.1 MiB of nodes (xprefault's minimum). */
