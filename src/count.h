@@ -16,8 +16,8 @@
 #define COUNT_NANOS_PER_UNIT 1000000000u
 
 /*
- * Packed to 12 bytes (not 16): a tree node holds four counts and the build
- * two a node, so the padding was 16 + 8 bytes of every node's memory.
+ * Packed to 12 bytes (not 16): arrays of counts, such as the streaming JSON
+ * reader's self count a node, would otherwise pay 4 bytes of padding each.
  */
 struct __attribute__((packed, aligned(4))) count {
 	uint64_t units;

@@ -72,7 +72,8 @@ void
 runs_take(struct runs *r, const struct tree *t, enum side side)
 {
 	size_t len;
-	const struct count *cum = tree_side_self(t, side, &len);
+	const uint32_t *nanos;
+	const uint64_t *units = tree_side_self(t, side, &len, &nanos);
 	r->run[side] = xgrow(r->run[side], &r->cap[side], r->n[side] + 1, sizeof(struct run));
 	struct run *run = &r->run[side][r->n[side]++];
 	run->len = len;
@@ -80,7 +81,8 @@ runs_take(struct runs *r, const struct tree *t, enum side side)
 	r->prev[side] = xrealloc(r->prev[side], (len ? len : 1) * sizeof(double));
 	/* This run's self is what the side holds now less what it held before. */
 	for (size_t i = 0; i < len; i++) {
-		double now = cum ? count_to_double(cum[i]) : 0;
+		double now =
+		        units ? count_to_double((struct count){units[i], nanos ? nanos[i] : 0}) : 0;
 		double before = i < r->prev_len[side] ? r->prev[side][i] : 0;
 		run->v[i] = now - before;
 		r->prev[side][i] = now;

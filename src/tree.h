@@ -189,9 +189,11 @@ bool tree_add_count(
         struct tree *t, enum side side, uint32_t node, struct count c, const char **reason);
 /*
  * While building: a side's self counts so far, one per node (*count of
- * them), or NULL when the side has none yet. For runs_take (--runs).
+ * them): their whole units, or NULL when the side has none yet, and in
+ * *nanos their fractions, or NULL when none had one. For runs_take (--runs).
  */
-const struct count *tree_side_self(const struct tree *t, enum side side, size_t *count);
+const uint64_t *tree_side_self(
+        const struct tree *t, enum side side, size_t *count, const uint32_t **nanos);
 /* Freezes the tree: children order, base scale, statuses. Call once. */
 void tree_finish(struct tree *t, bool differential);
 

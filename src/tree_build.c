@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "hash.h"
 #include "prefetch.h"
@@ -114,8 +117,10 @@ tree_build_destroy(struct tree_build *b)
 	free(b->slots);
 	free(b->keys);
 	free(b->name_ids);
-	free(b->self[SIDE_BASE]);
-	free(b->self[SIDE_HEAD]);
+	for (int side = 0; side < 2; side++) {
+		free(b->self_units[side]);
+		free(b->self_nanos[side]);
+	}
 	free(b->frames);
 	free(b->prev);
 	free(b->prev_k);
@@ -135,20 +140,66 @@ slots_full(const struct tree_build *b)
 	return b->count > (b->mask + 1) / 16 * 13 && b->shift > 32;
 }
 
+/*
+ * Gives back to the system the whole pages of the consumed prefix [0, used)
+ * of an array that is freed only later, so what replaces it grows while it
+ * shrinks and the two never peak together: the nodes array and the build
+ * arrays it is laid out from, the grown path slots and the old ones. Such
+ * pages read as zero if touched again (free may write there).
+ */
+static void
+release_prefix(void *p, size_t *released, size_t used)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + *released + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + used) & ~(page - 1);
+	if (p && hi > lo) {
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		*released = hi - (uintptr_t)p;
+	}
+#else
+	(void)p;
+	(void)released;
+	(void)used;
+#endif
+}
+
+/*
+ * Old slots moved between two releases of their pages: 1 MiB of new slots
+ * (xprefault's minimum), which a block fills nearly in order.
+ */
+#define GROW_BLOCK ((size_t)1 << 16)
+
+/*
+ * Doubles the table. A big one moves a block at a time, giving the old
+ * slots' pages back as it goes, so the two tables never peak together:
+ * the new one's pages are faulted in (see xcalloc_written) a block ahead
+ * of its writes, never all at once.
+ */
 static void
 grow_slots(struct tree_build *b)
 {
 	struct tree_build grown = {.mask = b->mask * 2 + 1, .shift = b->shift - 1};
-	uint64_t *slots = xcalloc_written(grown.mask + 1, sizeof(uint64_t));
-	for (size_t j = 0; j <= b->mask; j++) {
-		uint64_t s = b->slots[j];
-		if (s) {
-			size_t i = tree_build_home(&grown, s);
-			while (slots[i]) {
-				i = (i + 1) & grown.mask;
+	size_t old = b->mask + 1;
+	uint64_t *slots = old <= GROW_BLOCK ? xcalloc_written(grown.mask + 1, sizeof(uint64_t))
+	                                    : xcalloc(grown.mask + 1, sizeof(uint64_t));
+	size_t released = 0;
+	for (size_t lo = 0; lo < old; lo += GROW_BLOCK) {
+		size_t hi = old - lo > GROW_BLOCK ? lo + GROW_BLOCK : old;
+		/* Only a hint: it keeps what earlier blocks wrote there. */
+		xprefault(&slots[2 * lo], 2 * (hi - lo) * sizeof(uint64_t));
+		for (size_t j = lo; j < hi; j++) {
+			uint64_t s = b->slots[j];
+			if (s) {
+				size_t i = tree_build_home(&grown, s);
+				while (slots[i]) {
+					i = (i + 1) & grown.mask;
+				}
+				slots[i] = s;
 			}
-			slots[i] = s;
 		}
+		release_prefix(b->slots, &released, hi * sizeof(uint64_t));
 	}
 	free(b->slots);
 	b->slots = slots;
@@ -166,10 +217,13 @@ reserve_node(struct tree_build *b, size_t count)
 	size_t cap = b->cap;
 	b->keys = xgrow(b->keys, &cap, count + 1, sizeof(struct node_key));
 	b->name_ids = xrealloc(b->name_ids, cap * sizeof(uint32_t));
+	/* new_node zeroes each count: untouched room costs no memory. */
 	for (int side = 0; side < 2; side++) {
-		if (b->self[side]) {
-			/* new_node zeroes each count: untouched room costs no memory. */
-			b->self[side] = xrealloc(b->self[side], cap * sizeof(struct count));
+		if (b->self_units[side]) {
+			b->self_units[side] = xrealloc(b->self_units[side], cap * sizeof(uint64_t));
+		}
+		if (b->self_nanos[side]) {
+			b->self_nanos[side] = xrealloc(b->self_nanos[side], cap * sizeof(uint32_t));
 		}
 	}
 	b->cap = cap;
@@ -180,11 +234,11 @@ reserve_node(struct tree_build *b, size_t count)
  * xcalloc_written). The room past them is written first, by new_node, and
  * costs no memory until then.
  */
-struct count *
-tree_build_new_self(const struct tree_build *b)
+void *
+tree_build_new_self(const struct tree_build *b, size_t elem)
 {
-	struct count *self = xcalloc(b->cap, sizeof(struct count));
-	xprefault_zeroed(self, b->count * sizeof(struct count));
+	void *self = xcalloc(b->cap, elem);
+	xprefault_zeroed(self, b->count * elem);
 	return self;
 }
 
@@ -198,8 +252,11 @@ new_node(struct tree_build *b, uint32_t parent, const struct name *nm)
 	                          : intern_add_hashed(b->names, nm->f, nm->len,
 	                                    nm->hash ? nm->hash : intern_hash(nm->f, nm->len));
 	for (int side = 0; side < 2; side++) {
-		if (b->self[side]) {
-			b->self[side][id] = (struct count){0, 0};
+		if (b->self_units[side]) {
+			b->self_units[side][id] = 0;
+		}
+		if (b->self_nanos[side]) {
+			b->self_nanos[side][id] = 0;
 		}
 	}
 	size_t stored;
@@ -526,6 +583,31 @@ transform_stack(
 	return false;
 }
 
+/*
+ * Adds c to a node's self count of a side. No self count can exceed the
+ * side's total, which the caller checked, so this cannot overflow.
+ */
+static void
+add_self(struct tree_build *b, enum side side, uint32_t node, struct count c)
+{
+	if (!b->self_units[side]) {
+		b->self_units[side] = tree_build_new_self(b, sizeof(uint64_t));
+	}
+	uint64_t units = c.units;
+	if (c.nanos) {
+		if (!b->self_nanos[side]) {
+			b->self_nanos[side] = tree_build_new_self(b, sizeof(uint32_t));
+		}
+		uint32_t nanos = b->self_nanos[side][node] + c.nanos;
+		if (nanos >= COUNT_NANOS_PER_UNIT) {
+			nanos -= COUNT_NANOS_PER_UNIT;
+			units++;
+		}
+		b->self_nanos[side][node] = nanos;
+	}
+	b->self_units[side][node] += units;
+}
+
 /* A stack's count at its leaf, total the side's sum with it. */
 static bool
 add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struct count total,
@@ -538,11 +620,7 @@ add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struc
 		return false;
 	}
 	b->sum[side] = total;
-	if (!b->self[side]) {
-		b->self[side] = tree_build_new_self(b);
-	}
-	/* No self count can exceed the side's total, so this cannot overflow. */
-	count_add(b->self[side][leaf], c, &b->self[side][leaf]);
+	add_self(b, side, leaf, c);
 	return true;
 }
 
@@ -669,19 +747,16 @@ tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, co
 		return false;
 	}
 	b->sum[side] = total;
-	if (!b->self[side]) {
-		b->self[side] = tree_build_new_self(b);
-	}
-	/* No self count can exceed the side's total, so this cannot overflow. */
-	count_add(b->self[side][node], c, &b->self[side][node]);
+	add_self(b, side, node, c);
 	return true;
 }
 
-const struct count *
-tree_side_self(const struct tree *t, enum side side, size_t *count)
+const uint64_t *
+tree_side_self(const struct tree *t, enum side side, size_t *count, const uint32_t **nanos)
 {
 	*count = t->build->count;
-	return t->build->self[side];
+	*nanos = t->build->self_nanos[side];
+	return t->build->self_units[side];
 }
 
 /*
@@ -704,30 +779,6 @@ take_parents(struct tree_build *b, uint32_t *parents, uint32_t *depths)
 	b->keys = NULL;
 }
 
-/*
- * Gives back to the system the whole pages of the consumed prefix [0, used)
- * of an array that is freed only later: the nodes array grows while the
- * build arrays it is laid out from shrink, so the two never peak together.
- * Such pages read as zero if touched again (free may write there).
- */
-static void
-release_prefix(void *p, size_t *released, size_t used)
-{
-#if defined(__linux__) && defined(MADV_DONTNEED)
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + *released + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + used) & ~(page - 1);
-	if (p && hi > lo) {
-		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-		*released = hi - (uintptr_t)p;
-	}
-#else
-	(void)p;
-	(void)released;
-	(void)used;
-#endif
-}
-
 /* Nodes laid out between two releases: 1.1 MiB of nodes (xprefault's minimum). */
 #define LAY_OUT_BLOCK ((size_t)1 << 14)
 
@@ -748,17 +799,17 @@ lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, con
 			t->max_depth = n->depth;
 		}
 		for (int side = 0; side < 2; side++) {
-			if (!b->self[side]) {
+			if (!b->self_units[side]) {
 				continue;
 			}
-			struct count c = b->self[side][id];
-			n->self_units[side] = n->total_units[side] = c.units;
-			if (c.nanos && !t->nanos) {
+			n->self_units[side] = n->total_units[side] = b->self_units[side][id];
+			uint32_t nanos = b->self_nanos[side] ? b->self_nanos[side][id] : 0;
+			if (nanos && !t->nanos) {
 				/* Zero pages until written: whole counts cost nothing here. */
 				t->nanos = xcalloc(b->count, sizeof(struct tree_nanos));
 			}
 			if (t->nanos) {
-				t->nanos[id].self[side] = t->nanos[id].total[side] = c.nanos;
+				t->nanos[id].self[side] = t->nanos[id].total[side] = nanos;
 			}
 		}
 	}
@@ -783,18 +834,27 @@ tree_build_lay_out(struct tree_build *b, struct tree *t)
 	t->node_count = count;
 	t->nodes = xmalloc(count * sizeof(struct tree_node));
 	/* The per-node arrays read in order, their element sizes, what each gave back. */
-	void *src[5] = {b->name_ids, b->self[SIDE_BASE], b->self[SIDE_HEAD], parents, depths};
-	const size_t elem[5] = {sizeof(uint32_t), sizeof(struct count), sizeof(struct count),
-	        sizeof(uint32_t), sizeof(uint32_t)};
-	size_t released[5] = {0};
+	void *src[7] = {b->name_ids, b->self_units[SIDE_BASE], b->self_units[SIDE_HEAD],
+	        b->self_nanos[SIDE_BASE], b->self_nanos[SIDE_HEAD], parents, depths};
+	const size_t elem[7] = {sizeof(uint32_t), sizeof(uint64_t), sizeof(uint64_t),
+	        sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t)};
+	size_t released[7] = {0};
 	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
 		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
 		lay_out_block(b, t, parents, depths, lo, hi);
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 7; i++) {
 			release_prefix(src[i], &released[i], hi * elem[i]);
 		}
 	}
 	free(depths);
 	free(parents);
 	tree_build_destroy(b);
+#ifdef __GLIBC__
+	/*
+	 * The build arrays under the mmap threshold (see main) leave their
+	 * pages in the heap when freed, resident beside what the outputs
+	 * allocate next: at 10 MB that made the outputs the peak.
+	 */
+	malloc_trim(0);
+#endif
 }

@@ -17,7 +17,7 @@
  * Interning happens only when a node is created.
  *
  * While building, a node is only its key, its name id and its self counts
- * (about 40 bytes, not the 56 of a struct tree_node): tree_finish lays out
+ * (36 bytes, not the 56 of a struct tree_node): tree_finish lays out
  * the nodes array and sums the totals once, so adding a stack writes to its
  * leaf, not to every frame.
  */
@@ -53,7 +53,13 @@ struct tree_build {
 	/* Per node, all with room for `cap` nodes: */
 	struct node_key *keys; /* what confirming a candidate needs */
 	uint32_t *name_ids; /* intern id */
-	struct count *self[2]; /* per side, NULL until the side gets a count */
+	/*
+	 * Self counts per side, NULL until the side gets a count: whole units,
+	 * and their nanos only once a count with a fraction arrives (as in the
+	 * finished tree, whole profiles never pay for them).
+	 */
+	uint64_t *self_units[2];
+	uint32_t *self_nanos[2];
 	size_t cap;
 	struct count sum[2]; /* side totals so far, for the overflow check */
 	struct frame *frames; /* FRAME_BATCH frames of the line being added */
@@ -90,8 +96,8 @@ void tree_build_lay_out(struct tree_build *b, struct tree *t);
  * When opt.max_nodes refuses it: sets b->full and returns parent.
  */
 uint32_t tree_build_child(struct tree_build *b, uint64_t k, uint32_t parent, const struct name *nm);
-/* A side's self counts, zero for every node so far. */
-struct count *tree_build_new_self(const struct tree_build *b);
+/* A per-node array of elem-byte zeroes, with room for b->cap nodes. */
+void *tree_build_new_self(const struct tree_build *b, size_t elem);
 const char *tree_build_overflow_reason(enum side side);
 /* The message for b->full, owned by b. */
 const char *tree_build_full_reason(struct tree_build *b);

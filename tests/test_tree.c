@@ -377,6 +377,51 @@ test_fractional(void **state)
 	tree_destroy(t);
 }
 
+/*
+ * Whole counts before and after the first fraction of a side, on nodes made
+ * before it and after (whose room the build grows), with fractions that
+ * carry into the units: every count stays exact.
+ */
+static void
+test_fractional_mixed(void **state)
+{
+	(void)state;
+	struct tree *t = tree_create(&defaults);
+	const char *reason = NULL;
+	char stack[32];
+	for (unsigned i = 0; i < 3000; i++) {
+		snprintf(stack, sizeof(stack), "m;n%u", i);
+		add(t, SIDE_BASE, stack, i);
+		add(t, SIDE_HEAD, stack, 1);
+	}
+	assert_true(tree_add_stack(t, SIDE_BASE, "m;n5", 4, (struct count){2, 600000000}, &reason));
+	assert_true(tree_add_stack(t, SIDE_BASE, "m;n5", 4, (struct count){0, 700000000}, &reason));
+	add(t, SIDE_BASE, "m;n5", 1);
+	for (unsigned i = 3000; i < 6000; i++) {
+		snprintf(stack, sizeof(stack), "m;n%u", i);
+		struct count c = {i, i % 2 ? 999999999u : 0};
+		assert_true(tree_add_stack(t, SIDE_BASE, stack, strlen(stack), c, &reason));
+		assert_true(tree_add_stack(t, SIDE_BASE, stack, strlen(stack), c, &reason));
+		add(t, SIDE_HEAD, stack, 2);
+	}
+	tree_finish(t, true);
+	struct count self = tree_node_self(t, node_at(t, "m;n5"), SIDE_BASE);
+	assert_true(self.units == 9 && self.nanos == 300000000);
+	self = tree_node_self(t, node_at(t, "m;n4"), SIDE_BASE);
+	assert_true(self.units == 4 && self.nanos == 0);
+	self = tree_node_self(t, node_at(t, "m;n4001"), SIDE_BASE);
+	assert_true(self.units == 8003 && self.nanos == 999999998);
+	self = tree_node_self(t, node_at(t, "m;n4000"), SIDE_BASE);
+	assert_true(self.units == 8000 && self.nanos == 0);
+	self = tree_node_self(t, node_at(t, "m;n4001"), SIDE_HEAD);
+	assert_true(self.units == 2 && self.nanos == 0);
+	/* 0..2999, 3000..5999 twice, 4.3 more on n5 and 3000 x 0.999999999. */
+	struct count total = tree_node_total(t, tree_node(t, TREE_ROOT), SIDE_BASE);
+	assert_true(total.units == 2999u * 3000 / 2 + (3000u + 5999) * 3000 + 4 + 2999 + 1 &&
+	            total.nanos == 299997000);
+	tree_destroy(t);
+}
+
 static void
 test_sum_overflow(void **state)
 {
@@ -806,6 +851,7 @@ main(void)
 	        cmocka_unit_test(test_normalize),
 	        cmocka_unit_test(test_statuses),
 	        cmocka_unit_test(test_fractional),
+	        cmocka_unit_test(test_fractional_mixed),
 	        cmocka_unit_test(test_sum_overflow),
 	        cmocka_unit_test(test_annotations),
 	        cmocka_unit_test(test_arbitrary_bytes),
