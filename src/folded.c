@@ -322,8 +322,11 @@ folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool s
 
 /* Bytes read into a chunk: its lines go to the tree's thread together. */
 #define CHUNK_READ ((size_t)64 << 10)
-/* Chunks in the ring: the reading thread runs at most this far ahead. */
-#define RING 16
+/*
+ * Chunks in the ring: the reading thread runs at most this far ahead. Ten
+ * keep both threads as busy as sixteen did, in 0.7 MiB less (100 MB pair).
+ */
+#define RING 10
 /*
  * A thread that waits for the other is woken when this many chunks are
  * ready for it, not at every chunk: each wake-up costs both CPU time.
