@@ -185,6 +185,11 @@ def kill_during_output(exe, d, big, sig):
     deadline = time.monotonic() + TIMEOUT
     while not temps(d) and p.poll() is None and time.monotonic() < deadline:
         time.sleep(0.0005)
+    if p.poll() is not None:  # finished (and reaped) before a temp file was seen
+        p.communicate(timeout=TIMEOUT)
+        if os.path.exists(out):
+            os.unlink(out)
+        return False
     os.kill(p.pid, signal.SIGSTOP)  # hold it while we look
     during = bool(temps(d))
     os.kill(p.pid, sig)
