@@ -3,11 +3,13 @@
 
 #include <setjmp.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -226,6 +228,23 @@ test_u64(void **state)
 	check_u64(7, "7");
 	check_u64(1000, "1000");
 	check_u64(UINT64_MAX, "18446744073709551615");
+	/* Each side of every digit-count boundary, appended after text. */
+	uint64_t p = 1;
+	for (int digits = 1; digits <= 20; digits++) {
+		for (int k = -1; k <= 1; k++) {
+			uint64_t v = p + (uint64_t)(int64_t)k;
+			char want[32];
+			snprintf(want, sizeof(want), "x%" PRIu64, v);
+			struct buf b;
+			buf_init(&b);
+			buf_addc(&b, 'x');
+			buf_add_u64(&b, v);
+			assert_string_equal(b.data, want);
+			assert_int_equal(b.len, strlen(want));
+			buf_finish(&b);
+		}
+		p = digits < 20 ? p * 10 : p;
+	}
 }
 
 static void
