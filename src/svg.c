@@ -414,11 +414,23 @@ add_interval(struct buf *b, const struct layout *l, uint32_t id)
 	buf_add_double(b, p, 6);
 }
 
+/*
+ * What every frame of a graph shares, worked out once: the frames are most
+ * of a big file, and each of these cost a rounding or two a frame.
+ */
+struct frame_writer {
+	struct buf label; /* scratch for one frame's label */
+	struct buf height; /* ' height="H"', the same on every rect */
+	double shift; /* row_shift */
+	double label_dy; /* label_dy */
+};
+
 /* One frame, in image coordinates like everything else. */
 static void
 write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
-        struct rgb inherited, struct buf *label)
+        struct rgb inherited, struct frame_writer *fw)
 {
+	struct buf *label = &fw->label;
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
 	buf_adds(b, box->hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
@@ -448,15 +460,15 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	buf_adds(b, "</title><rect x=\"");
 	add_tenths(b, x0, false);
 	buf_adds(b, "\"");
-	double y = box->y + row_shift(l);
+	double y = box->y + fw->shift;
 	attr_num(b, "y", y);
 	/* The gaps the PNG leaves too (layout_frame_size). */
 	double w, h;
 	layout_frame_size(l, (x1 - x0) / 10, &w, &h);
 	buf_adds(b, " width=\"");
 	add_tenths(b, round(w * 10), false);
-	buf_adds(b, "\"");
-	attr_num(b, "height", h);
+	buf_addc(b, '"');
+	buf_add(b, fw->height.data, fw->height.len);
 	if (!same_rgb(box->fill, inherited)) {
 		attr_color(b, "fill", box->fill);
 	}
@@ -470,7 +482,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	}
 	buf_adds(b, "/><text");
 	attr_num(b, "x", x0 / 10 + LAYOUT_LABEL_PAD);
-	attr_num(b, "y", y + label_dy(l));
+	attr_num(b, "y", y + fw->label_dy);
 	/* Always: the group's fill is the frames' fill, not the ink. */
 	attr_color(b, "fill", color_label(box->fill));
 	buf_addc(b, '>');
@@ -500,8 +512,14 @@ fill_ahead(const struct layout *l, size_t i, struct rgb c)
 static void
 write_frames(struct out *o, const struct layout *l, const char *prefix)
 {
-	struct buf label;
-	buf_init(&label);
+	struct frame_writer fw;
+	buf_init(&fw.label);
+	buf_init(&fw.height);
+	double w, h;
+	layout_frame_size(l, 0, &w, &h);
+	attr_num(&fw.height, "height", h);
+	fw.shift = row_shift(l);
+	fw.label_dy = label_dy(l);
 	struct rgb common = common_fill(l);
 	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
 	attr_color(&o->b, "fill", common);
@@ -530,14 +548,15 @@ write_frames(struct out *o, const struct layout *l, const char *prefix)
 				inherited = fill;
 			}
 		}
-		write_frame(&o->b, l, &l->boxes[i], inherited, &label);
+		write_frame(&o->b, l, &l->boxes[i], inherited, &fw);
 		out_maybe_flush(o);
 	}
 	if (in_run) {
 		buf_adds(&o->b, "</g>");
 	}
 	buf_adds(&o->b, "\n</g>\n");
-	buf_finish(&label);
+	buf_finish(&fw.label);
+	buf_finish(&fw.height);
 }
 
 void

@@ -46,6 +46,33 @@ test_xml_markup(void **state)
 	XML("", "");
 }
 
+/*
+ * Every byte value at every place of a 40-byte name (long runs are scanned
+ * 16 bytes at a time, short ones a byte at a time): escaped as it is alone.
+ */
+static void
+test_xml_every_byte_everywhere(void **state)
+{
+	(void)state;
+	enum { N = 40 };
+	for (int c = 0; c < 256; c++) {
+		char one = (char)c;
+		char *alone = escaped(&one, 1);
+		for (size_t at = 0; at < N; at++) {
+			char in[N], want[N + 16];
+			memset(in, 'a', N);
+			in[at] = (char)c;
+			memset(want, 'a', at);
+			size_t n = strlen(alone);
+			memcpy(want + at, alone, n);
+			memset(want + at + n, 'a', N - at - 1);
+			want[at + n + N - at - 1] = '\0';
+			check_xml(in, N, want);
+		}
+		free(alone);
+	}
+}
+
 static void
 test_xml_controls(void **state)
 {
@@ -263,6 +290,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_xml_markup),
 	        cmocka_unit_test(test_xml_controls),
+	        cmocka_unit_test(test_xml_every_byte_everywhere),
 	        cmocka_unit_test(test_xml_unicode),
 	        cmocka_unit_test(test_json_string),
 	        cmocka_unit_test(test_md_syntax),
