@@ -268,7 +268,9 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
+	uint64_t *hash; /* per function: its text's intern_hash, 0 if not known */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
+	size_t fn_count;
 };
 
 static void
@@ -284,20 +286,26 @@ add_object(struct buf *b, const char *s, size_t len)
 	buf_addc(b, ']');
 }
 
-/* Appends a name with ';' (the frame separator) made ':'. */
-static void
+/*
+ * Appends a name with ';' (the frame separator) made ':'; whether it went
+ * in as it is.
+ */
+static bool
 add_name(struct buf *b, const char *s, size_t len)
 {
 	if (len == 0) {
 		buf_adds(b, "[unknown]");
-		return;
+		return false;
 	}
 	size_t at = b->len;
+	bool same = true;
 	buf_add(b, s, len);
 	char *end = b->data + b->len;
 	for (char *q = b->data + at; (q = memchr(q, ';', (size_t)(end - q))); q++) {
 		*q = ':';
+		same = false;
 	}
+	return same;
 }
 
 static size_t
@@ -332,7 +340,7 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
 		size_t base = base_len(s, len);
 		/* The same id intern_add would give, without hashing the name again. */
-		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
+		base_id[f] = base == len ? g->fns[f].name : callgraph_name(g, s, base);
 		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
 	size_t names = intern_count(g->names) + 1;
@@ -367,24 +375,31 @@ names_init(
 	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
+	nm->hash = xmalloc(n * sizeof(*nm->hash));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
 		const char *s;
+		/* The name as it is: the hash it was interned with is its own. */
+		bool plain = true;
 		nm->start[f] = nm->text.len;
 		if (shared[base_id[f]] && fn->file != NONE) {
 			s = intern_name(g->names, fn->file, &len);
 			add_name(&nm->text, s, len);
 			buf_addc(&nm->text, ':');
+			plain = false;
 		}
 		s = intern_name(g->names, base_id[f], &len);
-		add_name(&nm->text, s, len);
+		plain = add_name(&nm->text, s, len) && plain;
 		if (opt->objects && fn->object != NONE) {
 			s = intern_name(g->names, fn->object, &len);
 			add_object(&nm->text, s, len);
+			plain = false;
 		}
+		nm->hash[f] = plain ? g->name_hash[base_id[f]] : 0;
 	}
 	nm->start[g->fn_count] = nm->text.len;
+	nm->fn_count = g->fn_count;
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 	free(base_id);
@@ -395,6 +410,7 @@ names_finish(struct names *nm)
 {
 	buf_finish(&nm->text);
 	free(nm->start);
+	free(nm->hash);
 }
 
 static bool
@@ -469,6 +485,16 @@ add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bo
 	}
 }
 
+/* A function's frame under *at, which moves to it; hashed when first used. */
+static bool
+cursor_named(struct tree *t, struct tree_cursor *at, struct tree_name *name, const char **reason)
+{
+	if (!name->hash) {
+		name->hash = intern_hash(name->bytes, name->len);
+	}
+	return tree_cursor_named(t, at, name, at, reason);
+}
+
 /*
  * The same stacks as emit_paths, node by node: a node's frames go under
  * its parent's, found through the cursor kept for it. A node is added to
@@ -481,6 +507,16 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
         struct diag *err)
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
+	/* Each function's frame hashed and interned once, not once a node. */
+	struct tree_name *named = NULL;
+	if (tree_takes_hashed(t) && !nm->semis) {
+		size_t fns = nm->fn_count ? nm->fn_count : 1;
+		named = xmalloc(fns * sizeof(*named));
+		for (size_t f = 0; f < nm->fn_count; f++) {
+			named[f] = (struct tree_name){nm->text.data + nm->start[f],
+			        nm->start[f + 1] - nm->start[f], nm->hash[f], TREE_NONE};
+		}
+	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -504,8 +540,9 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = add_frames(t, &c, nm->text.data + nm->start[f],
-			        nm->start[f + 1] - nm->start[f], nm->semis, &reason);
+			ok = named ? cursor_named(t, &c, &named[f], &reason)
+			           : add_frames(t, &c, nm->text.data + nm->start[f],
+			                     nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
@@ -520,13 +557,15 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
-		ok = add_frames(t, &c, nm->text.data + nm->start[f],
-		             nm->start[f + 1] - nm->start[f], nm->semis, &reason) &&
+		ok = (named ? cursor_named(t, &c, &named[f], &reason)
+		            : add_frames(t, &c, nm->text.data + nm->start[f],
+		                      nm->start[f + 1] - nm->start[f], nm->semis, &reason)) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
 	if (!ok) {
 		diag_set(err, opt->name, 0, reason);
 	}
+	free(named);
 	free(chain);
 	free(at);
 	return ok;
@@ -615,9 +654,23 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 
+uint32_t
+callgraph_name(struct callgraph *g, const char *s, size_t len)
+{
+	uint64_t hash = intern_hash(s, len);
+	uint32_t id = intern_add_hashed(g->names, s, len, hash);
+	if (id == g->name_hash_cap) {
+		g->name_hash =
+		        xgrow(g->name_hash, &g->name_hash_cap, id + 1, sizeof(*g->name_hash));
+	}
+	g->name_hash[id] = hash;
+	return id;
+}
+
 void
 callgraph_finish(struct callgraph *g)
 {
 	free(g->fns);
 	free(g->edges);
+	free(g->name_hash);
 }
