@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "escape.h"
@@ -75,6 +78,7 @@ struct callgrind {
 	uint64_t call_fn_id; /* its compressed id, UINT64_MAX if none */
 	bool in_call; /* the next line is a call's inclusive cost */
 	uint32_t call_target;
+	uint8_t *chosen; /* short_cost's table, made for the first short line */
 };
 
 static bool
@@ -110,6 +114,7 @@ callgrind_destroy(struct callgrind *cg)
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->function_of_id);
 	callgraph_finish(&cg->graph);
+	free(cg->chosen);
 	free(cg);
 }
 
@@ -922,6 +927,100 @@ usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 	return q;
 }
 
+#if defined(__SSE2__)
+/* short_cost's table: one entry per mask of count starts, shifted by one. */
+#define CHOSEN_SIZE ((size_t)1 << 14)
+#define TOO_MANY 0xFF
+
+/*
+ * Per mask of the blanks that start counts on a short line (bits 1 to
+ * 14): TOO_MANY when there are more than n counts, else the bit of the
+ * blank before the chosen count (single), 0 when the line has fewer.
+ */
+static uint8_t *
+chosen_table(size_t n, size_t single)
+{
+	uint8_t *t = xmalloc(CHOSEN_SIZE);
+	for (unsigned i = 0; i < CHOSEN_SIZE; i++) {
+		unsigned starts = i << 1, s = starts, count = 0;
+		for (; s; s &= s - 1) {
+			count++;
+		}
+		s = starts;
+		for (size_t k = 0; k < single && s; k++) {
+			s &= s - 1;
+		}
+		t[i] = count > n ? TOO_MANY : s ? (uint8_t)__builtin_ctz(s) : 0;
+	}
+	return t;
+}
+
+/*
+ * usual_cost for a line of under 16 bytes, newline included, read as one
+ * 16-byte load (p + 15 must be in the buffer): masks of its newline, blanks
+ * and digits say at once what usual_cost finds byte by byte. After the
+ * position's first byte only digits and blanks, never two blanks together;
+ * a blank before a digit starts a count, one before the newline ends the
+ * line; the table (chosen_table) says which count is the chosen one, or
+ * that there are too many. NULL when the line is longer or not of that
+ * form: usual_cost then decides, and says no to what is wrong.
+ */
+static inline __attribute__((always_inline)) const char *
+short_cost(const char *p, const uint8_t *chosen, uint64_t *v)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
+	if (!nl) {
+		return NULL;
+	}
+	unsigned end = nl & -nl; /* the newline's bit */
+	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+	__m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+	__m128i blank = _mm_cmpeq_epi8(b, _mm_set1_epi8(' '));
+	unsigned line = (end - 1) & ~1u; /* the bytes after the first */
+	unsigned blanks = (unsigned)_mm_movemask_epi8(blank) & line;
+	unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, blank));
+	if ((ok & line) != line || (blanks & blanks >> 1)) {
+		return NULL;
+	}
+	unsigned at = chosen[(blanks & line >> 1) >> 1];
+	if (at == TOO_MANY) {
+		return NULL;
+	}
+	uint64_t x = 0;
+	if (at) {
+		const char *q = p + at + 1;
+		const char *stop = p + __builtin_ctz((blanks | end) & ~((2u << at) - 1));
+		do {
+			x = x * 10 + (unsigned)(*q - '0');
+		} while (++q < stop);
+	}
+	*v = x;
+	return p + __builtin_ctz(end);
+}
+#endif
+
+/*
+ * usual_cost, by short_cost when the 16 bytes from p are within the
+ * chunk (last is its final newline) and the table is there.
+ */
+static inline __attribute__((always_inline)) const char *
+usual_cost_in(
+        const struct callgrind *cg, const char *p, const char *last, size_t single, uint64_t *v)
+{
+#if defined(__SSE2__)
+	if (last - p >= 15) {
+		const char *nl = short_cost(p, cg->chosen, v);
+		if (nl) {
+			return nl;
+		}
+	}
+#else
+	(void)last;
+#endif
+	return usual_cost(p, cg->event_count, single, v);
+}
+
 /* A cost line's value and its newline, or NULL: by usual_cost when wide. */
 static inline const char *
 cost_value(const struct callgrind *cg, bool wide, const char *p, uint64_t *v)
@@ -943,7 +1042,7 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
-		        wide ? usual_cost(p, cg->event_count, single, &v) : scan_cost(cg, p, &v);
+		        wide ? usual_cost_in(cg, p, last, single, &v) : scan_cost(cg, p, &v);
 		/* A function's self is part of the sum: if the sum fits, it does. */
 		if (!nl || all > UINT64_MAX - v) {
 			break; /* callgrind_line says what is wrong */
@@ -966,6 +1065,11 @@ self_cost_run(struct callgrind *cg, const char *p, const char *last)
 	struct callgraph_function *f = &cg->graph.fns[cg->fn];
 	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
 	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+#if defined(__SSE2__)
+	if (wide && !cg->chosen) {
+		cg->chosen = chosen_table(cg->event_count, cg->single);
+	}
+#endif
 	if (wide && cg->single == 0) {
 		p = cost_run(cg, true, 0, p, last, &self, &sum, &lines);
 	} else {
