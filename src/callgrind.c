@@ -1021,38 +1021,28 @@ usual_cost_in(
 	return usual_cost(p, cg->event_count, single, v);
 }
 
-/* A cost line's value and its newline, or NULL: by usual_cost when wide. */
-static inline const char *
-cost_value(const struct callgrind *cg, bool wide, const char *p, uint64_t *v)
-{
-	return wide ? usual_cost(p, cg->event_count, cg->single, v) : scan_cost(cg, p, v);
-}
-
 /*
  * The own cost of a run of lines (a function's block is mostly such
- * lines), summed into *self and *sum, by usual_cost when wide (single: a
- * constant where inlined for the first event) else by scan_cost. Returns
- * the first line the run did not take.
+ * lines), summed into *sum, by usual_cost_in when wide (single: a constant
+ * where inlined for the first event) else by scan_cost. Returns the first
+ * line the run did not take.
  */
 static inline __attribute__((always_inline)) const char *
 cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, const char *last,
-        uint64_t *self, uint64_t *sum, uint64_t *lines)
+        uint64_t *sum, uint64_t *lines)
 {
-	uint64_t own = *self, all = *sum, count = 0;
+	uint64_t all = *sum, count = 0;
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
 		        wide ? usual_cost_in(cg, p, last, single, &v) : scan_cost(cg, p, &v);
-		/* A function's self is part of the sum: if the sum fits, it does. */
 		if (!nl || all > UINT64_MAX - v) {
 			break; /* callgrind_line says what is wrong */
 		}
-		own += v;
 		all += v;
 		count++;
 		p = nl + 1;
 	}
-	*self = own;
 	*sum = all;
 	*lines += count;
 	return p;
@@ -1060,22 +1050,16 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
 
 /* A run of cost lines of the current function's own cost. */
 static const char *
-self_cost_run(struct callgrind *cg, const char *p, const char *last)
+self_cost_run(struct callgrind *cg, bool wide, const char *p, const char *last)
 {
-	struct callgraph_function *f = &cg->graph.fns[cg->fn];
-	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
-	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-#if defined(__SSE2__)
-	if (wide && !cg->chosen) {
-		cg->chosen = chosen_table(cg->event_count, cg->single);
-	}
-#endif
+	uint64_t sum = cg->self_sum, lines = 0;
 	if (wide && cg->single == 0) {
-		p = cost_run(cg, true, 0, p, last, &self, &sum, &lines);
+		p = cost_run(cg, true, 0, p, last, &sum, &lines);
 	} else {
-		p = cost_run(cg, wide, cg->single, p, last, &self, &sum, &lines);
+		p = cost_run(cg, wide, cg->single, p, last, &sum, &lines);
 	}
-	f->self = self;
+	/* A function's self is part of the sum: if the sum fits, it does. */
+	cg->graph.fns[cg->fn].self += sum - cg->self_sum;
 	cg->self_sum = sum;
 	cg->line_no += lines;
 	return p;
@@ -1088,10 +1072,16 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	if (!cg->event_chosen) {
 		return NULL;
 	}
+	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+#if defined(__SSE2__)
+	if (wide && !cg->chosen) {
+		cg->chosen = chosen_table(cg->event_count, cg->single);
+	}
+#endif
 	if (cg->in_call) {
 		uint64_t v;
-		bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-		const char *nl = cost_value(cg, wide, p, &v);
+		const char *nl =
+		        wide ? usual_cost_in(cg, p, last, cg->single, &v) : scan_cost(cg, p, &v);
 		if (!nl) {
 			return NULL;
 		}
@@ -1101,7 +1091,7 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 		cg->line_no++;
 		return nl + 1;
 	}
-	return cg->fn == NONE ? NULL : self_cost_run(cg, p, last);
+	return cg->fn == NONE ? NULL : self_cost_run(cg, wide, p, last);
 }
 
 /* A name line's value "(id)" or "(id) name" (one blank): as spec_name reads it. */
