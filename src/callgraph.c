@@ -15,6 +15,17 @@ add_sat(uint64_t a, uint64_t b)
 }
 
 /*
+ * A full array of the reader's made four times larger: its copies then
+ * add up to a third of it, not all of it as doubling's do, and the room
+ * not written yet costs no memory.
+ */
+static void *
+grow4(void *p, size_t *cap, size_t elem)
+{
+	return xgrow(p, cap, *cap ? *cap * 2 + 1 : 1, elem);
+}
+
+/*
  * The calls are kept as they come, the calls of a caller to a callee from
  * several sites (or parts of the file) apart, and merged into one edge a
  * pair, costs summed, when they reach merge_at, which keeps them within
@@ -142,7 +153,7 @@ static uint32_t
 push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
 {
 	if (x->count == x->cap) {
-		x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+		x->nodes = grow4(x->nodes, &x->cap, sizeof(*x->nodes));
 	}
 	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
 	return (uint32_t)x->count++;
@@ -485,14 +496,22 @@ add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bo
 	}
 }
 
-/* A function's frame under *at, which moves to it; hashed when first used. */
+/*
+ * Function f's frame under *at, which moves to it: hashed when first used
+ * (nm->hash), interned by the tree once (*id, TREE_NONE until then).
+ */
 static bool
-cursor_named(struct tree *t, struct tree_cursor *at, struct tree_name *name, const char **reason)
+cursor_named(struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, uint32_t *id,
+        const char **reason)
 {
-	if (!name->hash) {
-		name->hash = intern_hash(name->bytes, name->len);
+	struct tree_name name = {
+	        nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f], nm->hash[f], *id};
+	if (!name.hash) {
+		name.hash = nm->hash[f] = intern_hash(name.bytes, name.len);
 	}
-	return tree_cursor_named(t, at, name, at, reason);
+	bool ok = tree_cursor_named(t, at, &name, at, reason);
+	*id = name.id;
+	return ok;
 }
 
 /*
@@ -502,19 +521,17 @@ cursor_named(struct tree *t, struct tree_cursor *at, struct tree_name *name, con
  * it would have been, and in the same order.
  */
 static bool
-emit_cursors(const struct names *nm, const struct expansion *x, const struct orphan *orphans,
+emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
         struct diag *err)
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
 	/* Each function's frame hashed and interned once, not once a node. */
-	struct tree_name *named = NULL;
+	uint32_t *named = NULL;
 	if (tree_takes_hashed(t) && !nm->semis) {
-		size_t fns = nm->fn_count ? nm->fn_count : 1;
-		named = xmalloc(fns * sizeof(*named));
+		named = xmalloc((nm->fn_count ? nm->fn_count : 1) * sizeof(*named));
 		for (size_t f = 0; f < nm->fn_count; f++) {
-			named[f] = (struct tree_name){nm->text.data + nm->start[f],
-			        nm->start[f + 1] - nm->start[f], nm->hash[f], TREE_NONE};
+			named[f] = TREE_NONE;
 		}
 	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
@@ -540,7 +557,7 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = named ? cursor_named(t, &c, &named[f], &reason)
+			ok = named ? cursor_named(t, &c, nm, f, &named[f], &reason)
 			           : add_frames(t, &c, nm->text.data + nm->start[f],
 			                     nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
@@ -557,7 +574,7 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
-		ok = (named ? cursor_named(t, &c, &named[f], &reason)
+		ok = (named ? cursor_named(t, &c, nm, f, &named[f], &reason)
 		            : add_frames(t, &c, nm->text.data + nm->start[f],
 		                      nm->start[f + 1] - nm->start[f], nm->semis, &reason)) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
@@ -625,7 +642,7 @@ uint32_t
 callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
 {
 	if (g->fn_count == g->fn_cap) {
-		g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+		g->fns = grow4(g->fns, &g->fn_cap, sizeof(*g->fns));
 	}
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
@@ -649,7 +666,7 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 		g->merge_at = at > 65536 ? at : 65536;
 	}
 	if (g->edge_count == g->edge_cap) {
-		g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+		g->edges = grow4(g->edges, &g->edge_cap, sizeof(*g->edges));
 	}
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
@@ -660,8 +677,7 @@ callgraph_name(struct callgraph *g, const char *s, size_t len)
 	uint64_t hash = intern_hash(s, len);
 	uint32_t id = intern_add_hashed(g->names, s, len, hash);
 	if (id == g->name_hash_cap) {
-		g->name_hash =
-		        xgrow(g->name_hash, &g->name_hash_cap, id + 1, sizeof(*g->name_hash));
+		g->name_hash = grow4(g->name_hash, &g->name_hash_cap, sizeof(*g->name_hash));
 	}
 	g->name_hash[id] = hash;
 	return id;
