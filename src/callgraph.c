@@ -625,6 +625,14 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
+	/*
+	 * A node a root and a call edge is what a graph without shared
+	 * callees expands to: room for that from the start, not written (so
+	 * not in memory) where the expansion is smaller.
+	 */
+	x.cap = g->fn_count + g->edge_count < x.limit ? g->fn_count + g->edge_count + 1
+	                                              : x.limit + 1;
+	x.nodes = xmalloc(x.cap * sizeof(*x.nodes));
 	expand(g, &x, total, opt);
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
