@@ -78,7 +78,7 @@ struct callgrind {
 	uint64_t call_fn_id; /* its compressed id, UINT64_MAX if none */
 	bool in_call; /* the next line is a call's inclusive cost */
 	uint32_t call_target;
-	uint8_t *chosen; /* short_cost's table, made for the first short line */
+	uint16_t *forms; /* short_cost's table, made for the first short line */
 };
 
 static bool
@@ -114,7 +114,7 @@ callgrind_destroy(struct callgrind *cg)
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->function_of_id);
 	callgraph_finish(&cg->graph);
-	free(cg->chosen);
+	free(cg->forms);
 	free(cg);
 }
 
@@ -928,45 +928,59 @@ usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 }
 
 #if defined(__SSE2__)
-/* short_cost's table: one entry per mask of count starts, shifted by one. */
-#define CHOSEN_SIZE ((size_t)1 << 14)
-#define TOO_MANY 0xFF
+/* short_cost's table: an entry per mask of a short line's blanks and newline. */
+#define FORMS_SIZE ((size_t)1 << 15)
+#define FORM_REFUSED 1
+#define FORM_KNOWN 0x100
 
 /*
- * Per mask of the blanks that start counts on a short line (bits 1 to
- * 14): TOO_MANY when there are more than n counts, else the bit of the
- * blank before the chosen count (single), 0 when the line has fewer.
+ * What a short line reads as, from where its blanks and its newline are:
+ * bit i of idx is its byte i + 1 (its first byte is a position's), the
+ * highest bit set the newline, the others blanks; its other bytes are
+ * digits. FORM_REFUSED for two blanks together or more counts than the n
+ * events, else FORM_KNOWN with the chosen count's first digit (bits 4 to
+ * 7) and its length (bits 0 to 3; 0 when the line has fewer counts).
  */
-static uint8_t *
-chosen_table(size_t n, size_t single)
+static uint16_t
+short_form(unsigned idx, size_t n, size_t single)
 {
-	uint8_t *t = xmalloc(CHOSEN_SIZE);
-	for (unsigned i = 0; i < CHOSEN_SIZE; i++) {
-		unsigned starts = i << 1, s = starts, count = 0;
-		for (; s; s &= s - 1) {
-			count++;
-		}
-		s = starts;
-		for (size_t k = 0; k < single && s; k++) {
-			s &= s - 1;
-		}
-		t[i] = count > n ? TOO_MANY : s ? (uint8_t)__builtin_ctz(s) : 0;
+	unsigned m = idx << 1;
+	unsigned end = 1u << (31 - __builtin_clz(m));
+	unsigned blanks = m & ~end;
+	if (blanks & blanks >> 1) {
+		return FORM_REFUSED;
 	}
-	return t;
+	/* A blank before a digit starts a count: not the one before the newline. */
+	unsigned starts = blanks & (end - 1) >> 1, chosen = 0;
+	size_t count = 0;
+	for (unsigned s = starts; s; s &= s - 1, count++) {
+		if (count == single) {
+			chosen = s & -s;
+		}
+	}
+	if (count > n) {
+		return FORM_REFUSED;
+	}
+	if (!chosen) {
+		return FORM_KNOWN;
+	}
+	unsigned first = (unsigned)__builtin_ctz(chosen) + 1;
+	unsigned stop = (unsigned)__builtin_ctz((blanks | end) & ~(chosen * 2 - 1));
+	return (uint16_t)(FORM_KNOWN | first << 4 | (stop - first));
 }
 
 /*
  * usual_cost for a line of under 16 bytes, newline included, read as one
  * 16-byte load (p + 15 must be in the buffer): masks of its newline, blanks
  * and digits say at once what usual_cost finds byte by byte. After the
- * position's first byte only digits and blanks, never two blanks together;
- * a blank before a digit starts a count, one before the newline ends the
- * line; the table (chosen_table) says which count is the chosen one, or
- * that there are too many. NULL when the line is longer or not of that
- * form: usual_cost then decides, and says no to what is wrong.
+ * position's first byte only digits and blanks; where the blanks and the
+ * newline are says the rest (short_form, worked out once per mask in the
+ * table cg->forms): whether two blanks are together or there are too many
+ * counts, where the chosen count is. NULL when the line is longer or not
+ * of that form: usual_cost then decides, and says no to what is wrong.
  */
 static inline __attribute__((always_inline)) const char *
-short_cost(const char *p, const uint8_t *chosen, uint64_t *v)
+short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 {
 	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
 	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
@@ -980,20 +994,20 @@ short_cost(const char *p, const uint8_t *chosen, uint64_t *v)
 	unsigned line = (end - 1) & ~1u; /* the bytes after the first */
 	unsigned blanks = (unsigned)_mm_movemask_epi8(blank) & line;
 	unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, blank));
-	if ((ok & line) != line || (blanks & blanks >> 1)) {
+	if ((ok & line) != line) {
 		return NULL;
 	}
-	unsigned at = chosen[(blanks & line >> 1) >> 1];
-	if (at == TOO_MANY) {
+	unsigned idx = (blanks | end) >> 1;
+	unsigned form = cg->forms[idx];
+	if (!form) {
+		form = cg->forms[idx] = short_form(idx, cg->event_count, cg->single);
+	}
+	if (form == FORM_REFUSED) {
 		return NULL;
 	}
 	uint64_t x = 0;
-	if (at) {
-		const char *q = p + at + 1;
-		const char *stop = p + __builtin_ctz((blanks | end) & ~((2u << at) - 1));
-		do {
-			x = x * 10 + (unsigned)(*q - '0');
-		} while (++q < stop);
+	for (const char *q = p + (form >> 4 & 15), *stop = q + (form & 15); q < stop; q++) {
+		x = x * 10 + (unsigned)(*q - '0');
 	}
 	*v = x;
 	return p + __builtin_ctz(end);
@@ -1010,7 +1024,7 @@ usual_cost_in(
 {
 #if defined(__SSE2__)
 	if (last - p >= 15) {
-		const char *nl = short_cost(p, cg->chosen, v);
+		const char *nl = short_cost(cg, p, v);
 		if (nl) {
 			return nl;
 		}
@@ -1074,8 +1088,8 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	}
 	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
 #if defined(__SSE2__)
-	if (wide && !cg->chosen) {
-		cg->chosen = chosen_table(cg->event_count, cg->single);
+	if (wide && !cg->forms) {
+		cg->forms = xcalloc(FORMS_SIZE, sizeof(*cg->forms));
 	}
 #endif
 	if (cg->in_call) {
