@@ -20,9 +20,9 @@ add_sat(uint64_t a, uint64_t b)
  * not written yet costs no memory.
  */
 static void *
-grow4(void *p, size_t *cap, size_t elem)
+grow4(void *p, size_t *cap, size_t need, size_t elem)
 {
-	return xgrow(p, cap, *cap ? *cap * 2 + 1 : 1, elem);
+	return xgrow(p, cap, need > *cap * 2 ? need : *cap * 2 + 1, elem);
 }
 
 /*
@@ -153,7 +153,7 @@ static uint32_t
 push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
 {
 	if (x->count == x->cap) {
-		x->nodes = grow4(x->nodes, &x->cap, sizeof(*x->nodes));
+		x->nodes = grow4(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
 	}
 	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
 	return (uint32_t)x->count++;
@@ -280,6 +280,7 @@ struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
 	uint64_t *hash; /* per function: its text's intern_hash, 0 if not known */
+	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
 };
@@ -377,9 +378,13 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 	return shared;
 }
 
+/*
+ * The frames' names. shared_names: g->names is the tree's own, so a name
+ * the frame takes as it is has its id there already.
+ */
 static void
-names_init(
-        struct names *nm, struct callgraph *g, const struct callgraph_options *opt, bool *contexts)
+names_init(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
+        bool shared_names, bool *contexts)
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
@@ -387,6 +392,7 @@ names_init(
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
 	nm->hash = xmalloc(n * sizeof(*nm->hash));
+	nm->id = xmalloc(n * sizeof(*nm->id));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
@@ -408,6 +414,7 @@ names_init(
 			plain = false;
 		}
 		nm->hash[f] = plain ? g->name_hash[base_id[f]] : 0;
+		nm->id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
 	nm->fn_count = g->fn_count;
@@ -422,6 +429,7 @@ names_finish(struct names *nm)
 	buf_finish(&nm->text);
 	free(nm->start);
 	free(nm->hash);
+	free(nm->id);
 }
 
 static bool
@@ -498,19 +506,19 @@ add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bo
 
 /*
  * Function f's frame under *at, which moves to it: hashed when first used
- * (nm->hash), interned by the tree once (*id, TREE_NONE until then).
+ * (nm->hash), interned by the tree once (nm->id, TREE_NONE until then).
  */
 static bool
-cursor_named(struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, uint32_t *id,
-        const char **reason)
+cursor_named(
+        struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, const char **reason)
 {
-	struct tree_name name = {
-	        nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f], nm->hash[f], *id};
+	struct tree_name name = {nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f],
+	        nm->hash[f], nm->id[f]};
 	if (!name.hash) {
 		name.hash = nm->hash[f] = intern_hash(name.bytes, name.len);
 	}
 	bool ok = tree_cursor_named(t, at, &name, at, reason);
-	*id = name.id;
+	nm->id[f] = name.id;
 	return ok;
 }
 
@@ -527,13 +535,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
 	/* Each function's frame hashed and interned once, not once a node. */
-	uint32_t *named = NULL;
-	if (tree_takes_hashed(t) && !nm->semis) {
-		named = xmalloc((nm->fn_count ? nm->fn_count : 1) * sizeof(*named));
-		for (size_t f = 0; f < nm->fn_count; f++) {
-			named[f] = TREE_NONE;
-		}
-	}
+	bool named = tree_takes_hashed(t) && !nm->semis;
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -557,7 +559,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = named ? cursor_named(t, &c, nm, f, &named[f], &reason)
+			ok = named ? cursor_named(t, &c, nm, f, &reason)
 			           : add_frames(t, &c, nm->text.data + nm->start[f],
 			                     nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
@@ -574,7 +576,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
-		ok = (named ? cursor_named(t, &c, nm, f, &named[f], &reason)
+		ok = (named ? cursor_named(t, &c, nm, f, &reason)
 		            : add_frames(t, &c, nm->text.data + nm->start[f],
 		                      nm->start[f + 1] - nm->start[f], nm->semis, &reason)) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
@@ -582,7 +584,6 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	if (!ok) {
 		diag_set(err, opt->name, 0, reason);
 	}
-	free(named);
 	free(chain);
 	free(at);
 	return ok;
@@ -594,12 +595,15 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
         bool *contexts, struct diag *err)
 {
 	struct names nm;
-	names_init(&nm, g, opt, contexts);
+	bool shared_names = g->names == t->names;
+	names_init(&nm, g, opt, shared_names, contexts);
 	/*
 	 * The frames' names are made and the nodes say which they take: the
 	 * graph itself goes before the tree grows, the peak of memory.
 	 */
-	intern_destroy(g->names);
+	if (!shared_names) {
+		intern_destroy(g->names);
+	}
 	g->names = NULL;
 	callgraph_finish(g);
 	*g = (struct callgraph){0};
@@ -650,7 +654,7 @@ uint32_t
 callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
 {
 	if (g->fn_count == g->fn_cap) {
-		g->fns = grow4(g->fns, &g->fn_cap, sizeof(*g->fns));
+		g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
 	}
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
@@ -674,7 +678,7 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 		g->merge_at = at > 65536 ? at : 65536;
 	}
 	if (g->edge_count == g->edge_cap) {
-		g->edges = grow4(g->edges, &g->edge_cap, sizeof(*g->edges));
+		g->edges = grow4(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
 	}
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
@@ -684,8 +688,10 @@ callgraph_name(struct callgraph *g, const char *s, size_t len)
 {
 	uint64_t hash = intern_hash(s, len);
 	uint32_t id = intern_add_hashed(g->names, s, len, hash);
-	if (id == g->name_hash_cap) {
-		g->name_hash = grow4(g->name_hash, &g->name_hash_cap, sizeof(*g->name_hash));
+	/* The tree's names may hold others' before the first of this graph. */
+	if (id >= g->name_hash_cap) {
+		g->name_hash =
+		        grow4(g->name_hash, &g->name_hash_cap, id + 1, sizeof(*g->name_hash));
 	}
 	g->name_hash[id] = hash;
 	return id;

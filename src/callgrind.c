@@ -79,6 +79,11 @@ struct callgrind {
 	bool in_call; /* the next line is a call's inclusive cost */
 	uint32_t call_target;
 	uint16_t *forms; /* short_cost's table, made for the first short line */
+	/*
+	 * The names are the tree's own table (the whole-file reads, which
+	 * have the tree from the start): a frame's name is then interned once.
+	 */
+	bool shared_names;
 };
 
 static bool
@@ -88,17 +93,25 @@ fail(struct callgrind *cg, struct diag *err, const char *reason)
 	return false;
 }
 
-struct callgrind *
-callgrind_create(const char *name, const struct callgrind_options *opt)
+/* A reader interning into names, its own table or (shared) the tree's. */
+static struct callgrind *
+create(const char *name, const struct callgrind_options *opt, struct intern *names, bool shared)
 {
 	struct callgrind *cg = xcalloc(1, sizeof(*cg));
 	cg->name = name;
 	cg->opt = *opt;
-	cg->graph.names = intern_create();
+	cg->graph.names = names;
+	cg->shared_names = shared;
 	cg->positions = 1;
 	cg->object = cg->file = cg->cur_file = cg->fn = NONE;
 	cg->call_object = cg->call_file = cg->call_fn = NONE;
 	return cg;
+}
+
+struct callgrind *
+callgrind_create(const char *name, const struct callgrind_options *opt)
+{
+	return create(name, opt, intern_create(), false);
 }
 
 void
@@ -107,7 +120,9 @@ callgrind_destroy(struct callgrind *cg)
 	if (!cg) {
 		return;
 	}
-	intern_destroy(cg->graph.names);
+	if (!cg->shared_names) {
+		intern_destroy(cg->graph.names);
+	}
 	for (size_t i = 0; i < 3; i++) {
 		idmap_finish(&cg->ids[i]);
 	}
@@ -1224,7 +1239,7 @@ bool
 callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
         const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
 {
-	struct callgrind *cg = callgrind_create(name, opt);
+	struct callgrind *cg = create(name, opt, t->names, true);
 	const char *p = data, *end = data + len;
 	const char *last = len ? memrchr(data, '\n', len) : NULL;
 	bool ok = !last || (p = feed_lines(cg, data, last, err)) != NULL;
@@ -1270,7 +1285,7 @@ callgrind_read_source(struct tree *t, enum side side, struct source *src, const 
         size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
         struct diag *err)
 {
-	struct callgrind *cg = callgrind_create(source_name(src), opt);
+	struct callgrind *cg = create(source_name(src), opt, t->names, true);
 	cg->err = err;
 	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
 	          callgrind_finish(cg, t, side, info, err);
