@@ -352,7 +352,7 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
 		size_t base = base_len(s, len);
 		/* The same id intern_add would give, without hashing the name again. */
-		base_id[f] = base == len ? g->fns[f].name : callgraph_name(g, s, base);
+		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
 		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
 	size_t names = intern_count(g->names) + 1;
@@ -391,13 +391,11 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
-	nm->hash = xmalloc(n * sizeof(*nm->hash));
-	nm->id = xmalloc(n * sizeof(*nm->id));
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
 		const char *s;
-		/* The name as it is: the hash it was interned with is its own. */
+		/* The name as it is: with shared names, its id is the tree's. */
 		bool plain = true;
 		nm->start[f] = nm->text.len;
 		if (shared[base_id[f]] && fn->file != NONE) {
@@ -413,14 +411,15 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 			add_object(&nm->text, s, len);
 			plain = false;
 		}
-		nm->hash[f] = plain ? g->name_hash[base_id[f]] : 0;
-		nm->id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
+		/* Kept as the frames' ids: no more memory where the graph is. */
+		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
 	nm->fn_count = g->fn_count;
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
-	free(base_id);
+	nm->id = base_id;
+	nm->hash = NULL;
 }
 
 static void
@@ -534,8 +533,14 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
         struct diag *err)
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
-	/* Each function's frame hashed and interned once, not once a node. */
+	/*
+	 * Each function's frame hashed and interned once, not once a node;
+	 * the hashes made now, the graph gone, not where memory peaks.
+	 */
 	bool named = tree_takes_hashed(t) && !nm->semis;
+	if (named) {
+		nm->hash = xcalloc(nm->fn_count ? nm->fn_count : 1, sizeof(*nm->hash));
+	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -683,24 +688,9 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 
-uint32_t
-callgraph_name(struct callgraph *g, const char *s, size_t len)
-{
-	uint64_t hash = intern_hash(s, len);
-	uint32_t id = intern_add_hashed(g->names, s, len, hash);
-	/* The tree's names may hold others' before the first of this graph. */
-	if (id >= g->name_hash_cap) {
-		g->name_hash =
-		        grow4(g->name_hash, &g->name_hash_cap, id + 1, sizeof(*g->name_hash));
-	}
-	g->name_hash[id] = hash;
-	return id;
-}
-
 void
 callgraph_finish(struct callgraph *g)
 {
 	free(g->fns);
 	free(g->edges);
-	free(g->name_hash);
 }

@@ -46,8 +46,6 @@ struct callgraph_edge {
  */
 struct callgraph {
 	struct intern *names;
-	uint64_t *name_hash; /* per name: its intern_hash, for the tree */
-	size_t name_hash_cap;
 	struct callgraph_function *fns;
 	size_t fn_count, fn_cap;
 	struct callgraph_edge *edges;
@@ -61,8 +59,6 @@ struct callgraph_options {
 	double floor; /* share of the total under which a branch stays unexpanded */
 };
 
-/* A name's id in g->names (interned by callgraph_name only). */
-uint32_t callgraph_name(struct callgraph *g, const char *s, size_t len);
 /* A new function; returns its index. */
 uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
 /* Calls from caller to callee of inclusive cost cost (one call site's). */

@@ -178,7 +178,7 @@ is_digit(char c)
 static uint32_t
 define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, size_t len)
 {
-	uint32_t name = callgraph_name(&cg->graph, s, len);
+	uint32_t name = intern_add(cg->graph.names, s, len);
 	idmap_set(&cg->ids[space], id, name);
 	return name;
 }
@@ -196,7 +196,7 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
 	/* "(below main)" uncompressed (--compress-strings=no) is a name: only
 	 * "(" and a digit start a compressed id. */
 	if (p == end || *p != '(' || p + 1 == end || !is_digit(p[1])) {
-		*out = callgraph_name(&cg->graph, p, (size_t)(end - p));
+		*out = intern_add(cg->graph.names, p, (size_t)(end - p));
 		return true;
 	}
 	uint64_t id;
