@@ -15,6 +15,17 @@ add_sat(uint64_t a, uint64_t b)
 }
 
 /*
+ * A full array of the reader's made four times larger: its copies then
+ * add up to a third of it, not all of it as doubling's do, and the room
+ * not written yet costs no memory.
+ */
+static void *
+grow4(void *p, size_t *cap, size_t need, size_t elem)
+{
+	return xgrow(p, cap, need > *cap * 2 ? need : *cap * 2 + 1, elem);
+}
+
+/*
  * The calls are kept as they come, the calls of a caller to a callee from
  * several sites (or parts of the file) apart, and merged into one edge a
  * pair, costs summed, when they reach merge_at, which keeps them within
@@ -142,7 +153,7 @@ static uint32_t
 push_node(struct expansion *x, uint32_t fn, uint32_t parent, double flow)
 {
 	if (x->count == x->cap) {
-		x->nodes = xgrow(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
+		x->nodes = grow4(x->nodes, &x->cap, x->count + 1, sizeof(*x->nodes));
 	}
 	x->nodes[x->count] = (struct xnode){fn, parent, flow, 0};
 	return (uint32_t)x->count++;
@@ -268,7 +279,10 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
+	uint64_t *hash; /* per function: its text's intern_hash, 0 if not known */
+	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
+	size_t fn_count;
 };
 
 static void
@@ -284,20 +298,26 @@ add_object(struct buf *b, const char *s, size_t len)
 	buf_addc(b, ']');
 }
 
-/* Appends a name with ';' (the frame separator) made ':'. */
-static void
+/*
+ * Appends a name with ';' (the frame separator) made ':'; whether it went
+ * in as it is.
+ */
+static bool
 add_name(struct buf *b, const char *s, size_t len)
 {
 	if (len == 0) {
 		buf_adds(b, "[unknown]");
-		return;
+		return false;
 	}
 	size_t at = b->len;
+	bool same = true;
 	buf_add(b, s, len);
 	char *end = b->data + b->len;
 	for (char *q = b->data + at; (q = memchr(q, ';', (size_t)(end - q))); q++) {
 		*q = ':';
+		same = false;
 	}
+	return same;
 }
 
 static size_t
@@ -358,9 +378,13 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 	return shared;
 }
 
+/*
+ * The frames' names. shared_names: g->names is the tree's own, so a name
+ * the frame takes as it is has its id there already.
+ */
 static void
-names_init(
-        struct names *nm, struct callgraph *g, const struct callgraph_options *opt, bool *contexts)
+names_init(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
+        bool shared_names, bool *contexts)
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
@@ -371,23 +395,31 @@ names_init(
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
 		const char *s;
+		/* The name as it is: with shared names, its id is the tree's. */
+		bool plain = true;
 		nm->start[f] = nm->text.len;
 		if (shared[base_id[f]] && fn->file != NONE) {
 			s = intern_name(g->names, fn->file, &len);
 			add_name(&nm->text, s, len);
 			buf_addc(&nm->text, ':');
+			plain = false;
 		}
 		s = intern_name(g->names, base_id[f], &len);
-		add_name(&nm->text, s, len);
+		plain = add_name(&nm->text, s, len) && plain;
 		if (opt->objects && fn->object != NONE) {
 			s = intern_name(g->names, fn->object, &len);
 			add_object(&nm->text, s, len);
+			plain = false;
 		}
+		/* Kept as the frames' ids: no more memory where the graph is. */
+		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
+	nm->fn_count = g->fn_count;
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
-	free(base_id);
+	nm->id = base_id;
+	nm->hash = NULL;
 }
 
 static void
@@ -395,6 +427,8 @@ names_finish(struct names *nm)
 {
 	buf_finish(&nm->text);
 	free(nm->start);
+	free(nm->hash);
+	free(nm->id);
 }
 
 static bool
@@ -470,17 +504,43 @@ add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bo
 }
 
 /*
+ * Function f's frame under *at, which moves to it: hashed when first used
+ * (nm->hash), interned by the tree once (nm->id, TREE_NONE until then).
+ */
+static bool
+cursor_named(
+        struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, const char **reason)
+{
+	struct tree_name name = {nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f],
+	        nm->hash[f], nm->id[f]};
+	if (!name.hash) {
+		name.hash = nm->hash[f] = intern_hash(name.bytes, name.len);
+	}
+	bool ok = tree_cursor_named(t, at, &name, at, reason);
+	nm->id[f] = name.id;
+	return ok;
+}
+
+/*
  * The same stacks as emit_paths, node by node: a node's frames go under
  * its parent's, found through the cursor kept for it. A node is added to
  * the tree only when it or a node under it has a count, as a path through
  * it would have been, and in the same order.
  */
 static bool
-emit_cursors(const struct names *nm, const struct expansion *x, const struct orphan *orphans,
+emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
         struct diag *err)
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
+	/*
+	 * Each function's frame hashed and interned once, not once a node;
+	 * the hashes made now, the graph gone, not where memory peaks.
+	 */
+	bool named = tree_takes_hashed(t) && !nm->semis;
+	if (named) {
+		nm->hash = xcalloc(nm->fn_count ? nm->fn_count : 1, sizeof(*nm->hash));
+	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -504,8 +564,9 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = add_frames(t, &c, nm->text.data + nm->start[f],
-			        nm->start[f + 1] - nm->start[f], nm->semis, &reason);
+			ok = named ? cursor_named(t, &c, nm, f, &reason)
+			           : add_frames(t, &c, nm->text.data + nm->start[f],
+			                     nm->start[f + 1] - nm->start[f], nm->semis, &reason);
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
@@ -520,8 +581,9 @@ emit_cursors(const struct names *nm, const struct expansion *x, const struct orp
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
-		ok = add_frames(t, &c, nm->text.data + nm->start[f],
-		             nm->start[f + 1] - nm->start[f], nm->semis, &reason) &&
+		ok = (named ? cursor_named(t, &c, nm, f, &reason)
+		            : add_frames(t, &c, nm->text.data + nm->start[f],
+		                      nm->start[f + 1] - nm->start[f], nm->semis, &reason)) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
 	if (!ok) {
@@ -538,12 +600,15 @@ emit(struct callgraph *g, const struct expansion *x, const struct orphan *orphan
         bool *contexts, struct diag *err)
 {
 	struct names nm;
-	names_init(&nm, g, opt, contexts);
+	bool shared_names = g->names == t->names;
+	names_init(&nm, g, opt, shared_names, contexts);
 	/*
 	 * The frames' names are made and the nodes say which they take: the
 	 * graph itself goes before the tree grows, the peak of memory.
 	 */
-	intern_destroy(g->names);
+	if (!shared_names) {
+		intern_destroy(g->names);
+	}
 	g->names = NULL;
 	callgraph_finish(g);
 	*g = (struct callgraph){0};
@@ -569,6 +634,14 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
+	/*
+	 * A node a root and a call edge is what a graph without shared
+	 * callees expands to: room for that from the start, not written (so
+	 * not in memory) where the expansion is smaller.
+	 */
+	x.cap = g->fn_count + g->edge_count < x.limit ? g->fn_count + g->edge_count + 1
+	                                              : x.limit + 1;
+	x.nodes = xmalloc(x.cap * sizeof(*x.nodes));
 	expand(g, &x, total, opt);
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
@@ -586,7 +659,7 @@ uint32_t
 callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
 {
 	if (g->fn_count == g->fn_cap) {
-		g->fns = xgrow(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
+		g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
 	}
 	uint32_t id = (uint32_t)g->fn_count++;
 	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
@@ -610,7 +683,7 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 		g->merge_at = at > 65536 ? at : 65536;
 	}
 	if (g->edge_count == g->edge_cap) {
-		g->edges = xgrow(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
+		g->edges = grow4(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
 	}
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }

@@ -40,7 +40,9 @@ struct callgraph_edge {
 
 /*
  * Embedded; zero it to start. The names table is the caller's until
- * callgraph_to_tree, which frees it with the rest of the graph.
+ * callgraph_to_tree, which frees it with the rest of the graph, unless it
+ * is the tree's own (t->names): the frames then take its ids as they are,
+ * and the tree keeps it.
  */
 struct callgraph {
 	struct intern *names;

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "buf.h"
 #include "escape.h"
@@ -75,6 +78,12 @@ struct callgrind {
 	uint64_t call_fn_id; /* its compressed id, UINT64_MAX if none */
 	bool in_call; /* the next line is a call's inclusive cost */
 	uint32_t call_target;
+	uint16_t *forms; /* short_cost's table, made for the first short line */
+	/*
+	 * The names are the tree's own table (the whole-file reads, which
+	 * have the tree from the start): a frame's name is then interned once.
+	 */
+	bool shared_names;
 };
 
 static bool
@@ -84,17 +93,25 @@ fail(struct callgrind *cg, struct diag *err, const char *reason)
 	return false;
 }
 
-struct callgrind *
-callgrind_create(const char *name, const struct callgrind_options *opt)
+/* A reader interning into names, its own table or (shared) the tree's. */
+static struct callgrind *
+create(const char *name, const struct callgrind_options *opt, struct intern *names, bool shared)
 {
 	struct callgrind *cg = xcalloc(1, sizeof(*cg));
 	cg->name = name;
 	cg->opt = *opt;
-	cg->graph.names = intern_create();
+	cg->graph.names = names;
+	cg->shared_names = shared;
 	cg->positions = 1;
 	cg->object = cg->file = cg->cur_file = cg->fn = NONE;
 	cg->call_object = cg->call_file = cg->call_fn = NONE;
 	return cg;
+}
+
+struct callgrind *
+callgrind_create(const char *name, const struct callgrind_options *opt)
+{
+	return create(name, opt, intern_create(), false);
 }
 
 void
@@ -103,13 +120,16 @@ callgrind_destroy(struct callgrind *cg)
 	if (!cg) {
 		return;
 	}
-	intern_destroy(cg->graph.names);
+	if (!cg->shared_names) {
+		intern_destroy(cg->graph.names);
+	}
 	for (size_t i = 0; i < 3; i++) {
 		idmap_finish(&cg->ids[i]);
 	}
 	idmap_finish(&cg->function_of);
 	idmap_finish(&cg->function_of_id);
 	callgraph_finish(&cg->graph);
+	free(cg->forms);
 	free(cg);
 }
 
@@ -922,38 +942,136 @@ usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 	return q;
 }
 
-/* A cost line's value and its newline, or NULL: by usual_cost when wide. */
-static inline const char *
-cost_value(const struct callgrind *cg, bool wide, const char *p, uint64_t *v)
+#if defined(__SSE2__)
+/* short_cost's table: an entry per mask of a short line's blanks and newline. */
+#define FORMS_SIZE ((size_t)1 << 15)
+#define FORM_REFUSED 1
+#define FORM_KNOWN 0x100
+
+/*
+ * What a short line reads as, from where its blanks and its newline are:
+ * bit i of idx is its byte i + 1 (its first byte is a position's), the
+ * highest bit set the newline, the others blanks; its other bytes are
+ * digits. FORM_REFUSED for two blanks together or more counts than the n
+ * events, else FORM_KNOWN with the chosen count's first digit (bits 4 to
+ * 7) and its length (bits 0 to 3; 0 when the line has fewer counts).
+ */
+static uint16_t
+short_form(unsigned idx, size_t n, size_t single)
 {
-	return wide ? usual_cost(p, cg->event_count, cg->single, v) : scan_cost(cg, p, v);
+	unsigned m = idx << 1;
+	unsigned end = 1u << (31 - __builtin_clz(m));
+	unsigned blanks = m & ~end;
+	if (blanks & blanks >> 1) {
+		return FORM_REFUSED;
+	}
+	/* A blank before a digit starts a count: not the one before the newline. */
+	unsigned starts = blanks & (end - 1) >> 1, chosen = 0;
+	size_t count = 0;
+	for (unsigned s = starts; s; s &= s - 1, count++) {
+		if (count == single) {
+			chosen = s & -s;
+		}
+	}
+	if (count > n) {
+		return FORM_REFUSED;
+	}
+	if (!chosen) {
+		return FORM_KNOWN;
+	}
+	unsigned first = (unsigned)__builtin_ctz(chosen) + 1;
+	unsigned stop = (unsigned)__builtin_ctz((blanks | end) & ~(chosen * 2 - 1));
+	return (uint16_t)(FORM_KNOWN | first << 4 | (stop - first));
+}
+
+/*
+ * usual_cost for a line of under 16 bytes, newline included, read as one
+ * 16-byte load (p + 15 must be in the buffer): masks of its newline, blanks
+ * and digits say at once what usual_cost finds byte by byte. After the
+ * position's first byte only digits and blanks; where the blanks and the
+ * newline are says the rest (short_form, worked out once per mask in the
+ * table cg->forms): whether two blanks are together or there are too many
+ * counts, where the chosen count is. NULL when the line is longer or not
+ * of that form: usual_cost then decides, and says no to what is wrong.
+ */
+static inline __attribute__((always_inline)) const char *
+short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
+	if (!nl) {
+		return NULL;
+	}
+	unsigned end = nl & -nl; /* the newline's bit */
+	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
+	__m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+	__m128i blank = _mm_cmpeq_epi8(b, _mm_set1_epi8(' '));
+	unsigned line = (end - 1) & ~1u; /* the bytes after the first */
+	unsigned blanks = (unsigned)_mm_movemask_epi8(blank) & line;
+	unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, blank));
+	if ((ok & line) != line) {
+		return NULL;
+	}
+	unsigned idx = (blanks | end) >> 1;
+	unsigned form = cg->forms[idx];
+	if (!form) {
+		form = cg->forms[idx] = short_form(idx, cg->event_count, cg->single);
+	}
+	if (form == FORM_REFUSED) {
+		return NULL;
+	}
+	uint64_t x = 0;
+	for (const char *q = p + (form >> 4 & 15), *stop = q + (form & 15); q < stop; q++) {
+		x = x * 10 + (unsigned)(*q - '0');
+	}
+	*v = x;
+	return p + __builtin_ctz(end);
+}
+#endif
+
+/*
+ * usual_cost, by short_cost when the 16 bytes from p are within the
+ * chunk (last is its final newline) and the table is there.
+ */
+static inline __attribute__((always_inline)) const char *
+usual_cost_in(
+        const struct callgrind *cg, const char *p, const char *last, size_t single, uint64_t *v)
+{
+#if defined(__SSE2__)
+	if (last - p >= 15) {
+		const char *nl = short_cost(cg, p, v);
+		if (nl) {
+			return nl;
+		}
+	}
+#else
+	(void)last;
+#endif
+	return usual_cost(p, cg->event_count, single, v);
 }
 
 /*
  * The own cost of a run of lines (a function's block is mostly such
- * lines), summed into *self and *sum, by usual_cost when wide (single: a
- * constant where inlined for the first event) else by scan_cost. Returns
- * the first line the run did not take.
+ * lines), summed into *sum, by usual_cost_in when wide (single: a constant
+ * where inlined for the first event) else by scan_cost. Returns the first
+ * line the run did not take.
  */
 static inline __attribute__((always_inline)) const char *
 cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, const char *last,
-        uint64_t *self, uint64_t *sum, uint64_t *lines)
+        uint64_t *sum, uint64_t *lines)
 {
-	uint64_t own = *self, all = *sum, count = 0;
+	uint64_t all = *sum, count = 0;
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
-		        wide ? usual_cost(p, cg->event_count, single, &v) : scan_cost(cg, p, &v);
-		/* A function's self is part of the sum: if the sum fits, it does. */
+		        wide ? usual_cost_in(cg, p, last, single, &v) : scan_cost(cg, p, &v);
 		if (!nl || all > UINT64_MAX - v) {
 			break; /* callgrind_line says what is wrong */
 		}
-		own += v;
 		all += v;
 		count++;
 		p = nl + 1;
 	}
-	*self = own;
 	*sum = all;
 	*lines += count;
 	return p;
@@ -961,17 +1079,16 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
 
 /* A run of cost lines of the current function's own cost. */
 static const char *
-self_cost_run(struct callgrind *cg, const char *p, const char *last)
+self_cost_run(struct callgrind *cg, bool wide, const char *p, const char *last)
 {
-	struct callgraph_function *f = &cg->graph.fns[cg->fn];
-	uint64_t self = f->self, sum = cg->self_sum, lines = 0;
-	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+	uint64_t sum = cg->self_sum, lines = 0;
 	if (wide && cg->single == 0) {
-		p = cost_run(cg, true, 0, p, last, &self, &sum, &lines);
+		p = cost_run(cg, true, 0, p, last, &sum, &lines);
 	} else {
-		p = cost_run(cg, wide, cg->single, p, last, &self, &sum, &lines);
+		p = cost_run(cg, wide, cg->single, p, last, &sum, &lines);
 	}
-	f->self = self;
+	/* A function's self is part of the sum: if the sum fits, it does. */
+	cg->graph.fns[cg->fn].self += sum - cg->self_sum;
 	cg->self_sum = sum;
 	cg->line_no += lines;
 	return p;
@@ -984,10 +1101,16 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	if (!cg->event_chosen) {
 		return NULL;
 	}
+	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
+#if defined(__SSE2__)
+	if (wide && !cg->forms) {
+		cg->forms = xcalloc(FORMS_SIZE, sizeof(*cg->forms));
+	}
+#endif
 	if (cg->in_call) {
 		uint64_t v;
-		bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-		const char *nl = cost_value(cg, wide, p, &v);
+		const char *nl =
+		        wide ? usual_cost_in(cg, p, last, cg->single, &v) : scan_cost(cg, p, &v);
 		if (!nl) {
 			return NULL;
 		}
@@ -997,7 +1120,7 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 		cg->line_no++;
 		return nl + 1;
 	}
-	return cg->fn == NONE ? NULL : self_cost_run(cg, p, last);
+	return cg->fn == NONE ? NULL : self_cost_run(cg, wide, p, last);
 }
 
 /* A name line's value "(id)" or "(id) name" (one blank): as spec_name reads it. */
@@ -1116,7 +1239,7 @@ bool
 callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
         const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
 {
-	struct callgrind *cg = callgrind_create(name, opt);
+	struct callgrind *cg = create(name, opt, t->names, true);
 	const char *p = data, *end = data + len;
 	const char *last = len ? memrchr(data, '\n', len) : NULL;
 	bool ok = !last || (p = feed_lines(cg, data, last, err)) != NULL;
@@ -1162,7 +1285,7 @@ callgrind_read_source(struct tree *t, enum side side, struct source *src, const 
         size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
         struct diag *err)
 {
-	struct callgrind *cg = callgrind_create(source_name(src), opt);
+	struct callgrind *cg = create(source_name(src), opt, t->names, true);
 	cg->err = err;
 	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
 	          callgrind_finish(cg, t, side, info, err);

@@ -181,6 +181,25 @@ struct tree_cursor tree_cursor_root(void);
 bool tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
         struct tree_cursor *child, const char **reason);
 /*
+ * A frame's name for tree_cursor_named, which a reader adds at many
+ * nodes: hashed once (its hash is intern_hash's), and its id in the tree's
+ * names kept once a node took it.
+ */
+struct tree_name {
+	const char *bytes; /* the reader's, kept while it adds */
+	size_t len;
+	uint64_t hash; /* intern_hash(bytes, len) */
+	uint32_t id; /* in the tree's names, TREE_NONE until a node took it */
+};
+
+/*
+ * tree_cursor_child for a tree_name (one frame), without hashing or
+ * interning it again. Only when tree_takes_hashed: a frame is then its
+ * bytes as they are (no --strip-hex).
+ */
+bool tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name *name,
+        struct tree_cursor *child, const char **reason);
+/*
  * Adds c to the self count of a side at a node: tree_add_stack for a stack
  * that ends there. False, with *reason set and nothing added, when the
  * side's total would exceed 2^64-1.

@@ -738,6 +738,29 @@ tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *fram
 }
 
 bool
+tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name *name,
+        struct tree_cursor *child, const char **reason)
+{
+	struct tree_build *b = t->build;
+	if (!tree_takes_hashed(t)) {
+		*reason = "internal error: a named frame where frames are rewritten";
+		return false;
+	}
+	uint64_t k = path_hash(at->path, name->hash);
+	struct name nm = {name->bytes, name->len, name->hash, name->id};
+	uint32_t node = tree_build_child(b, k, at->node, &nm);
+	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
+	t->node_count = b->count;
+	if (b->full) {
+		*reason = tree_build_full_reason(b);
+		return false;
+	}
+	name->id = b->name_ids[node];
+	*child = (struct tree_cursor){node, k};
+	return true;
+}
+
+bool
 tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, const char **reason)
 {
 	struct tree_build *b = t->build;

@@ -377,6 +377,14 @@ test_fast_paths_agree(void **state)
 	        HEADER BODY "+3\n+4 \n+5 7 \n0x12 3\n+ 4\n+3  5\n",
 	        HEADER BODY "+3\t5\n",
 	        HEADER BODY "+3 5x\n",
+	        /* Short lines read at once: up to the 16th byte, and past it. */
+	        HEADER BODY "+1 23456789012\n+1 234567890123\n+1 2345678901234\n",
+	        HEADER BODY "-\n*\n* \n+ \n- 5\n7 5 \n12345 6\n",
+	        HEADER BODY "+3 5 6 \n", /* more counts than events, a blank after */
+	        HEADER BODY "+3 5/\n", /* the bytes around the digits */
+	        HEADER BODY "+3 5:\n",
+	        HEADER BODY "+3 5\xc3\xa9\n",
+	        HEADER BODY "+3 \x80\n",
 	        "# callgrind format\nversion: 1\npositions: instr line\nevents: Ir Dr\n" BODY
 	        "0x10 +1 5 2\n+2 * 3\n+2 -1 4 1 9\n+2\n",
 	        "# callgrind format\nversion: 1\nevents: Ir Dr\n" BODY "1 5 2\n2 7\n3\n",
@@ -400,6 +408,10 @@ test_fast_paths_agree(void **state)
 	        CACHE "1 5 2 x\n",
 	        CACHE "+3  5 6\n1 2  3\n-1 4 5  \n",
 	        CACHE "+3 5 6 7 \n+1 2 3 4 5\n",
+	        CACHE "1 5\n2\n3 4 \n+1 2 34 5\n",
+	        CACHE "1 5 2 1 \n-2 1 2 3 4\n",
+	        CACHE "1 5 2  \n",
+	        CACHE "1 5 2 1 7 \n",
 	};
 #undef CACHE
 	/*
