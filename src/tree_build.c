@@ -684,6 +684,9 @@ tree_hashed_ahead(
 			}
 		} else if (hint[j]) {
 			prefetch(b->keys[hint[j]].bytes);
+		} else {
+			/* No candidate: a new node, whose name is looked up. */
+			intern_prefetch_entry(b->names, fr[j].hash);
 		}
 	}
 }
