@@ -265,9 +265,19 @@ static void
 prefix_of(const struct entry *e, uint64_t *prefix)
 {
 	for (size_t w = 0; w < RANK_WORDS; w++) {
+		/* Most names are longer than the prefix: whole words, copied at once. */
+		unsigned char b[8] = {0};
+		size_t at = w * 8;
+		if (e->len >= at + 8) {
+			memcpy(b, e->bytes + at, 8);
+		} else {
+			for (size_t i = at; i < e->len; i++) {
+				b[i - at] = (unsigned char)e->bytes[i];
+			}
+		}
 		uint64_t v = 0;
-		for (size_t i = w * 8; i < w * 8 + 8; i++) {
-			v = v << 8 | (i < e->len ? (unsigned char)e->bytes[i] : 0u);
+		for (size_t i = 0; i < 8; i++) {
+			v = v << 8 | b[i];
 		}
 		prefix[w] = v;
 	}
