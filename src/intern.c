@@ -139,6 +139,25 @@ intern_prefetch(const struct intern *in, uint64_t hash)
 	prefetch(&in->slots[fold(hash) & in->slot_mask]);
 }
 
+/*
+ * Once the slot is in cache: the entry of the first name in it with this
+ * hash, which is the name looked for unless two names share the hash.
+ */
+void
+intern_prefetch_entry(const struct intern *in, uint64_t hash)
+{
+	if (!in->slots) {
+		return;
+	}
+	uint32_t h = fold(hash);
+	for (size_t i = h & in->slot_mask; in->slots[i] != 0; i = (i + 1) & in->slot_mask) {
+		if ((uint32_t)(in->slots[i] >> 32) == h) {
+			prefetch(&in->entries[(uint32_t)in->slots[i] - 1]);
+			return;
+		}
+	}
+}
+
 /* intern_add_hashed, with the hash as the slots keep it. */
 static uint32_t
 add_folded(struct intern *in, const char *name, size_t len, uint32_t hash)
@@ -246,9 +265,19 @@ static void
 prefix_of(const struct entry *e, uint64_t *prefix)
 {
 	for (size_t w = 0; w < RANK_WORDS; w++) {
+		/* Most names are longer than the prefix: whole words, copied at once. */
+		unsigned char b[8] = {0};
+		size_t at = w * 8;
+		if (e->len >= at + 8) {
+			memcpy(b, e->bytes + at, 8);
+		} else {
+			for (size_t i = at; i < e->len; i++) {
+				b[i - at] = (unsigned char)e->bytes[i];
+			}
+		}
 		uint64_t v = 0;
-		for (size_t i = w * 8; i < w * 8 + 8; i++) {
-			v = v << 8 | (i < e->len ? (unsigned char)e->bytes[i] : 0u);
+		for (size_t i = 0; i < 8; i++) {
+			v = v << 8 | b[i];
 		}
 		prefix[w] = v;
 	}

@@ -30,6 +30,8 @@ uint32_t intern_add(struct intern *in, const char *name, size_t len);
  */
 uint32_t intern_add_hashed(struct intern *in, const char *name, size_t len, uint64_t hash);
 void intern_prefetch(const struct intern *in, uint64_t hash);
+/* The load after intern_prefetch: the entry its slot points to, once the slot is in cache. */
+void intern_prefetch_entry(const struct intern *in, uint64_t hash);
 uint32_t intern_count(const struct intern *in);
 /*
  * Gives back what only adding names needs (the hash slots, the spare room

@@ -101,8 +101,18 @@ link_children(struct tree *t, const uint32_t *rank)
 	free(order);
 }
 
-enum node_status
-tree_classify_change(const struct tree *t, const struct tree_node *n, double delta)
+/* How far a node's delta must go past zero to be slower or faster. */
+static double
+change_floor(const struct tree *t)
+{
+	double base_total = tree_total(t, SIDE_BASE);
+	double head_total = tree_total(t, SIDE_HEAD);
+	return t->opt.min_delta * (base_total > head_total ? base_total : head_total);
+}
+
+/* tree_classify_change with change_floor(t) worked out once for all nodes. */
+static enum node_status
+classify(const struct tree *t, const struct tree_node *n, double delta, double floor)
 {
 	bool in_base = !count_is_zero(tree_node_total(t, n, SIDE_BASE));
 	bool in_head = !count_is_zero(tree_node_total(t, n, SIDE_HEAD));
@@ -116,9 +126,6 @@ tree_classify_change(const struct tree *t, const struct tree_node *n, double del
 	if (!in_head) {
 		return STATUS_REMOVED;
 	}
-	double base_total = tree_total(t, SIDE_BASE);
-	double head_total = tree_total(t, SIDE_HEAD);
-	double floor = t->opt.min_delta * (base_total > head_total ? base_total : head_total);
 	if (delta > floor) {
 		return STATUS_SLOWER;
 	}
@@ -129,10 +136,21 @@ tree_classify_change(const struct tree *t, const struct tree_node *n, double del
 }
 
 enum node_status
+tree_classify_change(const struct tree *t, const struct tree_node *n, double delta)
+{
+	return classify(t, n, delta, change_floor(t));
+}
+
+static double
+self_delta(const struct tree *t, const struct tree_node *n)
+{
+	return tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true);
+}
+
+enum node_status
 tree_classify(const struct tree *t, const struct tree_node *n)
 {
-	return tree_classify_change(
-	        t, n, tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true));
+	return tree_classify_change(t, n, self_delta(t, n));
 }
 
 void
@@ -162,8 +180,10 @@ tree_finish(struct tree *t, bool differential)
 		t->run_scaled = true;
 		t->base_scale = t->opt.run_scale;
 	}
+	double floor = change_floor(t);
 	for (size_t i = 0; i < t->node_count; i++) {
-		t->nodes[i].status = (uint8_t)tree_classify(t, &t->nodes[i]);
+		const struct tree_node *n = &t->nodes[i];
+		t->nodes[i].status = (uint8_t)classify(t, n, self_delta(t, n), floor);
 	}
 	link_children(t, rank);
 }

@@ -141,7 +141,8 @@ size_t tree_hash_frames(const char *stack, size_t len, size_t start, uint64_t pa
  * The lookups of the n frames fr of a hashed stack, in three stages run
  * some stacks ahead of tree_add_hashed, so that the cache misses of several
  * stacks overlap: 0 loads their slots, 1 finds their candidate nodes (into
- * hint) and loads them, 2 loads the candidates' names. A hint is only
+ * hint) and loads them, 2 loads the candidates' names (a frame without a
+ * candidate will be a new node: its name's intern slot, then entry). A hint is only
  * that: tree_add_hashed confirms it, or looks the frame up again (nodes
  * made meanwhile are found).
  */

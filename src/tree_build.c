@@ -684,6 +684,17 @@ tree_hashed_ahead(
 			}
 		} else if (hint[j]) {
 			prefetch(b->keys[hint[j]].bytes);
+		} else {
+			/* No candidate: a new node, whose name is looked up. */
+			intern_prefetch_entry(b->names, fr[j].hash);
+		}
+	}
+	/* The stack's count goes to its leaf: its self count, on either side. */
+	if (stage == 1 && n && hint[n - 1]) {
+		for (int side = 0; side < 2; side++) {
+			if (b->self_units[side]) {
+				prefetch(&b->self_units[side][hint[n - 1]]);
+			}
 		}
 	}
 }
