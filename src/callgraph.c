@@ -521,6 +521,18 @@ cursor_named(
 	return ok;
 }
 
+/* Function f's frames under *at, by cursor_named when named, else add_frames. */
+static bool
+function_frames(struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, bool named,
+        const char **reason)
+{
+	if (named) {
+		return cursor_named(t, at, nm, f, reason);
+	}
+	return add_frames(t, at, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f],
+	        nm->semis, reason);
+}
+
 /*
  * The same stacks as emit_paths, node by node: a node's frames go under
  * its parent's, found through the cursor kept for it. A node is added to
@@ -564,9 +576,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = named ? cursor_named(t, &c, nm, f, &reason)
-			           : add_frames(t, &c, nm->text.data + nm->start[f],
-			                     nm->start[f + 1] - nm->start[f], nm->semis, &reason);
+			ok = function_frames(t, &c, nm, f, named, &reason);
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
@@ -581,9 +591,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
 		struct tree_cursor c = unexpanded;
-		ok = (named ? cursor_named(t, &c, nm, f, &reason)
-		            : add_frames(t, &c, nm->text.data + nm->start[f],
-		                      nm->start[f + 1] - nm->start[f], nm->semis, &reason)) &&
+		ok = function_frames(t, &c, nm, f, named, &reason) &&
 		     tree_add_count(t, side, c.node, (struct count){orphans[i].cost, 0}, &reason);
 	}
 	if (!ok) {

@@ -725,6 +725,25 @@ tree_cursor_root(void)
 	return (struct tree_cursor){TREE_ROOT, ROOT_PATH_HASH};
 }
 
+/*
+ * A cursor's step to node (path hash k) is over: false with *reason when
+ * the tree is full, else *child is there.
+ */
+static bool
+cursor_moved(
+        struct tree *t, uint32_t node, uint64_t k, struct tree_cursor *child, const char **reason)
+{
+	struct tree_build *b = t->build;
+	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
+	t->node_count = b->count;
+	if (b->full) {
+		*reason = tree_build_full_reason(b);
+		return false;
+	}
+	*child = (struct tree_cursor){node, k};
+	return true;
+}
+
 bool
 tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
         struct tree_cursor *child, const char **reason)
@@ -738,14 +757,7 @@ tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *fram
 	uint64_t k = at->path;
 	/* one_frame: what walk_forward and walk_strip_hex do for one frame. */
 	uint32_t node = one_frame(b, &k, at->node, frame, len);
-	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
-	t->node_count = b->count;
-	if (b->full) {
-		*reason = tree_build_full_reason(b);
-		return false;
-	}
-	*child = (struct tree_cursor){node, k};
-	return true;
+	return cursor_moved(t, node, k, child, reason);
 }
 
 bool
@@ -760,14 +772,10 @@ tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name
 	uint64_t k = path_hash(at->path, name->hash);
 	struct name nm = {name->bytes, name->len, name->hash, name->id};
 	uint32_t node = tree_build_child(b, k, at->node, &nm);
-	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
-	t->node_count = b->count;
-	if (b->full) {
-		*reason = tree_build_full_reason(b);
+	if (!cursor_moved(t, node, k, child, reason)) {
 		return false;
 	}
 	name->id = b->name_ids[node];
-	*child = (struct tree_cursor){node, k};
 	return true;
 }
 
