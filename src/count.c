@@ -100,18 +100,6 @@ count_cmp(struct count a, struct count b)
 	return 0;
 }
 
-bool
-count_is_zero(struct count c)
-{
-	return c.units == 0 && c.nanos == 0;
-}
-
-double
-count_to_double(struct count c)
-{
-	return (double)c.units + (double)c.nanos / COUNT_NANOS_PER_UNIT;
-}
-
 void
 buf_add_count(struct buf *b, struct count c)
 {

@@ -34,8 +34,20 @@ bool count_add(struct count a, struct count b, struct count *sum);
 /* a - b for a >= b (callers guarantee it); used for self = total - children. */
 struct count count_sub(struct count a, struct count b);
 int count_cmp(struct count a, struct count b);
-bool count_is_zero(struct count c);
-double count_to_double(struct count c);
+
+/* Inline: the layout and the writers ask this of every node they visit. */
+static inline bool
+count_is_zero(struct count c)
+{
+	return c.units == 0 && c.nanos == 0;
+}
+
+static inline double
+count_to_double(struct count c)
+{
+	return (double)c.units + (double)c.nanos / COUNT_NANOS_PER_UNIT;
+}
+
 /* Appends the exact decimal form: `12`, `12.5`, `0.000000001`. */
 void buf_add_count(struct buf *b, struct count c);
 
