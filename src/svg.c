@@ -1,6 +1,7 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "caption.h"
@@ -11,6 +12,7 @@
 #include "runs.h"
 #include "svg_assets.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 /* Highlight of frames matching a search; outside every palette class. */
 #define SEARCH_FILL "#e600e6"
@@ -47,11 +49,27 @@ add_tenths(struct buf *b, double tenths, bool lead_zero)
 	}
 }
 
+/*
+ * round(v), half away from zero, without libm's call: every frame rounds
+ * a few coordinates. Exact: below 2^52, v - trunc(v) is a double too. The
+ * sign of a zero may differ from round's, which add_tenths does not show.
+ */
+static double
+round_half_away(double v)
+{
+	if (!(fabs(v) < 0x1p52)) {
+		return round(v);
+	}
+	double t = (double)(int64_t)v;
+	double f = v - t;
+	return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
+}
+
 /* Coordinates: one decimal, trailing ".0" trimmed, C locale. */
 static void
 num(struct buf *b, double v)
 {
-	add_tenths(b, round(v * 10), true);
+	add_tenths(b, round_half_away(v * 10), true);
 }
 
 static void
@@ -327,22 +345,6 @@ write_controls(struct buf *b, const struct layout *l, struct rgb fg)
 	buf_adds(b, "</g>\n");
 }
 
-/*
- * The tooltip's second line, for viewers that show <title> without script:
- * "base→head" counts (one count for a single profile). Tight on purpose:
- * it is repeated on every frame, and the script's details line says the
- * rest in words.
- */
-static void
-title_numbers(struct buf *b, const struct tree *t, const struct tree_node *n)
-{
-	if (t->differential) {
-		add_value(b, t, n, SIDE_BASE, false);
-		buf_adds(b, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
-	}
-	add_value(b, t, n, SIDE_HEAD, false);
-}
-
 /* Baseline of a label below the top of its box. */
 static double
 label_dy(const struct layout *l)
@@ -421,9 +423,104 @@ add_interval(struct buf *b, const struct layout *l, uint32_t id)
 struct frame_writer {
 	struct buf label; /* scratch for one frame's label */
 	struct buf height; /* ' height="H"', the same on every rect */
+	/* '<g class="frame"[ display="none"] data-status="S" data-base="', by
+	 * hidden and status: offsets into opening */
+	struct buf opening;
+	size_t open_at[2][STATUS_REMOVED + 2];
+	/* ' y="Y"' of each depth's row, formatted at its first frame */
+	struct buf rows;
+	struct frame_row {
+		double y; /* the box's y it was formatted from */
+		size_t at, len; /* in rows; len 0 until formatted */
+	} * row;
 	double shift; /* row_shift */
 	double label_dy; /* label_dy */
+	double char_width;
 };
+
+static void
+frame_writer_init(struct frame_writer *fw, const struct layout *l)
+{
+	buf_init(&fw->label);
+	buf_init(&fw->height);
+	double w, h;
+	layout_frame_size(l, 0, &w, &h);
+	attr_num(&fw->height, "height", h);
+	buf_init(&fw->opening);
+	for (int hidden = 0; hidden < 2; hidden++) {
+		for (int s = STATUS_SAME; s <= STATUS_REMOVED; s++) {
+			fw->open_at[hidden][s] = fw->opening.len;
+			buf_adds(&fw->opening,
+			        hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
+			               : "<g class=\"frame\" data-status=\"");
+			buf_adds(&fw->opening, tree_status_name((enum node_status)s));
+			buf_adds(&fw->opening, "\" data-base=\"");
+		}
+		fw->open_at[hidden][STATUS_REMOVED + 1] = fw->opening.len;
+	}
+	buf_init(&fw->rows);
+	fw->row = xcalloc(l->max_depth + 1, sizeof(*fw->row));
+	fw->shift = row_shift(l);
+	fw->label_dy = label_dy(l);
+	fw->char_width = layout_char_width(l->opt->font_size);
+}
+
+static void
+frame_writer_finish(struct frame_writer *fw)
+{
+	buf_finish(&fw->label);
+	buf_finish(&fw->height);
+	buf_finish(&fw->opening);
+	buf_finish(&fw->rows);
+	free(fw->row);
+}
+
+/* Appends b's own bytes [at, at + len) again. */
+static void
+add_again(struct buf *b, size_t at, size_t len)
+{
+	if (b->len + len >= b->cap) {
+		buf_reserve(b, len);
+	}
+	memcpy(b->data + b->len, b->data + at, len);
+	buf_setlen(b, b->len + len);
+}
+
+/*
+ * A self count: most are zero or, at the leaves, the total just written at
+ * [at, at + len), which add_value would write again the same.
+ */
+static void
+add_self(struct buf *b, const struct tree *t, const struct tree_node *n, enum side side, size_t at,
+        size_t len)
+{
+	struct count self = tree_node_self(t, n, side);
+	if (count_is_zero(self)) {
+		buf_addc(b, '0');
+	} else if (count_cmp(self, tree_node_total(t, n, side)) == 0) {
+		add_again(b, at, len);
+	} else {
+		add_value(b, t, n, side, true);
+	}
+}
+
+/* ' y="Y"' for a box's row: the same on every frame of the row. */
+static void
+add_row_y(struct buf *b, const struct layout_box *box, struct frame_writer *fw)
+{
+	struct frame_row *r = &fw->row[box->depth];
+	if (r->len == 0) {
+		r->y = box->y;
+		r->at = fw->rows.len;
+		attr_num(&fw->rows, "y", box->y + fw->shift);
+		r->len = fw->rows.len - r->at;
+	}
+	if (r->y == box->y) {
+		buf_add(b, fw->rows.data + r->at, r->len);
+	} else {
+		attr_num(b, "y", box->y + fw->shift);
+	}
+}
 
 /* One frame, in image coordinates like everything else. */
 static void
@@ -433,47 +530,56 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	struct buf *label = &fw->label;
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
-	buf_adds(b, box->hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
-	                        : "<g class=\"frame\" data-status=\"");
-	buf_adds(b, tree_status_name((enum node_status)box->status));
-	buf_adds(b, "\" data-base=\"");
+	const size_t *open = fw->open_at[box->hidden];
+	buf_add(b, fw->opening.data + open[box->status], open[box->status + 1] - open[box->status]);
+	/* The title repeats the two totals: formatted once, copied after. */
+	size_t base_at = b->len;
 	add_value(b, t, n, SIDE_BASE, false);
+	size_t base_len = b->len - base_at;
 	buf_adds(b, "\" data-head=\"");
+	size_t head_at = b->len;
 	add_value(b, t, n, SIDE_HEAD, false);
+	size_t head_len = b->len - head_at;
 	buf_adds(b, "\" data-base-self=\"");
-	add_value(b, t, n, SIDE_BASE, true);
+	add_self(b, t, n, SIDE_BASE, base_at, base_len);
 	buf_adds(b, "\" data-head-self=\"");
-	add_value(b, t, n, SIDE_HEAD, true);
+	add_self(b, t, n, SIDE_HEAD, head_at, head_len);
 	add_interval(b, l, box->node);
 	buf_adds(b, "\"><title>");
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	escape_xml(b, name, len);
 	buf_addc(b, '\n');
-	title_numbers(b, t, n);
+	/* The tooltip's second line, for viewers that show <title> without
+	 * script: "base→head" counts (one count for a single profile), the
+	 * data attributes' again. Tight on purpose: it is on every frame, and
+	 * the script's details line says the rest in words. */
+	if (t->differential) {
+		add_again(b, base_at, base_len);
+		buf_adds(b, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
+	}
+	add_again(b, head_at, head_len);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
 	 * --min-width never rounds away to nothing (a hidden one may). */
-	double x0 = round(box->x * 10), x1 = round((box->x + box->width) * 10);
+	double x0 = round_half_away(box->x * 10), x1 = round_half_away((box->x + box->width) * 10);
 	if (x1 <= x0 && !box->hidden) {
 		x1 = x0 + 1;
 	}
 	buf_adds(b, "</title><rect x=\"");
 	add_tenths(b, x0, false);
-	buf_adds(b, "\"");
-	double y = box->y + fw->shift;
-	attr_num(b, "y", y);
-	/* The gaps the PNG leaves too (layout_frame_size). */
-	double w, h;
-	layout_frame_size(l, (x1 - x0) / 10, &w, &h);
+	buf_addc(b, '"');
+	add_row_y(b, box, fw);
+	/* The gaps the PNG leaves too (layout_frame_size, which keeps the
+	 * width): a whole number of tenths, as both edges are. */
 	buf_adds(b, " width=\"");
-	add_tenths(b, round(w * 10), false);
+	add_tenths(b, x1 - x0, false);
 	buf_addc(b, '"');
 	buf_add(b, fw->height.data, fw->height.len);
 	if (!same_rgb(box->fill, inherited)) {
 		attr_color(b, "fill", box->fill);
 	}
 	buf_reset(label);
-	layout_label(l, box, layout_char_width(l->opt->font_size), label);
+	layout_label(l, box, fw->char_width, label);
 	if (label->len == 0) {
 		/* Most frames of a big graph are too narrow for a label; an empty
 		 * <text/> keeps them small, and the script positions it on zoom. */
@@ -482,7 +588,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	}
 	buf_adds(b, "/><text");
 	attr_num(b, "x", x0 / 10 + LAYOUT_LABEL_PAD);
-	attr_num(b, "y", y + fw->label_dy);
+	attr_num(b, "y", box->y + fw->shift + fw->label_dy);
 	/* Always: the group's fill is the frames' fill, not the ink. */
 	attr_color(b, "fill", color_label(box->fill));
 	buf_addc(b, '>');
@@ -513,13 +619,7 @@ static void
 write_frames(struct out *o, const struct layout *l, const char *prefix)
 {
 	struct frame_writer fw;
-	buf_init(&fw.label);
-	buf_init(&fw.height);
-	double w, h;
-	layout_frame_size(l, 0, &w, &h);
-	attr_num(&fw.height, "height", h);
-	fw.shift = row_shift(l);
-	fw.label_dy = label_dy(l);
+	frame_writer_init(&fw, l);
 	struct rgb common = common_fill(l);
 	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
 	attr_color(&o->b, "fill", common);
@@ -555,8 +655,7 @@ write_frames(struct out *o, const struct layout *l, const char *prefix)
 		buf_adds(&o->b, "</g>");
 	}
 	buf_adds(&o->b, "\n</g>\n");
-	buf_finish(&fw.label);
-	buf_finish(&fw.height);
+	frame_writer_finish(&fw);
 }
 
 void
