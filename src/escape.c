@@ -102,33 +102,46 @@ xml_multibyte(struct buf *b, const char *s, size_t len)
 	return n;
 }
 
+#ifdef __SSE2__
+/* Bit k set when s[k] is not plain, for the 16 bytes at s (see plain_run). */
+static unsigned
+not_plain_mask(const char *s)
+{
+	const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+	const __m128i quot = _mm_set1_epi8('"'), amp = _mm_set1_epi8('&');
+	const __m128i apos = _mm_set1_epi8('\''), lt = _mm_set1_epi8('<');
+	const __m128i gt = _mm_set1_epi8('>');
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
+	bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, amp)));
+	bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, apos), _mm_cmpeq_epi8(v, lt)));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, gt));
+	return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
 /*
  * Where the run of plain bytes from s[i] ends (len if it does not). Every
  * frame's name goes through here twice, so x86-64 looks at 16 bytes a
  * step: a byte is not plain when, as a signed byte, it is under 0x20 (the
  * C0 controls and every byte of 0x80 and up) or is DEL or one of the five
- * specials.
+ * specials. The tail of a string of 16 bytes or more is the last 16 bytes
+ * again, overlapping, rather than a byte loop.
  */
 static size_t
 plain_run(const char *s, size_t i, size_t len)
 {
 #ifdef __SSE2__
-	const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
-	const __m128i quot = _mm_set1_epi8('"'), amp = _mm_set1_epi8('&');
-	const __m128i apos = _mm_set1_epi8('\''), lt = _mm_set1_epi8('<');
-	const __m128i gt = _mm_set1_epi8('>');
 	for (; len - i >= 16; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
-		bad = _mm_or_si128(
-		        bad, _mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, amp)));
-		bad = _mm_or_si128(
-		        bad, _mm_or_si128(_mm_cmpeq_epi8(v, apos), _mm_cmpeq_epi8(v, lt)));
-		bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, gt));
-		unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+		unsigned mask = not_plain_mask(s + i);
 		if (mask) {
 			return i + (size_t)__builtin_ctz(mask);
 		}
+	}
+	if (i < len && len >= 16) {
+		size_t at = len - 16; /* i - at < 16 bytes already seen */
+		unsigned mask = not_plain_mask(s + at) >> (i - at);
+		return mask ? i + (size_t)__builtin_ctz(mask) : len;
 	}
 #endif
 	while (i < len && is_plain((unsigned char)s[i])) {
