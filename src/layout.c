@@ -122,15 +122,18 @@ next_offset(const struct tree *t, const struct tree_node *n, struct offset *next
 	return at;
 }
 
-/* Status under --color-by total: the inclusive change, same rule as self. */
+/*
+ * Status under --color-by total: the inclusive change (layout_change's),
+ * same rule as self.
+ */
 static enum node_status
-total_status(const struct tree *t, const struct tree_node *n)
+total_status(const struct tree *t, const struct tree_node *n, double change)
 {
 	/* --runs: a change the test does not confirm is drawn unchanged. */
 	if (t->runs && !runs_node_significant(t->runs, (uint32_t)(n - t->nodes), true)) {
 		return STATUS_SAME;
 	}
-	return tree_classify_change(t, n, layout_change(t, n, COLOR_BY_TOTAL));
+	return tree_classify_change(t, n, change);
 }
 
 static void
@@ -256,17 +259,17 @@ paint_boxes(struct layout *l)
 	for (size_t i = 0; i < l->count; i++) {
 		struct layout_box *b = &l->boxes[i];
 		const struct tree_node *n = tree_node(t, b->node);
+		double change = t->differential ? layout_change(t, n, o->color_by) : 0;
 		b->status = (uint8_t)(o->color_by == COLOR_BY_SELF ? (enum node_status)n->status
-		                                                   : total_status(t, n));
+		                                                   : total_status(t, n, change));
+		/* Until the second pass makes it a share of max_change. */
+		b->intensity = fabs(change);
 		/* The root's inclusive change is the whole profile's; it would
 		 * dwarf every frame, so it is left out of the scale (and clamps). */
 		/* Hidden boxes are not in the written picture, nor in its scale. */
 		if (!b->hidden && b->status != STATUS_SAME &&
-		        (o->color_by == COLOR_BY_SELF || i > 0)) {
-			double c = fabs(layout_change(t, n, o->color_by));
-			if (c > l->max_change) {
-				l->max_change = c;
-			}
+		        (o->color_by == COLOR_BY_SELF || i > 0) && b->intensity > l->max_change) {
+			l->max_change = b->intensity;
 		}
 	}
 	for (size_t i = 0; i < l->count; i++) {
@@ -280,7 +283,7 @@ paint_boxes(struct layout *l)
 			        intern_annotation(t->names, n->name), o->theme);
 			continue;
 		}
-		double c = fabs(layout_change(t, n, o->color_by));
+		double c = b->intensity;
 		b->intensity = 0;
 		if (b->status != STATUS_SAME && l->max_change > 0) {
 			b->intensity = c >= l->max_change ? 1.0 : c / l->max_change;
