@@ -433,6 +433,11 @@ struct frame_writer {
 		double y; /* the box's y it was formatted from */
 		size_t at, len; /* in rows; len 0 until formatted */
 	} * row;
+	/* color_label by fill, a few pow() each: graphs have few fills */
+	struct ink {
+		struct rgb fill, ink;
+		bool set;
+	} ink[16];
 	double shift; /* row_shift */
 	double label_dy; /* label_dy */
 	double char_width;
@@ -463,6 +468,7 @@ frame_writer_init(struct frame_writer *fw, const struct layout *l)
 	fw->shift = row_shift(l);
 	fw->label_dy = label_dy(l);
 	fw->char_width = layout_char_width(l->opt->font_size);
+	memset(fw->ink, 0, sizeof(fw->ink));
 }
 
 static void
@@ -502,6 +508,16 @@ add_self(struct buf *b, const struct tree *t, const struct tree_node *n, enum si
 	} else {
 		add_value(b, t, n, side, true);
 	}
+}
+
+static struct rgb
+label_ink(struct frame_writer *fw, struct rgb fill)
+{
+	struct ink *k = &fw->ink[(fill.r ^ fill.g * 3u ^ fill.b * 5u) % 16];
+	if (!k->set || !same_rgb(k->fill, fill)) {
+		*k = (struct ink){.fill = fill, .ink = color_label(fill), .set = true};
+	}
+	return k->ink;
 }
 
 /* ' y="Y"' for a box's row: the same on every frame of the row. */
@@ -590,7 +606,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	attr_num(b, "x", x0 / 10 + LAYOUT_LABEL_PAD);
 	attr_num(b, "y", box->y + fw->shift + fw->label_dy);
 	/* Always: the group's fill is the frames' fill, not the ink. */
-	attr_color(b, "fill", color_label(box->fill));
+	attr_color(b, "fill", label_ink(fw, box->fill));
 	buf_addc(b, '>');
 	escape_xml(b, label->data, label->len);
 	buf_adds(b, "</text></g>");
