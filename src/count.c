@@ -103,20 +103,23 @@ count_cmp(struct count a, struct count b)
 void
 buf_add_count(struct buf *b, struct count c)
 {
-	buf_add_u64(b, c.units);
-	if (c.nanos == 0) {
-		return;
+	/* The units, the point and nine decimals: reserved once. */
+	if (b->len + BUF_U64_CHARS + 10 >= b->cap) {
+		buf_reserve(b, BUF_U64_CHARS + 10);
 	}
-	char frac[10];
-	uint32_t n = c.nanos;
-	for (int i = 8; i >= 0; i--) {
-		frac[i] = (char)('0' + n % 10);
-		n /= 10;
+	char *p = buf_put_u64(b->data + b->len, c.units);
+	if (c.nanos != 0) {
+		*p = '.';
+		uint32_t n = c.nanos;
+		for (int i = 9; i >= 1; i--) {
+			p[i] = (char)('0' + n % 10);
+			n /= 10;
+		}
+		p += 9;
+		while (*p == '0') {
+			p--;
+		}
+		p++;
 	}
-	int len = 9;
-	while (frac[len - 1] == '0') {
-		len--;
-	}
-	buf_addc(b, '.');
-	buf_add(b, frac, (size_t)len);
+	buf_setlen(b, (size_t)(p - b->data));
 }

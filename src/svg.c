@@ -35,18 +35,25 @@ add_tenths(struct buf *b, double tenths, bool lead_zero)
 		buf_add_double(b, tenths / 10, 1);
 		return;
 	}
+	/* A sign, the digits and ".d": reserved once, written in place. */
+	if (b->len + BUF_U64_CHARS + 3 >= b->cap) {
+		buf_reserve(b, BUF_U64_CHARS + 3);
+	}
+	char *p = b->data + b->len;
 	if (tenths < 0) {
-		buf_addc(b, '-');
+		*p++ = '-';
 		tenths = -tenths;
 	}
-	uint64_t t = (uint64_t)tenths;
+	uint64_t t = (uint64_t)(int64_t)tenths;
 	if (t >= 10 || t == 0 || lead_zero) {
-		buf_add_u64(b, t / 10);
+		p = buf_put_u64(p, t / 10);
 	}
 	if (t % 10 != 0) {
-		buf_addc(b, '.');
-		buf_addc(b, (char)('0' + t % 10));
+		p[0] = '.';
+		p[1] = (char)('0' + t % 10);
+		p += 2;
 	}
+	buf_setlen(b, (size_t)(p - b->data));
 }
 
 /*
