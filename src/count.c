@@ -100,14 +100,10 @@ count_cmp(struct count a, struct count b)
 	return 0;
 }
 
-void
-buf_add_count(struct buf *b, struct count c)
+char *
+count_put(char *p, struct count c)
 {
-	/* The units, the point and nine decimals: reserved once. */
-	if (b->len + BUF_U64_CHARS + 10 >= b->cap) {
-		buf_reserve(b, BUF_U64_CHARS + 10);
-	}
-	char *p = buf_put_u64(b->data + b->len, c.units);
+	p = buf_put_u64(p, c.units);
 	if (c.nanos != 0) {
 		*p = '.';
 		uint32_t n = c.nanos;
@@ -121,5 +117,15 @@ buf_add_count(struct buf *b, struct count c)
 		}
 		p++;
 	}
-	buf_setlen(b, (size_t)(p - b->data));
+	return p;
+}
+
+void
+buf_add_count(struct buf *b, struct count c)
+{
+	/* The units, the point and nine decimals: reserved once. */
+	if (b->len + COUNT_CHARS >= b->cap) {
+		buf_reserve(b, COUNT_CHARS);
+	}
+	buf_setlen(b, (size_t)(count_put(b->data + b->len, c) - b->data));
 }

@@ -50,5 +50,9 @@ count_to_double(struct count c)
 
 /* Appends the exact decimal form: `12`, `12.5`, `0.000000001`. */
 void buf_add_count(struct buf *b, struct count c);
+/* The most characters of that form: the units, the point, nine decimals. */
+#define COUNT_CHARS (BUF_U64_CHARS + 10)
+/* Writes that form at p, which has room for COUNT_CHARS; returns its end. */
+char *count_put(char *p, struct count c);
 
 #endif

@@ -26,20 +26,12 @@ escs(struct buf *b, const char *s)
 /*
  * A whole number of tenths as a decimal: 187 -> "18.7", 20 -> "2", 3 ->
  * "0.3", or ".3" without lead_zero: SVG numbers may start with the point,
- * and most frames of a big graph are under a pixel wide.
+ * and most frames of a big graph are under a pixel wide. Written at p,
+ * with room for BUF_U64_CHARS + 3, for |tenths| under 1e15.
  */
-static void
-add_tenths(struct buf *b, double tenths, bool lead_zero)
+static char *
+write_tenths(char *p, double tenths, bool lead_zero)
 {
-	if (!(fabs(tenths) < 1e15)) {
-		buf_add_double(b, tenths / 10, 1);
-		return;
-	}
-	/* A sign, the digits and ".d": reserved once, written in place. */
-	if (b->len + BUF_U64_CHARS + 3 >= b->cap) {
-		buf_reserve(b, BUF_U64_CHARS + 3);
-	}
-	char *p = b->data + b->len;
 	if (tenths < 0) {
 		*p++ = '-';
 		tenths = -tenths;
@@ -53,7 +45,22 @@ add_tenths(struct buf *b, double tenths, bool lead_zero)
 		p[1] = (char)('0' + t % 10);
 		p += 2;
 	}
-	buf_setlen(b, (size_t)(p - b->data));
+	return p;
+}
+
+/* write_tenths through the buf, any tenths. */
+static void
+add_tenths(struct buf *b, double tenths, bool lead_zero)
+{
+	if (!(fabs(tenths) < 1e15)) {
+		buf_add_double(b, tenths / 10, 1);
+		return;
+	}
+	/* A sign, the digits and ".d": reserved once, written in place. */
+	if (b->len + BUF_U64_CHARS + 3 >= b->cap) {
+		buf_reserve(b, BUF_U64_CHARS + 3);
+	}
+	buf_setlen(b, (size_t)(write_tenths(b->data + b->len, tenths, lead_zero) - b->data));
 }
 
 /*
@@ -100,17 +107,6 @@ attr_color(struct buf *b, const char *name, struct rgb c)
 	buf_adds(b, "=\"");
 	buf_add(b, hex, 7);
 	buf_addc(b, '"');
-}
-
-/* A count as data attributes carry it: exact, or scaled when normalised. */
-static void
-add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum side side, bool self)
-{
-	if (side == SIDE_BASE && t->normalized) {
-		buf_add_double(b, tree_value(t, n, side, self), 3);
-	} else {
-		buf_add_count(b, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
-	}
 }
 
 /* FNV-1a step over a 64-bit value. */
@@ -488,33 +484,99 @@ frame_writer_finish(struct frame_writer *fw)
 	free(fw->row);
 }
 
-/* Appends b's own bytes [at, at + len) again. */
-static void
-add_again(struct buf *b, size_t at, size_t len)
+/*
+ * The frames are written through a cursor, into room reserved once for a
+ * stretch of appends of known most length: buf's appends check the room
+ * and restore the NUL each, and as a char store may alias the buf, the
+ * compiler reloads it after every one. room() gives the cursor, done()
+ * takes it back into the buf (for a call that appends through the buf).
+ */
+static char *
+room(struct buf *b, size_t n)
 {
-	if (b->len + len >= b->cap) {
-		buf_reserve(b, len);
+	if (b->len + n >= b->cap) {
+		buf_reserve(b, n);
 	}
-	memcpy(b->data + b->len, b->data + at, len);
-	buf_setlen(b, b->len + len);
+	return b->data + b->len;
+}
+
+static void
+done(struct buf *b, char *p)
+{
+	buf_setlen(b, (size_t)(p - b->data));
+}
+
+static char *
+put(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
+
+/*
+ * The most bytes from the frame's opening to its title's: the opening
+ * (65), 58 of literals, four counts.
+ */
+enum { FRAME_HEAD_ROOM = 128 + 4 * COUNT_CHARS };
+
+/*
+ * A count as data attributes carry it: exact (at most COUNT_CHARS), or
+ * scaled when normalised, through the buf (then `rest` is reserved again).
+ */
+static char *
+put_value(struct buf *b, char *p, size_t rest, const struct tree *t, const struct tree_node *n,
+        enum side side, bool self)
+{
+	if (side == SIDE_BASE && t->normalized) {
+		done(b, p);
+		buf_add_double(b, tree_value(t, n, side, self), 3);
+		return room(b, rest);
+	}
+	return count_put(p, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 }
 
 /*
  * A self count: most are zero or, at the leaves, the total just written at
- * [at, at + len), which add_value would write again the same.
+ * [at, at + len), which put_value would write again the same.
  */
-static void
-add_self(struct buf *b, const struct tree *t, const struct tree_node *n, enum side side, size_t at,
-        size_t len)
+static char *
+put_self(struct buf *b, char *p, const struct tree *t, const struct tree_node *n, enum side side,
+        size_t at, size_t len)
 {
 	struct count self = tree_node_self(t, n, side);
 	if (count_is_zero(self)) {
-		buf_addc(b, '0');
-	} else if (count_cmp(self, tree_node_total(t, n, side)) == 0) {
-		add_again(b, at, len);
-	} else {
-		add_value(b, t, n, side, true);
+		*p++ = '0';
+		return p;
 	}
+	if (count_cmp(self, tree_node_total(t, n, side)) == 0) {
+		return put(p, b->data + at, len);
+	}
+	return put_value(b, p, FRAME_HEAD_ROOM, t, n, side, true);
+}
+
+/*
+ * The bytes [from, from + n) again at p, 32 bytes or more past them: a
+ * count of up to 32 characters is one fixed-size move.
+ */
+static char *
+put_again(char *p, const char *from, size_t n)
+{
+	memcpy(p, from, n <= 32 ? 32 : n);
+	return p + n;
+}
+
+/* Whole tenths (add_tenths without the lead zero), or through the buf if huge. */
+static char *
+put_tenths(struct buf *b, char *p, size_t rest, double tenths)
+{
+	if (fabs(tenths) < 1e15) {
+		return write_tenths(p, tenths, false);
+	}
+	done(b, p);
+	add_tenths(b, tenths, false);
+	return room(b, rest);
 }
 
 static struct rgb
@@ -527,9 +589,9 @@ label_ink(struct frame_writer *fw, struct rgb fill)
 	return k->ink;
 }
 
-/* ' y="Y"' for a box's row: the same on every frame of the row. */
-static void
-add_row_y(struct buf *b, const struct layout_box *box, struct frame_writer *fw)
+/* ' y="Y"' of a box's row, the same on every frame of the row, formatted once. */
+static const struct frame_row *
+row_of(const struct layout_box *box, struct frame_writer *fw)
 {
 	struct frame_row *r = &fw->row[box->depth];
 	if (r->len == 0) {
@@ -538,11 +600,7 @@ add_row_y(struct buf *b, const struct layout_box *box, struct frame_writer *fw)
 		attr_num(&fw->rows, "y", box->y + fw->shift);
 		r->len = fw->rows.len - r->at;
 	}
-	if (r->y == box->y) {
-		buf_add(b, fw->rows.data + r->at, r->len);
-	} else {
-		attr_num(b, "y", box->y + fw->shift);
-	}
+	return r;
 }
 
 /* One frame, in image coordinates like everything else. */
@@ -554,53 +612,75 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
 	const size_t *open = fw->open_at[box->hidden];
-	buf_add(b, fw->opening.data + open[box->status], open[box->status + 1] - open[box->status]);
+	char *p = room(b, FRAME_HEAD_ROOM);
+	p = put(p, fw->opening.data + open[box->status], open[box->status + 1] - open[box->status]);
 	/* The title repeats the two totals: formatted once, copied after. */
-	size_t base_at = b->len;
-	add_value(b, t, n, SIDE_BASE, false);
-	size_t base_len = b->len - base_at;
-	buf_adds(b, "\" data-head=\"");
-	size_t head_at = b->len;
-	add_value(b, t, n, SIDE_HEAD, false);
-	size_t head_len = b->len - head_at;
-	buf_adds(b, "\" data-base-self=\"");
-	add_self(b, t, n, SIDE_BASE, base_at, base_len);
-	buf_adds(b, "\" data-head-self=\"");
-	add_self(b, t, n, SIDE_HEAD, head_at, head_len);
-	add_interval(b, l, box->node);
-	buf_adds(b, "\"><title>");
+	size_t base_at = (size_t)(p - b->data);
+	p = put_value(b, p, FRAME_HEAD_ROOM, t, n, SIDE_BASE, false);
+	size_t base_len = (size_t)(p - b->data) - base_at;
+	p = PUT(p, "\" data-head=\"");
+	size_t head_at = (size_t)(p - b->data);
+	p = put_value(b, p, FRAME_HEAD_ROOM, t, n, SIDE_HEAD, false);
+	size_t head_len = (size_t)(p - b->data) - head_at;
+	p = PUT(p, "\" data-base-self=\"");
+	p = put_self(b, p, t, n, SIDE_BASE, base_at, base_len);
+	p = PUT(p, "\" data-head-self=\"");
+	p = put_self(b, p, t, n, SIDE_HEAD, head_at, head_len);
+	if (t->runs) {
+		done(b, p);
+		add_interval(b, l, box->node);
+		p = room(b, FRAME_HEAD_ROOM);
+	}
+	p = PUT(p, "\"><title>");
+	done(b, p);
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	escape_xml(b, name, len);
-	buf_addc(b, '\n');
+	/* From the title's end to the rect's: the copies of the counts (each
+	 * 32 bytes or more past the first), the row and height strings, and
+	 * 128 for the rest: the literals, two tenths, a fill. */
+	const struct frame_row *r = row_of(box, fw);
+	size_t rest = 128 + 2 * 32 + base_len + head_len + r->len + fw->height.len;
+	p = room(b, rest);
+	*p++ = '\n';
 	/* The tooltip's second line, for viewers that show <title> without
 	 * script: "base→head" counts (one count for a single profile), the
 	 * data attributes' again. Tight on purpose: it is on every frame, and
 	 * the script's details line says the rest in words. */
 	if (t->differential) {
-		add_again(b, base_at, base_len);
-		buf_adds(b, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
+		p = put_again(p, b->data + base_at, base_len);
+		p = PUT(p, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
 	}
-	add_again(b, head_at, head_len);
+	p = put_again(p, b->data + head_at, head_len);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
 	 * --min-width never rounds away to nothing (a hidden one may). */
 	double x0 = round_half_away(box->x * 10), x1 = round_half_away((box->x + box->width) * 10);
 	if (x1 <= x0 && !box->hidden) {
 		x1 = x0 + 1;
 	}
-	buf_adds(b, "</title><rect x=\"");
-	add_tenths(b, x0, false);
-	buf_addc(b, '"');
-	add_row_y(b, box, fw);
+	p = PUT(p, "</title><rect x=\"");
+	p = put_tenths(b, p, rest, x0);
+	*p++ = '"';
+	if (r->y == box->y) {
+		p = put(p, fw->rows.data + r->at, r->len);
+	} else {
+		done(b, p);
+		attr_num(b, "y", box->y + fw->shift);
+		p = room(b, rest);
+	}
 	/* The gaps the PNG leaves too (layout_frame_size, which keeps the
 	 * width): a whole number of tenths, as both edges are. */
-	buf_adds(b, " width=\"");
-	add_tenths(b, x1 - x0, false);
-	buf_addc(b, '"');
-	buf_add(b, fw->height.data, fw->height.len);
+	p = PUT(p, " width=\"");
+	p = put_tenths(b, p, rest, x1 - x0);
+	*p++ = '"';
+	p = put(p, fw->height.data, fw->height.len);
 	if (!same_rgb(box->fill, inherited)) {
-		attr_color(b, "fill", box->fill);
+		p = PUT(p, " fill=\"");
+		color_hex(box->fill, p); /* 7 characters and a NUL */
+		p += 7;
+		*p++ = '"';
 	}
+	done(b, p);
 	buf_reset(label);
 	layout_label(l, box, fw->char_width, label);
 	if (label->len == 0) {
