@@ -1,6 +1,7 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,13 +424,16 @@ add_interval(struct buf *b, const struct layout *l, uint32_t id)
  * What every frame of a graph shares, worked out once: the frames are most
  * of a big file, and each of these cost a rounding or two a frame.
  */
+/* Room for the longest frame opening, 65 bytes, copied as one move. */
+enum { OPENING_SLOT = 80 };
+
 struct frame_writer {
 	struct buf label; /* scratch for one frame's label */
 	struct buf height; /* ' height="H"', the same on every rect */
 	/* '<g class="frame"[ display="none"] data-status="S" data-base="', by
-	 * hidden and status: offsets into opening */
-	struct buf opening;
-	size_t open_at[2][STATUS_REMOVED + 2];
+	 * hidden and status, each in a slot copied whole */
+	char opening[2][STATUS_REMOVED + 1][OPENING_SLOT];
+	uint8_t opening_len[2][STATUS_REMOVED + 1];
 	/* ' y="Y"' of each depth's row, formatted at its first frame */
 	struct buf rows;
 	struct frame_row {
@@ -454,17 +458,16 @@ frame_writer_init(struct frame_writer *fw, const struct layout *l)
 	double w, h;
 	layout_frame_size(l, 0, &w, &h);
 	attr_num(&fw->height, "height", h);
-	buf_init(&fw->opening);
+	buf_reserve(&fw->height, 32); /* for put_fixed */
+	memset(fw->opening, 0, sizeof(fw->opening));
 	for (int hidden = 0; hidden < 2; hidden++) {
 		for (int s = STATUS_SAME; s <= STATUS_REMOVED; s++) {
-			fw->open_at[hidden][s] = fw->opening.len;
-			buf_adds(&fw->opening,
-			        hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
-			               : "<g class=\"frame\" data-status=\"");
-			buf_adds(&fw->opening, tree_status_name((enum node_status)s));
-			buf_adds(&fw->opening, "\" data-base=\"");
+			int n = snprintf(fw->opening[hidden][s], OPENING_SLOT,
+			        "<g class=\"frame\"%s data-status=\"%s\" data-base=\"",
+			        hidden ? " display=\"none\"" : "",
+			        tree_status_name((enum node_status)s));
+			fw->opening_len[hidden][s] = (uint8_t)n;
 		}
-		fw->open_at[hidden][STATUS_REMOVED + 1] = fw->opening.len;
 	}
 	buf_init(&fw->rows);
 	fw->row = xcalloc(l->max_depth + 1, sizeof(*fw->row));
@@ -479,7 +482,6 @@ frame_writer_finish(struct frame_writer *fw)
 {
 	buf_finish(&fw->label);
 	buf_finish(&fw->height);
-	buf_finish(&fw->opening);
 	buf_finish(&fw->rows);
 	free(fw->row);
 }
@@ -516,10 +518,10 @@ put(char *p, const void *s, size_t n)
 #define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
 
 /*
- * The most bytes from the frame's opening to its title's: the opening
- * (65), 58 of literals, four counts.
+ * The most bytes from the frame's opening to its title's: the opening's
+ * slot, 58 of literals, four counts, and 32 for a count copied whole.
  */
-enum { FRAME_HEAD_ROOM = 128 + 4 * COUNT_CHARS };
+enum { FRAME_HEAD_ROOM = OPENING_SLOT + 58 + 4 * COUNT_CHARS + 32 };
 
 /*
  * A count as data attributes carry it: exact (at most COUNT_CHARS), or
@@ -538,6 +540,22 @@ put_value(struct buf *b, char *p, size_t rest, const struct tree *t, const struc
 }
 
 /*
+ * n bytes from `from`, as one fixed 32-byte move when n <= 32: a call to
+ * memcpy for each short string cost more than the copy. The caller makes
+ * sure 32 bytes can be read at from and written at p, and do not overlap.
+ */
+static char *
+put_fixed(char *p, const char *from, size_t n)
+{
+	if (n <= 32) {
+		memcpy(p, from, 32);
+	} else {
+		memcpy(p, from, n);
+	}
+	return p + n;
+}
+
+/*
  * A self count: most are zero or, at the leaves, the total just written at
  * [at, at + len), which put_value would write again the same.
  */
@@ -551,20 +569,9 @@ put_self(struct buf *b, char *p, const struct tree *t, const struct tree_node *n
 		return p;
 	}
 	if (count_cmp(self, tree_node_total(t, n, side)) == 0) {
-		return put(p, b->data + at, len);
+		return put_fixed(p, b->data + at, len); /* 33 bytes or more back */
 	}
 	return put_value(b, p, FRAME_HEAD_ROOM, t, n, side, true);
-}
-
-/*
- * The bytes [from, from + n) again at p, 32 bytes or more past them: a
- * count of up to 32 characters is one fixed-size move.
- */
-static char *
-put_again(char *p, const char *from, size_t n)
-{
-	memcpy(p, from, n <= 32 ? 32 : n);
-	return p + n;
 }
 
 /* Whole tenths (add_tenths without the lead zero), or through the buf if huge. */
@@ -599,6 +606,7 @@ row_of(const struct layout_box *box, struct frame_writer *fw)
 		r->at = fw->rows.len;
 		attr_num(&fw->rows, "y", box->y + fw->shift);
 		r->len = fw->rows.len - r->at;
+		buf_reserve(&fw->rows, 32); /* for put_fixed */
 	}
 	return r;
 }
@@ -611,9 +619,9 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	struct buf *label = &fw->label;
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
-	const size_t *open = fw->open_at[box->hidden];
 	char *p = room(b, FRAME_HEAD_ROOM);
-	p = put(p, fw->opening.data + open[box->status], open[box->status + 1] - open[box->status]);
+	memcpy(p, fw->opening[box->hidden][box->status], OPENING_SLOT);
+	p += fw->opening_len[box->hidden][box->status];
 	/* The title repeats the two totals: formatted once, copied after. */
 	size_t base_at = (size_t)(p - b->data);
 	p = put_value(b, p, FRAME_HEAD_ROOM, t, n, SIDE_BASE, false);
@@ -637,10 +645,11 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	const char *name = tree_node_name(t, n, &len);
 	escape_xml(b, name, len);
 	/* From the title's end to the rect's: the copies of the counts (each
-	 * 32 bytes or more past the first), the row and height strings, and
-	 * 128 for the rest: the literals, two tenths, a fill. */
+	 * 32 bytes or more past the first), the row and height strings, 32
+	 * more for each of these four copied whole, and 96 for the rest: 46
+	 * of literals, two tenths of up to 23, a fill. */
 	const struct frame_row *r = row_of(box, fw);
-	size_t rest = 128 + 2 * 32 + base_len + head_len + r->len + fw->height.len;
+	size_t rest = 96 + 4 * 32 + base_len + head_len + r->len + fw->height.len;
 	p = room(b, rest);
 	*p++ = '\n';
 	/* The tooltip's second line, for viewers that show <title> without
@@ -648,10 +657,10 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	 * data attributes' again. Tight on purpose: it is on every frame, and
 	 * the script's details line says the rest in words. */
 	if (t->differential) {
-		p = put_again(p, b->data + base_at, base_len);
+		p = put_fixed(p, b->data + base_at, base_len);
 		p = PUT(p, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
 	}
-	p = put_again(p, b->data + head_at, head_len);
+	p = put_fixed(p, b->data + head_at, head_len);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
 	 * --min-width never rounds away to nothing (a hidden one may). */
 	double x0 = round_half_away(box->x * 10), x1 = round_half_away((box->x + box->width) * 10);
@@ -662,7 +671,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	p = put_tenths(b, p, rest, x0);
 	*p++ = '"';
 	if (r->y == box->y) {
-		p = put(p, fw->rows.data + r->at, r->len);
+		p = put_fixed(p, fw->rows.data + r->at, r->len);
 	} else {
 		done(b, p);
 		attr_num(b, "y", box->y + fw->shift);
@@ -673,7 +682,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	p = PUT(p, " width=\"");
 	p = put_tenths(b, p, rest, x1 - x0);
 	*p++ = '"';
-	p = put(p, fw->height.data, fw->height.len);
+	p = put_fixed(p, fw->height.data, fw->height.len);
 	if (!same_rgb(box->fill, inherited)) {
 		p = PUT(p, " fill=\"");
 		color_hex(box->fill, p); /* 7 characters and a NUL */
