@@ -88,18 +88,6 @@ count_sub(struct count a, struct count b)
 	return r;
 }
 
-int
-count_cmp(struct count a, struct count b)
-{
-	if (a.units != b.units) {
-		return a.units < b.units ? -1 : 1;
-	}
-	if (a.nanos != b.nanos) {
-		return a.nanos < b.nanos ? -1 : 1;
-	}
-	return 0;
-}
-
 char *
 count_put(char *p, struct count c)
 {

@@ -33,9 +33,20 @@ bool count_parse(const char *s, size_t len, struct count *out, const char **reas
 bool count_add(struct count a, struct count b, struct count *sum);
 /* a - b for a >= b (callers guarantee it); used for self = total - children. */
 struct count count_sub(struct count a, struct count b);
-int count_cmp(struct count a, struct count b);
 
-/* Inline: the layout and the writers ask this of every node they visit. */
+/* Inline: the layout and the writers ask these of every node they visit. */
+static inline int
+count_cmp(struct count a, struct count b)
+{
+	if (a.units != b.units) {
+		return a.units < b.units ? -1 : 1;
+	}
+	if (a.nanos != b.nanos) {
+		return a.nanos < b.nanos ? -1 : 1;
+	}
+	return 0;
+}
+
 static inline bool
 count_is_zero(struct count c)
 {
