@@ -647,17 +647,14 @@ label_suffix(const struct layout *l, const struct layout_box *box, struct buf *o
 	}
 }
 
-void
-layout_label(
-        const struct layout *l, const struct layout_box *box, double char_width, struct buf *out)
+/*
+ * layout_label for a box with room for LAYOUT_LABEL_MIN_CHARS or more. Not
+ * inlined: most frames of a big graph have less room, and the caller then
+ * returns before this one's set-up.
+ */
+__attribute__((noinline)) static void
+label_text(const struct layout *l, const struct layout_box *box, double room_chars, struct buf *out)
 {
-	if (!(char_width > 0)) {
-		return;
-	}
-	double room_chars = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
-	if (!(room_chars >= LAYOUT_LABEL_MIN_CHARS)) {
-		return;
-	}
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
 	size_t len;
@@ -692,5 +689,18 @@ layout_label(
 	if (s > 0) {
 		buf_addc(out, ' ');
 		buf_add(out, suffix, s);
+	}
+}
+
+void
+layout_label(
+        const struct layout *l, const struct layout_box *box, double char_width, struct buf *out)
+{
+	if (!(char_width > 0)) {
+		return;
+	}
+	double room_chars = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
+	if (room_chars >= LAYOUT_LABEL_MIN_CHARS) {
+		label_text(l, box, room_chars, out);
 	}
 }
