@@ -136,6 +136,9 @@ total_status(const struct tree *t, const struct tree_node *n, double change)
 	return tree_classify_change(t, n, change);
 }
 
+/* The most boxes place_boxes makes room for before it needs them. */
+enum { BOXES_AT_ONCE = 1 << 16 };
+
 static void
 push_box(struct layout *l, size_t *cap, const struct layout_box *b)
 {
@@ -205,7 +208,11 @@ place_boxes(struct layout *l)
 	const struct options *o = l->opt;
 	/* Offsets by depth, not by node: the walk is in pre-order. */
 	struct offset *next = xcalloc(t->max_depth + 1, sizeof(*next));
-	size_t cap = 0;
+	/* A box per drawn node at most: room for them all at once while that
+	 * is small (untouched pages cost nothing), so big graphs are not
+	 * copied again at each doubling. */
+	size_t cap = t->node_count < BOXES_AT_ONCE ? t->node_count : BOXES_AT_ONCE;
+	l->boxes = xmalloc(cap * sizeof(*l->boxes));
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
 	double min_samples = min_samples_for(l, l->basis_total);
 	double min[3];
