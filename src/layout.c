@@ -165,12 +165,33 @@ min_samples_for(const struct layout *l, double total)
 
 static const enum widths all_widths[3] = {WIDTHS_HEAD, WIDTHS_BASE, WIDTHS_UNION};
 
+/*
+ * layout_basis from the node's values (tree_value of each side, base only
+ * in a differential graph): the walk asks for up to four bases a node.
+ */
+static double
+basis_of(const struct tree *t, double base, double head, enum widths widths)
+{
+	if (!t->differential) {
+		return head;
+	}
+	switch (widths) {
+	case WIDTHS_BASE:
+		return base;
+	case WIDTHS_UNION:
+		return base + head;
+	case WIDTHS_HEAD:
+		break;
+	}
+	return head;
+}
+
 /* Differential: whether any basis shows the frame at or above its threshold. */
 static bool
-wide_anywhere(const struct tree *t, const struct tree_node *n, const double min[3])
+wide_anywhere(const struct tree *t, double base, double head, const double min[3])
 {
 	for (int v = 0; v < 3; v++) {
-		double b = layout_basis(t, n, all_widths[v]);
+		double b = basis_of(t, base, head, all_widths[v]);
 		if (b > 0 && b >= min[v]) {
 			return true;
 		}
@@ -224,7 +245,12 @@ place_boxes(struct layout *l)
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
 		struct offset off = next_offset(t, n, next);
-		double basis = layout_basis(t, n, o->widths);
+		/* The base value once a basis needs it: this one, or the others
+		 * for a frame this one prunes. */
+		bool base_known = t->differential && o->widths != WIDTHS_HEAD;
+		double base = base_known ? tree_value(t, n, SIDE_BASE, false) : 0;
+		double head = tree_value(t, n, SIDE_HEAD, false);
+		double basis = basis_of(t, base, head, o->widths);
 		bool shown = basis > 0 && basis >= min_samples;
 		if (!shown && basis > 0 &&
 		        (id == TREE_ROOT || layout_basis(t, tree_node(t, n->parent), o->widths) >=
@@ -233,7 +259,10 @@ place_boxes(struct layout *l)
 			l->pruned_samples += basis;
 			l->pruned_frames++;
 		}
-		if (!shown && !(t->differential && wide_anywhere(t, n, min))) {
+		if (!shown && t->differential && !base_known) {
+			base = tree_value(t, n, SIDE_BASE, false);
+		}
+		if (!shown && !(t->differential && wide_anywhere(t, base, head, min))) {
 			id = skip_subtree(t, id);
 			continue;
 		}
