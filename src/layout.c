@@ -210,7 +210,11 @@ drop_deep_hidden(struct layout *l)
 	size_t kept = 0;
 	for (size_t i = 0; i < l->count; i++) {
 		if (!(l->boxes[i].hidden && l->boxes[i].depth > l->max_depth)) {
-			l->boxes[kept++] = l->boxes[i];
+			/* Moved only after a drop: most graphs have none. */
+			if (kept != i) {
+				l->boxes[kept] = l->boxes[i];
+			}
+			kept++;
 		}
 	}
 	l->count = kept;
