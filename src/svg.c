@@ -523,6 +523,15 @@ put(char *p, const void *s, size_t n)
  */
 enum { FRAME_HEAD_ROOM = OPENING_SLOT + 58 + 4 * COUNT_CHARS + 32 };
 
+/* A normalised count, through the buf: out of line, as put_huge_tenths below. */
+__attribute__((noinline, cold)) static char *
+put_scaled(struct buf *b, char *p, size_t rest, double v)
+{
+	done(b, p);
+	buf_add_double(b, v, 3);
+	return room(b, rest);
+}
+
 /*
  * A count as data attributes carry it: exact (at most COUNT_CHARS), or
  * scaled when normalised, through the buf (then `rest` is reserved again).
@@ -532,9 +541,7 @@ put_value(struct buf *b, char *p, size_t rest, const struct tree *t, const struc
         enum side side, bool self)
 {
 	if (side == SIDE_BASE && t->normalized) {
-		done(b, p);
-		buf_add_double(b, tree_value(t, n, side, self), 3);
-		return room(b, rest);
+		return put_scaled(b, p, rest, tree_value(t, n, side, self));
 	}
 	return count_put(p, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
 }
@@ -574,6 +581,18 @@ put_self(struct buf *b, char *p, const struct tree *t, const struct tree_node *n
 	return put_value(b, p, FRAME_HEAD_ROOM, t, n, side, true);
 }
 
+/*
+ * put_tenths through the buf: out of line, so that the common case needs
+ * no registers saved.
+ */
+__attribute__((noinline, cold)) static char *
+put_huge_tenths(struct buf *b, char *p, size_t rest, double tenths)
+{
+	done(b, p);
+	add_tenths(b, tenths, false);
+	return room(b, rest);
+}
+
 /* Whole tenths (add_tenths without the lead zero), or through the buf if huge. */
 static char *
 put_tenths(struct buf *b, char *p, size_t rest, double tenths)
@@ -581,9 +600,7 @@ put_tenths(struct buf *b, char *p, size_t rest, double tenths)
 	if (fabs(tenths) < 1e15) {
 		return write_tenths(p, tenths, false);
 	}
-	done(b, p);
-	add_tenths(b, tenths, false);
-	return room(b, rest);
+	return put_huge_tenths(b, p, rest, tenths);
 }
 
 static struct rgb
