@@ -56,26 +56,36 @@ buf_reserve(struct buf *b, size_t extra)
 	}
 }
 
+/* Decimal digits of v: 1 to 20. */
+static size_t
+digits_u64(uint64_t v)
+{
+	static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+	        1000000ull, 10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	        100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+	        1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	        1000000000000000000ull, 10000000000000000000ull};
+	/* From the bit length (1233 / 4096 is just over log10 2), then one
+	 * comparison; v | 1 has the digits of v and at least one bit. */
+	uint64_t w = v | 1;
+	size_t t = ((size_t)(64 - __builtin_clzll(w)) * 1233) >> 12;
+	return t + (w >= pow10[t]);
+}
+
 /*
- * Written in place, two digits a step: the SVG writer appends six counts
- * a frame, and a digit loop into a scratch array and a copy cost three
- * times as many instructions.
+ * Written in place, two digits a step: the SVG writer appends several
+ * numbers a frame, and a digit loop into a scratch array and a copy cost
+ * three times as many instructions.
  */
-void
-buf_add_u64(struct buf *b, uint64_t v)
+char *
+buf_put_u64(char *p, uint64_t v)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 	                            "25262728293031323334353637383940414243444546474849"
 	                            "50515253545556575859606162636465666768697071727374"
 	                            "75767778798081828384858687888990919293949596979899";
-	size_t n = 1;
-	for (uint64_t limit = 10; n < 20 && v >= limit; limit *= 10) {
-		n++;
-	}
-	if (b->len + n >= b->cap) {
-		buf_reserve(b, n);
-	}
-	char *end = b->data + b->len + n, *p = end;
+	char *end = p + digits_u64(v);
+	p = end;
 	while (v >= 100) {
 		size_t r = (size_t)(v % 100) * 2;
 		v /= 100;
@@ -89,8 +99,17 @@ buf_add_u64(struct buf *b, uint64_t v)
 	} else {
 		p[-1] = (char)('0' + v);
 	}
-	*end = '\0';
-	b->len += n;
+	return end;
+}
+
+void
+buf_add_u64(struct buf *b, uint64_t v)
+{
+	if (b->len + BUF_U64_CHARS >= b->cap) {
+		buf_reserve(b, BUF_U64_CHARS);
+	}
+	char *end = buf_put_u64(b->data + b->len, v);
+	buf_setlen(b, (size_t)(end - b->data));
 }
 
 /*

@@ -83,6 +83,13 @@ buf_adds(struct buf *b, const char *s)
 }
 
 void buf_add_u64(struct buf *b, uint64_t v);
+/* The most digits of a uint64_t. */
+#define BUF_U64_CHARS 20
+/*
+ * Writes v's digits at p, which has room for BUF_U64_CHARS (no NUL), and
+ * returns their end: for writers that reserve once for several parts.
+ */
+char *buf_put_u64(char *p, uint64_t v);
 /* Appends v with `digits` after the point, trailing zeros and point trimmed. */
 void buf_add_double(struct buf *b, double v, int digits);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

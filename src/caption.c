@@ -149,22 +149,42 @@ widths_name(enum widths w)
 	return "head";
 }
 
-/* Base samples in code the head no longer runs (status removed). */
-static double
-removed_samples(const struct tree *t)
+/*
+ * What the caption of a differential graph needs from every node, in one
+ * walk of the tree (on big trees the caption's main cost).
+ */
+struct node_sums {
+	double removed; /* base samples in code the head no longer runs */
+	/* Self counts by name, base then head: the name is the index (16
+	 * bytes a name, not 24). */
+	double (*by_name)[2];
+	uint32_t names;
+};
+
+static void
+sum_nodes(const struct tree *t, struct node_sums *s)
 {
-	double sum = 0;
+	s->removed = 0;
+	s->names = intern_count(t->names);
+	s->by_name = xcalloc(s->names, sizeof(*s->by_name));
 	for (size_t i = 0; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
 		if (count_is_zero(tree_node_total(t, n, SIDE_HEAD))) {
-			sum += tree_value(t, n, SIDE_BASE, true);
+			s->removed += tree_value(t, n, SIDE_BASE, true);
+		}
+		struct count b = tree_node_self(t, n, SIDE_BASE),
+		             h = tree_node_self(t, n, SIDE_HEAD);
+		/* Most frames only call others: no self cost to add. */
+		bool none = (b.units | b.nanos | h.units | h.nanos) == 0;
+		if (!none && i != TREE_ROOT && n->name < s->names) {
+			s->by_name[n->name][SIDE_BASE] += tree_value(t, n, SIDE_BASE, true);
+			s->by_name[n->name][SIDE_HEAD] += tree_value(t, n, SIDE_HEAD, true);
 		}
 	}
-	return sum;
 }
 
 static char *
-rule_line(const struct layout *l)
+rule_line(const struct layout *l, const struct node_sums *sums)
 {
 	const struct tree *t = l->tree;
 	const struct options *o = l->opt;
@@ -192,7 +212,7 @@ rule_line(const struct layout *l)
 	buf_adds(&b, SEP "widths: ");
 	buf_adds(&b, widths_name(o->widths));
 	/* Removed code has no head width: say so rather than let it vanish. */
-	double removed = o->widths == WIDTHS_HEAD ? removed_samples(t) : 0;
+	double removed = o->widths == WIDTHS_HEAD ? sums->removed : 0;
 	if (removed > 0) {
 		buf_adds(&b, " (removed code, ");
 		numfmt_caption_number(&b, removed);
@@ -310,28 +330,15 @@ count_text(double base, double head)
  * the noise floor left out, as the colours leave them out.
  */
 static void
-add_changes(struct caption *c, const struct layout *l)
+add_changes(struct caption *c, const struct layout *l, const struct node_sums *s)
 {
 	const struct tree *t = l->tree;
-	uint32_t names = intern_count(t->names);
-	/* By name, base then head: the name is the index (16 bytes a name, not 24). */
-	double(*sums)[2] = xcalloc(names, sizeof(*sums));
-	for (size_t i = 0; i < t->node_count; i++) {
-		const struct tree_node *n = &t->nodes[i];
-		struct count b = tree_node_self(t, n, SIDE_BASE),
-		             h = tree_node_self(t, n, SIDE_HEAD);
-		/* Most frames only call others: no self cost to add. */
-		bool none = (b.units | b.nanos | h.units | h.nanos) == 0;
-		if (!none && i != TREE_ROOT && n->name < names) {
-			sums[n->name][SIDE_BASE] += tree_value(t, n, SIDE_BASE, true);
-			sums[n->name][SIDE_HEAD] += tree_value(t, n, SIDE_HEAD, true);
-		}
-	}
+	double(*sums)[2] = s->by_name;
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
 	double floor = t->opt.min_delta * (base > head ? base : head);
 	struct fn_change top[CAPTION_CHANGES_MAX];
 	size_t n = 0;
-	for (uint32_t i = 0; i < names; i++) {
+	for (uint32_t i = 0; i < s->names; i++) {
 		const struct fn_change fn = {i, sums[i][SIDE_BASE], sums[i][SIDE_HEAD]};
 		/* Under --runs only what the test found counts, as in the reports. */
 		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
@@ -339,7 +346,6 @@ add_changes(struct caption *c, const struct layout *l)
 			keep_top(top, &n, &fn, t);
 		}
 	}
-	free(sums);
 	for (size_t i = 0; i < n; i++) {
 		struct caption_change *r = &c->changes[i];
 		struct buf b;
@@ -461,13 +467,18 @@ caption_init(struct caption *c, const struct layout *l)
 	add_runs_note(c, l);
 	c->subtitle = with_transforms(c->subtitle, o);
 	c->totals = totals_line(l);
-	c->rule = rule_line(l);
+	struct node_sums sums = {0};
+	if (l->tree->differential) {
+		sum_nodes(l->tree, &sums);
+	}
+	c->rule = rule_line(l, &sums);
 	c->pruned = pruned_line(l);
 	if (l->tree->differential) {
 		c->scale = scale_line(l);
 		add_legend(c, l);
-		add_changes(c, l);
+		add_changes(c, l, &sums);
 	}
+	free(sums.by_name);
 }
 
 void

@@ -88,47 +88,32 @@ count_sub(struct count a, struct count b)
 	return r;
 }
 
-int
-count_cmp(struct count a, struct count b)
+char *
+count_put(char *p, struct count c)
 {
-	if (a.units != b.units) {
-		return a.units < b.units ? -1 : 1;
+	p = buf_put_u64(p, c.units);
+	if (c.nanos != 0) {
+		*p = '.';
+		uint32_t n = c.nanos;
+		for (int i = 9; i >= 1; i--) {
+			p[i] = (char)('0' + n % 10);
+			n /= 10;
+		}
+		p += 9;
+		while (*p == '0') {
+			p--;
+		}
+		p++;
 	}
-	if (a.nanos != b.nanos) {
-		return a.nanos < b.nanos ? -1 : 1;
-	}
-	return 0;
-}
-
-bool
-count_is_zero(struct count c)
-{
-	return c.units == 0 && c.nanos == 0;
-}
-
-double
-count_to_double(struct count c)
-{
-	return (double)c.units + (double)c.nanos / COUNT_NANOS_PER_UNIT;
+	return p;
 }
 
 void
 buf_add_count(struct buf *b, struct count c)
 {
-	buf_add_u64(b, c.units);
-	if (c.nanos == 0) {
-		return;
+	/* The units, the point and nine decimals: reserved once. */
+	if (b->len + COUNT_CHARS >= b->cap) {
+		buf_reserve(b, COUNT_CHARS);
 	}
-	char frac[10];
-	uint32_t n = c.nanos;
-	for (int i = 8; i >= 0; i--) {
-		frac[i] = (char)('0' + n % 10);
-		n /= 10;
-	}
-	int len = 9;
-	while (frac[len - 1] == '0') {
-		len--;
-	}
-	buf_addc(b, '.');
-	buf_add(b, frac, (size_t)len);
+	buf_setlen(b, (size_t)(count_put(b->data + b->len, c) - b->data));
 }

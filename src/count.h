@@ -33,10 +33,37 @@ bool count_parse(const char *s, size_t len, struct count *out, const char **reas
 bool count_add(struct count a, struct count b, struct count *sum);
 /* a - b for a >= b (callers guarantee it); used for self = total - children. */
 struct count count_sub(struct count a, struct count b);
-int count_cmp(struct count a, struct count b);
-bool count_is_zero(struct count c);
-double count_to_double(struct count c);
+
+/* Inline: the layout and the writers ask these of every node they visit. */
+static inline int
+count_cmp(struct count a, struct count b)
+{
+	if (a.units != b.units) {
+		return a.units < b.units ? -1 : 1;
+	}
+	if (a.nanos != b.nanos) {
+		return a.nanos < b.nanos ? -1 : 1;
+	}
+	return 0;
+}
+
+static inline bool
+count_is_zero(struct count c)
+{
+	return c.units == 0 && c.nanos == 0;
+}
+
+static inline double
+count_to_double(struct count c)
+{
+	return (double)c.units + (double)c.nanos / COUNT_NANOS_PER_UNIT;
+}
+
 /* Appends the exact decimal form: `12`, `12.5`, `0.000000001`. */
 void buf_add_count(struct buf *b, struct count c);
+/* The most characters of that form: the units, the point, nine decimals. */
+#define COUNT_CHARS (BUF_U64_CHARS + 10)
+/* Writes that form at p, which has room for COUNT_CHARS; returns its end. */
+char *count_put(char *p, struct count c);
 
 #endif

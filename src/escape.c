@@ -46,33 +46,55 @@ is_plain(unsigned char c)
 	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
 }
 
-/* The character reference or replacement for an ASCII byte that is not plain. */
-static const char *
-ascii_escape(unsigned char c)
+/*
+ * Appends the character reference or replacement for an ASCII byte that
+ * is not plain: each padded to 8 bytes, copied whole (one move), the
+ * length cut after.
+ */
+static void
+add_ascii_escape(struct buf *b, unsigned char c)
 {
+	static const char refs[][8] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;", "&#9;", "&#10;",
+	        "&#13;", "\xEF\xBF\xBD"};
+	static const unsigned char lens[] = {5, 4, 4, 6, 5, 4, 5, 5, 3};
+	size_t k;
 	switch (c) {
 	case '&':
-		return "&amp;";
+		k = 0;
+		break;
 	case '<':
-		return "&lt;";
+		k = 1;
+		break;
 	case '>':
-		return "&gt;";
+		k = 2;
+		break;
 	case '"':
-		return "&quot;";
+		k = 3;
+		break;
 	case '\'':
-		return "&#39;";
+		k = 4;
+		break;
 	/* Kept as references: raw, an attribute value would turn them into spaces. */
 	case '\t':
-		return "&#9;";
+		k = 5;
+		break;
 	case '\n':
-		return "&#10;";
+		k = 6;
+		break;
 	case '\r':
-		return "&#13;";
+		k = 7;
+		break;
 	default:
 		/* XML 1.0 has no way to write the other C0 controls or DEL, not
 		 * even as references (DEL is legal but invisible): U+FFFD. */
-		return replacement;
+		k = 8;
+		break;
 	}
+	if (b->len + 8 >= b->cap) {
+		buf_reserve(b, 8);
+	}
+	memcpy(b->data + b->len, refs[k], 8);
+	buf_setlen(b, b->len + lens[k]);
 }
 
 /* Appends one non-ASCII code point of s, or its replacement; returns its length. */
@@ -102,39 +124,79 @@ xml_multibyte(struct buf *b, const char *s, size_t len)
 	return n;
 }
 
+#ifdef __SSE2__
 /*
- * Where the run of plain bytes from s[i] ends (len if it does not). Every
- * frame's name goes through here twice, so x86-64 looks at 16 bytes a
- * step: a byte is not plain when, as a signed byte, it is under 0x20 (the
- * C0 controls and every byte of 0x80 and up) or is DEL or one of the five
- * specials.
+ * Bit k set when byte k of v is not plain: as a signed byte, v + 1 is
+ * under 0x21 for the C0 controls, DEL and every byte of 0x80 and up; the
+ * specials pair up (& and ' differ in bit 0, < and > in bit 1).
+ */
+static unsigned
+not_plain_mask(__m128i v)
+{
+	__m128i bad = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	bad = _mm_or_si128(
+	        bad, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8('\'')));
+	bad = _mm_or_si128(
+	        bad, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8('>')));
+	return (unsigned)_mm_movemask_epi8(bad);
+}
+
+static __m128i
+load16(const char *s)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)s);
+}
+#endif
+
+/*
+ * Appends the run of plain bytes from s[i] and returns where it ends (len
+ * if it does not). Every frame's name goes through here, so x86-64 looks
+ * at 16 bytes a step and stores them as they are while it looks (the
+ * bytes past the run are cut off after); the tail of a string of 16 bytes
+ * or more is its last 16 bytes loaded again, overlapping, rather than a
+ * byte loop.
  */
 static size_t
-plain_run(const char *s, size_t i, size_t len)
+add_plain_run(struct buf *b, const char *s, size_t i, size_t len)
 {
+	size_t end = i;
 #ifdef __SSE2__
-	const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
-	const __m128i quot = _mm_set1_epi8('"'), amp = _mm_set1_epi8('&');
-	const __m128i apos = _mm_set1_epi8('\''), lt = _mm_set1_epi8('<');
-	const __m128i gt = _mm_set1_epi8('>');
-	for (; len - i >= 16; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
-		bad = _mm_or_si128(
-		        bad, _mm_or_si128(_mm_cmpeq_epi8(v, quot), _mm_cmpeq_epi8(v, amp)));
-		bad = _mm_or_si128(
-		        bad, _mm_or_si128(_mm_cmpeq_epi8(v, apos), _mm_cmpeq_epi8(v, lt)));
-		bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, gt));
-		unsigned mask = (unsigned)_mm_movemask_epi8(bad);
-		if (mask) {
-			return i + (size_t)__builtin_ctz(mask);
+	for (; len - end >= 16; end += 16) {
+		if (b->len + 16 >= b->cap) {
+			buf_reserve(b, 16);
 		}
+		__m128i v = load16(s + end);
+		_mm_storeu_si128((__m128i *)(void *)(b->data + b->len), v);
+		unsigned mask = not_plain_mask(v);
+		if (mask) {
+			size_t k = (size_t)__builtin_ctz(mask);
+			buf_setlen(b, b->len + k);
+			return end + k;
+		}
+		b->len += 16;
+	}
+	if (end < len && len >= 16) {
+		/* The last 16 bytes, shifted through a scratch copy to start at end. */
+		size_t at = len - 16, seen = end - at;
+		unsigned mask = not_plain_mask(load16(s + at)) >> seen;
+		size_t k = mask ? (size_t)__builtin_ctz(mask) : len - end;
+		char tmp[32] = {0};
+		_mm_storeu_si128((__m128i *)(void *)tmp, load16(s + at));
+		if (b->len + 16 >= b->cap) {
+			buf_reserve(b, 16);
+		}
+		_mm_storeu_si128((__m128i *)(void *)(b->data + b->len), load16(tmp + seen));
+		buf_setlen(b, b->len + k);
+		return end + k;
 	}
 #endif
-	while (i < len && is_plain((unsigned char)s[i])) {
-		i++;
+	size_t from = end;
+	while (end < len && is_plain((unsigned char)s[end])) {
+		end++;
 	}
-	return i;
+	buf_add(b, s + from, end - from);
+	return end;
 }
 
 void
@@ -143,15 +205,13 @@ escape_xml(struct buf *b, const char *s, size_t len)
 	size_t i = 0;
 	while (i < len) {
 		/* Copy the longest run of plain ASCII at once: names are mostly that. */
-		size_t run = plain_run(s, i, len);
-		buf_add(b, s + i, run - i);
-		i = run;
+		i = add_plain_run(b, s, i, len);
 		if (i == len) {
 			break;
 		}
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x80) {
-			buf_adds(b, ascii_escape(c));
+			add_ascii_escape(b, c);
 			i++;
 		} else {
 			i += xml_multibyte(b, s + i, len - i);

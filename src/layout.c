@@ -122,16 +122,22 @@ next_offset(const struct tree *t, const struct tree_node *n, struct offset *next
 	return at;
 }
 
-/* Status under --color-by total: the inclusive change, same rule as self. */
+/*
+ * Status under --color-by total: the inclusive change (layout_change's),
+ * same rule as self.
+ */
 static enum node_status
-total_status(const struct tree *t, const struct tree_node *n)
+total_status(const struct tree *t, const struct tree_node *n, double change)
 {
 	/* --runs: a change the test does not confirm is drawn unchanged. */
 	if (t->runs && !runs_node_significant(t->runs, (uint32_t)(n - t->nodes), true)) {
 		return STATUS_SAME;
 	}
-	return tree_classify_change(t, n, layout_change(t, n, COLOR_BY_TOTAL));
+	return tree_classify_change(t, n, change);
 }
+
+/* The most boxes place_boxes makes room for before it needs them. */
+enum { BOXES_AT_ONCE = 1 << 16 };
 
 static void
 push_box(struct layout *l, size_t *cap, const struct layout_box *b)
@@ -159,12 +165,33 @@ min_samples_for(const struct layout *l, double total)
 
 static const enum widths all_widths[3] = {WIDTHS_HEAD, WIDTHS_BASE, WIDTHS_UNION};
 
+/*
+ * layout_basis from the node's values (tree_value of each side, base only
+ * in a differential graph): the walk asks for up to four bases a node.
+ */
+static double
+basis_of(const struct tree *t, double base, double head, enum widths widths)
+{
+	if (!t->differential) {
+		return head;
+	}
+	switch (widths) {
+	case WIDTHS_BASE:
+		return base;
+	case WIDTHS_UNION:
+		return base + head;
+	case WIDTHS_HEAD:
+		break;
+	}
+	return head;
+}
+
 /* Differential: whether any basis shows the frame at or above its threshold. */
 static bool
-wide_anywhere(const struct tree *t, const struct tree_node *n, const double min[3])
+wide_anywhere(const struct tree *t, double base, double head, const double min[3])
 {
 	for (int v = 0; v < 3; v++) {
-		double b = layout_basis(t, n, all_widths[v]);
+		double b = basis_of(t, base, head, all_widths[v]);
 		if (b > 0 && b >= min[v]) {
 			return true;
 		}
@@ -183,7 +210,11 @@ drop_deep_hidden(struct layout *l)
 	size_t kept = 0;
 	for (size_t i = 0; i < l->count; i++) {
 		if (!(l->boxes[i].hidden && l->boxes[i].depth > l->max_depth)) {
-			l->boxes[kept++] = l->boxes[i];
+			/* Moved only after a drop: most graphs have none. */
+			if (kept != i) {
+				l->boxes[kept] = l->boxes[i];
+			}
+			kept++;
 		}
 	}
 	l->count = kept;
@@ -202,7 +233,11 @@ place_boxes(struct layout *l)
 	const struct options *o = l->opt;
 	/* Offsets by depth, not by node: the walk is in pre-order. */
 	struct offset *next = xcalloc(t->max_depth + 1, sizeof(*next));
-	size_t cap = 0;
+	/* A box per drawn node at most: room for them all at once while that
+	 * is small (untouched pages cost nothing), so big graphs are not
+	 * copied again at each doubling. */
+	size_t cap = t->node_count < BOXES_AT_ONCE ? t->node_count : BOXES_AT_ONCE;
+	l->boxes = xmalloc(cap * sizeof(*l->boxes));
 	double scale = l->basis_total > 0 ? l->graph_width / l->basis_total : 0;
 	double min_samples = min_samples_for(l, l->basis_total);
 	double min[3];
@@ -214,7 +249,12 @@ place_boxes(struct layout *l)
 	while (id != TREE_NONE) {
 		const struct tree_node *n = tree_node(t, id);
 		struct offset off = next_offset(t, n, next);
-		double basis = layout_basis(t, n, o->widths);
+		/* The base value once a basis needs it: this one, or the others
+		 * for a frame this one prunes. */
+		bool base_known = t->differential && o->widths != WIDTHS_HEAD;
+		double base = base_known ? tree_value(t, n, SIDE_BASE, false) : 0;
+		double head = tree_value(t, n, SIDE_HEAD, false);
+		double basis = basis_of(t, base, head, o->widths);
 		bool shown = basis > 0 && basis >= min_samples;
 		if (!shown && basis > 0 &&
 		        (id == TREE_ROOT || layout_basis(t, tree_node(t, n->parent), o->widths) >=
@@ -223,7 +263,10 @@ place_boxes(struct layout *l)
 			l->pruned_samples += basis;
 			l->pruned_frames++;
 		}
-		if (!shown && !(t->differential && wide_anywhere(t, n, min))) {
+		if (!shown && t->differential && !base_known) {
+			base = tree_value(t, n, SIDE_BASE, false);
+		}
+		if (!shown && !(t->differential && wide_anywhere(t, base, head, min))) {
 			id = skip_subtree(t, id);
 			continue;
 		}
@@ -256,17 +299,17 @@ paint_boxes(struct layout *l)
 	for (size_t i = 0; i < l->count; i++) {
 		struct layout_box *b = &l->boxes[i];
 		const struct tree_node *n = tree_node(t, b->node);
+		double change = t->differential ? layout_change(t, n, o->color_by) : 0;
 		b->status = (uint8_t)(o->color_by == COLOR_BY_SELF ? (enum node_status)n->status
-		                                                   : total_status(t, n));
+		                                                   : total_status(t, n, change));
+		/* Until the second pass makes it a share of max_change. */
+		b->intensity = fabs(change);
 		/* The root's inclusive change is the whole profile's; it would
 		 * dwarf every frame, so it is left out of the scale (and clamps). */
 		/* Hidden boxes are not in the written picture, nor in its scale. */
 		if (!b->hidden && b->status != STATUS_SAME &&
-		        (o->color_by == COLOR_BY_SELF || i > 0)) {
-			double c = fabs(layout_change(t, n, o->color_by));
-			if (c > l->max_change) {
-				l->max_change = c;
-			}
+		        (o->color_by == COLOR_BY_SELF || i > 0) && b->intensity > l->max_change) {
+			l->max_change = b->intensity;
 		}
 	}
 	for (size_t i = 0; i < l->count; i++) {
@@ -280,7 +323,7 @@ paint_boxes(struct layout *l)
 			        intern_annotation(t->names, n->name), o->theme);
 			continue;
 		}
-		double c = fabs(layout_change(t, n, o->color_by));
+		double c = b->intensity;
 		b->intensity = 0;
 		if (b->status != STATUS_SAME && l->max_change > 0) {
 			b->intensity = c >= l->max_change ? 1.0 : c / l->max_change;
@@ -644,17 +687,14 @@ label_suffix(const struct layout *l, const struct layout_box *box, struct buf *o
 	}
 }
 
-void
-layout_label(
-        const struct layout *l, const struct layout_box *box, double char_width, struct buf *out)
+/*
+ * layout_label for a box with room for LAYOUT_LABEL_MIN_CHARS or more. Not
+ * inlined: most frames of a big graph have less room, and the caller then
+ * returns before this one's set-up.
+ */
+__attribute__((noinline)) static void
+label_text(const struct layout *l, const struct layout_box *box, double room_chars, struct buf *out)
 {
-	if (!(char_width > 0)) {
-		return;
-	}
-	double room_chars = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
-	if (!(room_chars >= LAYOUT_LABEL_MIN_CHARS)) {
-		return;
-	}
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
 	size_t len;
@@ -689,5 +729,18 @@ layout_label(
 	if (s > 0) {
 		buf_addc(out, ' ');
 		buf_add(out, suffix, s);
+	}
+}
+
+void
+layout_label(
+        const struct layout *l, const struct layout_box *box, double char_width, struct buf *out)
+{
+	if (!(char_width > 0)) {
+		return;
+	}
+	double room_chars = (box->width - 2 * LAYOUT_LABEL_PAD) / char_width;
+	if (room_chars >= LAYOUT_LABEL_MIN_CHARS) {
+		label_text(l, box, room_chars, out);
 	}
 }

@@ -24,13 +24,14 @@
 #include "options.h"
 #include "tree.h"
 
+/* The small fields last: 48 bytes a box, not 56. */
 struct layout_box {
 	uint32_t node; /* tree node id */
 	uint32_t depth; /* 0 for the root "all" */
 	double x, y; /* top-left corner in image pixels */
 	double width; /* pixels; height is layout.frame_height */
-	uint8_t status; /* colour class: enum node_status by --color-by */
 	double intensity; /* 0..1, share of the largest change in the graph */
+	uint8_t status; /* colour class: enum node_status by --color-by */
 	struct rgb fill;
 	/* Differential only: kept because it is wide enough under another
 	 * --widths basis, but zero or below --min-width in this one. The SVG

@@ -1,6 +1,8 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "caption.h"
@@ -11,6 +13,7 @@
 #include "runs.h"
 #include "svg_assets.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 /* Highlight of frames matching a search; outside every palette class. */
 #define SEARCH_FILL "#e600e6"
@@ -24,8 +27,29 @@ escs(struct buf *b, const char *s)
 /*
  * A whole number of tenths as a decimal: 187 -> "18.7", 20 -> "2", 3 ->
  * "0.3", or ".3" without lead_zero: SVG numbers may start with the point,
- * and most frames of a big graph are under a pixel wide.
+ * and most frames of a big graph are under a pixel wide. Written at p,
+ * with room for BUF_U64_CHARS + 3, for |tenths| under 1e15.
  */
+static char *
+write_tenths(char *p, double tenths, bool lead_zero)
+{
+	if (tenths < 0) {
+		*p++ = '-';
+		tenths = -tenths;
+	}
+	uint64_t t = (uint64_t)(int64_t)tenths;
+	if (t >= 10 || t == 0 || lead_zero) {
+		p = buf_put_u64(p, t / 10);
+	}
+	if (t % 10 != 0) {
+		p[0] = '.';
+		p[1] = (char)('0' + t % 10);
+		p += 2;
+	}
+	return p;
+}
+
+/* write_tenths through the buf, any tenths. */
 static void
 add_tenths(struct buf *b, double tenths, bool lead_zero)
 {
@@ -33,25 +57,34 @@ add_tenths(struct buf *b, double tenths, bool lead_zero)
 		buf_add_double(b, tenths / 10, 1);
 		return;
 	}
-	if (tenths < 0) {
-		buf_addc(b, '-');
-		tenths = -tenths;
+	/* A sign, the digits and ".d": reserved once, written in place. */
+	if (b->len + BUF_U64_CHARS + 3 >= b->cap) {
+		buf_reserve(b, BUF_U64_CHARS + 3);
 	}
-	uint64_t t = (uint64_t)tenths;
-	if (t >= 10 || t == 0 || lead_zero) {
-		buf_add_u64(b, t / 10);
+	buf_setlen(b, (size_t)(write_tenths(b->data + b->len, tenths, lead_zero) - b->data));
+}
+
+/*
+ * round(v), half away from zero, without libm's call: every frame rounds
+ * a few coordinates. Exact: below 2^52, v - trunc(v) is a double too. The
+ * sign of a zero may differ from round's, which add_tenths does not show.
+ */
+static double
+round_half_away(double v)
+{
+	if (!(fabs(v) < 0x1p52)) {
+		return round(v);
 	}
-	if (t % 10 != 0) {
-		buf_addc(b, '.');
-		buf_addc(b, (char)('0' + t % 10));
-	}
+	double t = (double)(int64_t)v;
+	double f = v - t;
+	return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t;
 }
 
 /* Coordinates: one decimal, trailing ".0" trimmed, C locale. */
 static void
 num(struct buf *b, double v)
 {
-	add_tenths(b, round(v * 10), true);
+	add_tenths(b, round_half_away(v * 10), true);
 }
 
 static void
@@ -75,17 +108,6 @@ attr_color(struct buf *b, const char *name, struct rgb c)
 	buf_adds(b, "=\"");
 	buf_add(b, hex, 7);
 	buf_addc(b, '"');
-}
-
-/* A count as data attributes carry it: exact, or scaled when normalised. */
-static void
-add_value(struct buf *b, const struct tree *t, const struct tree_node *n, enum side side, bool self)
-{
-	if (side == SIDE_BASE && t->normalized) {
-		buf_add_double(b, tree_value(t, n, side, self), 3);
-	} else {
-		buf_add_count(b, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
-	}
 }
 
 /* FNV-1a step over a 64-bit value. */
@@ -327,22 +349,6 @@ write_controls(struct buf *b, const struct layout *l, struct rgb fg)
 	buf_adds(b, "</g>\n");
 }
 
-/*
- * The tooltip's second line, for viewers that show <title> without script:
- * "base→head" counts (one count for a single profile). Tight on purpose:
- * it is repeated on every frame, and the script's details line says the
- * rest in words.
- */
-static void
-title_numbers(struct buf *b, const struct tree *t, const struct tree_node *n)
-{
-	if (t->differential) {
-		add_value(b, t, n, SIDE_BASE, false);
-		buf_adds(b, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
-	}
-	add_value(b, t, n, SIDE_HEAD, false);
-}
-
 /* Baseline of a label below the top of its box. */
 static double
 label_dy(const struct layout *l)
@@ -418,12 +424,209 @@ add_interval(struct buf *b, const struct layout *l, uint32_t id)
  * What every frame of a graph shares, worked out once: the frames are most
  * of a big file, and each of these cost a rounding or two a frame.
  */
+/* Room for the longest frame opening, 65 bytes, copied as one move. */
+enum { OPENING_SLOT = 80 };
+
 struct frame_writer {
 	struct buf label; /* scratch for one frame's label */
 	struct buf height; /* ' height="H"', the same on every rect */
+	/* '<g class="frame"[ display="none"] data-status="S" data-base="', by
+	 * hidden and status, each in a slot copied whole */
+	char opening[2][STATUS_REMOVED + 1][OPENING_SLOT];
+	uint8_t opening_len[2][STATUS_REMOVED + 1];
+	/* ' y="Y"' of each depth's row, formatted at its first frame */
+	struct buf rows;
+	struct frame_row {
+		double y; /* the box's y it was formatted from */
+		size_t at, len; /* in rows; len 0 until formatted */
+	} * row;
+	/* color_label by fill, a few pow() each: graphs have few fills */
+	struct ink {
+		struct rgb fill, ink;
+		bool set;
+	} ink[16];
 	double shift; /* row_shift */
 	double label_dy; /* label_dy */
+	double char_width;
 };
+
+static void
+frame_writer_init(struct frame_writer *fw, const struct layout *l)
+{
+	buf_init(&fw->label);
+	buf_init(&fw->height);
+	double w, h;
+	layout_frame_size(l, 0, &w, &h);
+	attr_num(&fw->height, "height", h);
+	buf_reserve(&fw->height, 32); /* for put_fixed */
+	memset(fw->opening, 0, sizeof(fw->opening));
+	for (int hidden = 0; hidden < 2; hidden++) {
+		for (int s = STATUS_SAME; s <= STATUS_REMOVED; s++) {
+			int n = snprintf(fw->opening[hidden][s], OPENING_SLOT,
+			        "<g class=\"frame\"%s data-status=\"%s\" data-base=\"",
+			        hidden ? " display=\"none\"" : "",
+			        tree_status_name((enum node_status)s));
+			fw->opening_len[hidden][s] = (uint8_t)n;
+		}
+	}
+	buf_init(&fw->rows);
+	fw->row = xcalloc(l->max_depth + 1, sizeof(*fw->row));
+	fw->shift = row_shift(l);
+	fw->label_dy = label_dy(l);
+	fw->char_width = layout_char_width(l->opt->font_size);
+	memset(fw->ink, 0, sizeof(fw->ink));
+}
+
+static void
+frame_writer_finish(struct frame_writer *fw)
+{
+	buf_finish(&fw->label);
+	buf_finish(&fw->height);
+	buf_finish(&fw->rows);
+	free(fw->row);
+}
+
+/*
+ * The frames are written through a cursor, into room reserved once for a
+ * stretch of appends of known most length: buf's appends check the room
+ * and restore the NUL each, and as a char store may alias the buf, the
+ * compiler reloads it after every one. room() gives the cursor, done()
+ * takes it back into the buf (for a call that appends through the buf).
+ */
+static char *
+room(struct buf *b, size_t n)
+{
+	if (b->len + n >= b->cap) {
+		buf_reserve(b, n);
+	}
+	return b->data + b->len;
+}
+
+static void
+done(struct buf *b, char *p)
+{
+	buf_setlen(b, (size_t)(p - b->data));
+}
+
+static char *
+put(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
+
+/*
+ * The most bytes from the frame's opening to its title's: the opening's
+ * slot, 58 of literals, four counts, and 32 for a count copied whole.
+ */
+enum { FRAME_HEAD_ROOM = OPENING_SLOT + 58 + 4 * COUNT_CHARS + 32 };
+
+/* A normalised count, through the buf: out of line, as put_huge_tenths below. */
+__attribute__((noinline, cold)) static char *
+put_scaled(struct buf *b, char *p, size_t rest, double v)
+{
+	done(b, p);
+	buf_add_double(b, v, 3);
+	return room(b, rest);
+}
+
+/*
+ * A count as data attributes carry it: exact (at most COUNT_CHARS), or
+ * scaled when normalised, through the buf (then `rest` is reserved again).
+ */
+static char *
+put_value(struct buf *b, char *p, size_t rest, const struct tree *t, const struct tree_node *n,
+        enum side side, bool self)
+{
+	if (side == SIDE_BASE && t->normalized) {
+		return put_scaled(b, p, rest, tree_value(t, n, side, self));
+	}
+	return count_put(p, self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
+}
+
+/*
+ * n bytes from `from`, as one fixed 32-byte move when n <= 32: a call to
+ * memcpy for each short string cost more than the copy. The caller makes
+ * sure 32 bytes can be read at from and written at p, and do not overlap.
+ */
+static char *
+put_fixed(char *p, const char *from, size_t n)
+{
+	if (n <= 32) {
+		memcpy(p, from, 32);
+	} else {
+		memcpy(p, from, n);
+	}
+	return p + n;
+}
+
+/*
+ * A self count: most are zero or, at the leaves, the total just written at
+ * [at, at + len), which put_value would write again the same.
+ */
+static char *
+put_self(struct buf *b, char *p, const struct tree *t, const struct tree_node *n, enum side side,
+        size_t at, size_t len)
+{
+	struct count self = tree_node_self(t, n, side);
+	if (count_is_zero(self)) {
+		*p++ = '0';
+		return p;
+	}
+	if (count_cmp(self, tree_node_total(t, n, side)) == 0) {
+		return put_fixed(p, b->data + at, len); /* 33 bytes or more back */
+	}
+	return put_value(b, p, FRAME_HEAD_ROOM, t, n, side, true);
+}
+
+/*
+ * put_tenths through the buf: out of line, so that the common case needs
+ * no registers saved.
+ */
+__attribute__((noinline, cold)) static char *
+put_huge_tenths(struct buf *b, char *p, size_t rest, double tenths)
+{
+	done(b, p);
+	add_tenths(b, tenths, false);
+	return room(b, rest);
+}
+
+/* Whole tenths (add_tenths without the lead zero), or through the buf if huge. */
+static char *
+put_tenths(struct buf *b, char *p, size_t rest, double tenths)
+{
+	if (fabs(tenths) < 1e15) {
+		return write_tenths(p, tenths, false);
+	}
+	return put_huge_tenths(b, p, rest, tenths);
+}
+
+static struct rgb
+label_ink(struct frame_writer *fw, struct rgb fill)
+{
+	struct ink *k = &fw->ink[(fill.r ^ fill.g * 3u ^ fill.b * 5u) % 16];
+	if (!k->set || !same_rgb(k->fill, fill)) {
+		*k = (struct ink){.fill = fill, .ink = color_label(fill), .set = true};
+	}
+	return k->ink;
+}
+
+/* ' y="Y"' of a box's row, the same on every frame of the row, formatted once. */
+static const struct frame_row *
+row_of(const struct layout_box *box, struct frame_writer *fw)
+{
+	struct frame_row *r = &fw->row[box->depth];
+	if (r->len == 0) {
+		r->y = box->y;
+		r->at = fw->rows.len;
+		attr_num(&fw->rows, "y", box->y + fw->shift);
+		r->len = fw->rows.len - r->at;
+		buf_reserve(&fw->rows, 32); /* for put_fixed */
+	}
+	return r;
+}
 
 /* One frame, in image coordinates like everything else. */
 static void
@@ -433,47 +636,79 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	struct buf *label = &fw->label;
 	const struct tree *t = l->tree;
 	const struct tree_node *n = tree_node(t, box->node);
-	buf_adds(b, box->hidden ? "<g class=\"frame\" display=\"none\" data-status=\""
-	                        : "<g class=\"frame\" data-status=\"");
-	buf_adds(b, tree_status_name((enum node_status)box->status));
-	buf_adds(b, "\" data-base=\"");
-	add_value(b, t, n, SIDE_BASE, false);
-	buf_adds(b, "\" data-head=\"");
-	add_value(b, t, n, SIDE_HEAD, false);
-	buf_adds(b, "\" data-base-self=\"");
-	add_value(b, t, n, SIDE_BASE, true);
-	buf_adds(b, "\" data-head-self=\"");
-	add_value(b, t, n, SIDE_HEAD, true);
-	add_interval(b, l, box->node);
-	buf_adds(b, "\"><title>");
+	char *p = room(b, FRAME_HEAD_ROOM);
+	memcpy(p, fw->opening[box->hidden][box->status], OPENING_SLOT);
+	p += fw->opening_len[box->hidden][box->status];
+	/* The title repeats the two totals: formatted once, copied after. */
+	size_t base_at = (size_t)(p - b->data);
+	p = put_value(b, p, FRAME_HEAD_ROOM, t, n, SIDE_BASE, false);
+	size_t base_len = (size_t)(p - b->data) - base_at;
+	p = PUT(p, "\" data-head=\"");
+	size_t head_at = (size_t)(p - b->data);
+	p = put_value(b, p, FRAME_HEAD_ROOM, t, n, SIDE_HEAD, false);
+	size_t head_len = (size_t)(p - b->data) - head_at;
+	p = PUT(p, "\" data-base-self=\"");
+	p = put_self(b, p, t, n, SIDE_BASE, base_at, base_len);
+	p = PUT(p, "\" data-head-self=\"");
+	p = put_self(b, p, t, n, SIDE_HEAD, head_at, head_len);
+	if (t->runs) {
+		done(b, p);
+		add_interval(b, l, box->node);
+		p = room(b, FRAME_HEAD_ROOM);
+	}
+	p = PUT(p, "\"><title>");
+	done(b, p);
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
 	escape_xml(b, name, len);
-	buf_addc(b, '\n');
-	title_numbers(b, t, n);
+	/* From the title's end to the rect's: the copies of the counts (each
+	 * 32 bytes or more past the first), the row and height strings, 32
+	 * more for each of these four copied whole, and 96 for the rest: 46
+	 * of literals, two tenths of up to 23, a fill. */
+	const struct frame_row *r = row_of(box, fw);
+	size_t rest = 96 + 4 * 32 + base_len + head_len + r->len + fw->height.len;
+	p = room(b, rest);
+	*p++ = '\n';
+	/* The tooltip's second line, for viewers that show <title> without
+	 * script: "base→head" counts (one count for a single profile), the
+	 * data attributes' again. Tight on purpose: it is on every frame, and
+	 * the script's details line says the rest in words. */
+	if (t->differential) {
+		p = put_fixed(p, b->data + base_at, base_len);
+		p = PUT(p, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
+	}
+	p = put_fixed(p, b->data + head_at, head_len);
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
 	 * --min-width never rounds away to nothing (a hidden one may). */
-	double x0 = round(box->x * 10), x1 = round((box->x + box->width) * 10);
+	double x0 = round_half_away(box->x * 10), x1 = round_half_away((box->x + box->width) * 10);
 	if (x1 <= x0 && !box->hidden) {
 		x1 = x0 + 1;
 	}
-	buf_adds(b, "</title><rect x=\"");
-	add_tenths(b, x0, false);
-	buf_adds(b, "\"");
-	double y = box->y + fw->shift;
-	attr_num(b, "y", y);
-	/* The gaps the PNG leaves too (layout_frame_size). */
-	double w, h;
-	layout_frame_size(l, (x1 - x0) / 10, &w, &h);
-	buf_adds(b, " width=\"");
-	add_tenths(b, round(w * 10), false);
-	buf_addc(b, '"');
-	buf_add(b, fw->height.data, fw->height.len);
-	if (!same_rgb(box->fill, inherited)) {
-		attr_color(b, "fill", box->fill);
+	p = PUT(p, "</title><rect x=\"");
+	p = put_tenths(b, p, rest, x0);
+	*p++ = '"';
+	if (r->y == box->y) {
+		p = put_fixed(p, fw->rows.data + r->at, r->len);
+	} else {
+		done(b, p);
+		attr_num(b, "y", box->y + fw->shift);
+		p = room(b, rest);
 	}
+	/* The gaps the PNG leaves too (layout_frame_size, which keeps the
+	 * width): a whole number of tenths, as both edges are. */
+	p = PUT(p, " width=\"");
+	p = put_tenths(b, p, rest, x1 - x0);
+	*p++ = '"';
+	p = put_fixed(p, fw->height.data, fw->height.len);
+	if (!same_rgb(box->fill, inherited)) {
+		p = PUT(p, " fill=\"");
+		color_hex(box->fill, p); /* 7 characters and a NUL */
+		p += 7;
+		*p++ = '"';
+	}
+	done(b, p);
 	buf_reset(label);
-	layout_label(l, box, layout_char_width(l->opt->font_size), label);
+	layout_label(l, box, fw->char_width, label);
 	if (label->len == 0) {
 		/* Most frames of a big graph are too narrow for a label; an empty
 		 * <text/> keeps them small, and the script positions it on zoom. */
@@ -482,9 +717,9 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	}
 	buf_adds(b, "/><text");
 	attr_num(b, "x", x0 / 10 + LAYOUT_LABEL_PAD);
-	attr_num(b, "y", y + fw->label_dy);
+	attr_num(b, "y", box->y + fw->shift + fw->label_dy);
 	/* Always: the group's fill is the frames' fill, not the ink. */
-	attr_color(b, "fill", color_label(box->fill));
+	attr_color(b, "fill", label_ink(fw, box->fill));
 	buf_addc(b, '>');
 	escape_xml(b, label->data, label->len);
 	buf_adds(b, "</text></g>");
@@ -513,13 +748,7 @@ static void
 write_frames(struct out *o, const struct layout *l, const char *prefix)
 {
 	struct frame_writer fw;
-	buf_init(&fw.label);
-	buf_init(&fw.height);
-	double w, h;
-	layout_frame_size(l, 0, &w, &h);
-	attr_num(&fw.height, "height", h);
-	fw.shift = row_shift(l);
-	fw.label_dy = label_dy(l);
+	frame_writer_init(&fw, l);
 	struct rgb common = common_fill(l);
 	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
 	attr_color(&o->b, "fill", common);
@@ -555,8 +784,7 @@ write_frames(struct out *o, const struct layout *l, const char *prefix)
 		buf_adds(&o->b, "</g>");
 	}
 	buf_adds(&o->b, "\n</g>\n");
-	buf_finish(&fw.label);
-	buf_finish(&fw.height);
+	frame_writer_finish(&fw);
 }
 
 void

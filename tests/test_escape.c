@@ -47,8 +47,9 @@ test_xml_markup(void **state)
 }
 
 /*
- * Every byte value at every place of a 40-byte name (long runs are scanned
- * 16 bytes at a time, short ones a byte at a time): escaped as it is alone.
+ * Every byte value at every place of names of 1 to 40 bytes (long runs
+ * are scanned 16 bytes at a time, a tail of 16 bytes or more as the last
+ * 16 again, short ones a byte at a time): escaped as it is alone.
  */
 static void
 test_xml_every_byte_everywhere(void **state)
@@ -58,16 +59,18 @@ test_xml_every_byte_everywhere(void **state)
 	for (int c = 0; c < 256; c++) {
 		char one = (char)c;
 		char *alone = escaped(&one, 1);
-		for (size_t at = 0; at < N; at++) {
-			char in[N], want[N + 16];
-			memset(in, 'a', N);
-			in[at] = (char)c;
-			memset(want, 'a', at);
-			size_t n = strlen(alone);
-			memcpy(want + at, alone, n);
-			memset(want + at + n, 'a', N - at - 1);
-			want[at + n + N - at - 1] = '\0';
-			check_xml(in, N, want);
+		size_t n = strlen(alone);
+		for (size_t len = 1; len <= N; len++) {
+			for (size_t at = 0; at < len; at++) {
+				char in[N], want[N + 16];
+				memset(in, 'a', len);
+				in[at] = (char)c;
+				memset(want, 'a', at);
+				memcpy(want + at, alone, n);
+				memset(want + at + n, 'a', len - at - 1);
+				want[n + len - 1] = '\0';
+				check_xml(in, len, want);
+			}
 		}
 		free(alone);
 	}

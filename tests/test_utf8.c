@@ -107,6 +107,14 @@ test_length(void **state)
 	assert_int_equal(utf8_length("\xff\xfe", 2), 2);
 	assert_int_equal(utf8_length("a\xe2\x80", 3), 3);
 	assert_int_equal(utf8_length("\xed\xa0\x80", 3), 3);
+	/* Long names: ASCII is counted eight bytes a step, around the rest. */
+	assert_int_equal(utf8_length("abcdefghijklmnop", 16), 16);
+	assert_int_equal(utf8_length("abcdefg\xc3\xa9hijklmnop", 18), 17);
+	assert_int_equal(utf8_length("abcdefgh\xf0\x9f\x94\xa5ijklmnopq", 21), 18);
+	assert_int_equal(utf8_length("\xff\xfe"
+	                             "abcdefghij\xe2\x80",
+	                         14),
+	        14);
 }
 
 int
