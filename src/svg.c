@@ -1,5 +1,6 @@
 #include "svg.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,18 +494,34 @@ frame_writer_finish(struct frame_writer *fw)
  * compiler reloads it after every one. room() gives the cursor, done()
  * takes it back into the buf (for a call that appends through the buf).
  */
+#ifndef NDEBUG
+/*
+ * The end of the room room() gave last: the test suite's builds check that
+ * no write through the cursor goes past it (the budgets are counted by
+ * hand). SVG is written on one thread.
+ */
+static const char *room_end;
+#define ROOM_CHECK(end) assert((const char *)(end) <= room_end)
+#else
+#define ROOM_CHECK(end) ((void)0)
+#endif
+
 static char *
 room(struct buf *b, size_t n)
 {
 	if (b->len + n >= b->cap) {
 		buf_reserve(b, n);
 	}
+#ifndef NDEBUG
+	room_end = b->data + b->len + n;
+#endif
 	return b->data + b->len;
 }
 
 static void
 done(struct buf *b, char *p)
 {
+	ROOM_CHECK(p);
 	buf_setlen(b, (size_t)(p - b->data));
 }
 
@@ -554,6 +571,7 @@ put_value(struct buf *b, char *p, size_t rest, const struct tree *t, const struc
 static char *
 put_fixed(char *p, const char *from, size_t n)
 {
+	ROOM_CHECK(p + (n > 32 ? n : 32));
 	if (n <= 32) {
 		memcpy(p, from, 32);
 	} else {

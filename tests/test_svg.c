@@ -144,6 +144,44 @@ test_data_attributes(void **state)
 	undraw(&d);
 }
 
+/*
+ * Counts of 29 and 30 characters (20 digits, a point, nine decimals) in all
+ * four data attributes, a self count that is not the total among them: the
+ * longest a frame's counts get. The writer reserves room for a frame by
+ * counting bytes; the test suite's builds check every write against it.
+ */
+static const char longest_counts[] =
+        "main 9000000000000000000.111111111 9100000000000000000.444444444\n"
+        "main;leaf 9000000000000000000.222222222 9200000000000000000.555555555\n";
+
+static void
+tune_color_by_total(struct options *o)
+{
+	o->color_by = COLOR_BY_TOTAL;
+}
+
+static void
+test_longest_counts(void **state)
+{
+	(void)state;
+	struct drawn d;
+	draw(&d, longest_counts, FOLDED_AUTO, NULL);
+	check_frame(d.svg, "main", "slower", "18000000000000000000.333333333",
+	        "18300000000000000000.999999999", "9000000000000000000.111111111",
+	        "9100000000000000000.444444444");
+	check_frame(d.svg, "leaf", "slower", "9000000000000000000.222222222",
+	        "9200000000000000000.555555555", "9000000000000000000.222222222",
+	        "9200000000000000000.555555555");
+	assert_non_null(strstr(d.svg, "<title>main\n18000000000000000000.333333333\xE2\x86\x92"
+	                              "18300000000000000000.999999999</title>"));
+	undraw(&d);
+	draw(&d, longest_counts, FOLDED_AUTO, tune_color_by_total);
+	check_frame(d.svg, "leaf", "slower", "9000000000000000000.222222222",
+	        "9200000000000000000.555555555", "9000000000000000000.222222222",
+	        "9200000000000000000.555555555");
+	undraw(&d);
+}
+
 static void
 tune_base_widths(struct options *o)
 {
@@ -290,6 +328,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_one_group_per_box),
 	        cmocka_unit_test(test_data_attributes),
+	        cmocka_unit_test(test_longest_counts),
 	        cmocka_unit_test(test_removed_frame_drawn_with_base_widths),
 	        cmocka_unit_test(test_ids_carry_prefix),
 	        cmocka_unit_test(test_deterministic_and_prefix_differs),
