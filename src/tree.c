@@ -195,13 +195,6 @@ tree_node_name(const struct tree *t, const struct tree_node *n, size_t *len)
 }
 
 double
-tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self)
-{
-	double v = count_to_double(self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
-	return side == SIDE_BASE ? v * t->base_scale : v;
-}
-
-double
 tree_total(const struct tree *t, enum side side)
 {
 	return tree_value(t, &t->nodes[TREE_ROOT], side, false);

@@ -241,8 +241,16 @@ tree_node_self(const struct tree *t, const struct tree_node *n, enum side side)
 
 /* The frame name of a node (root: "all"); not NUL-terminated. */
 const char *tree_node_name(const struct tree *t, const struct tree_node *n, size_t *len);
-/* A count as compared: base counts times base_scale; head counts as is. */
-double tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self);
+/*
+ * A count as compared: base counts times base_scale; head counts as is.
+ * Inline: the layout and the caption ask it of every node they visit.
+ */
+static inline double
+tree_value(const struct tree *t, const struct tree_node *n, enum side side, bool self)
+{
+	double v = count_to_double(self ? tree_node_self(t, n, side) : tree_node_total(t, n, side));
+	return side == SIDE_BASE ? v * t->base_scale : v;
+}
 /* Side totals (the root's totals), scaled like tree_value. */
 double tree_total(const struct tree *t, enum side side);
 /* Pre-order successor of id within the subtree of `top` (TREE_NONE at end). */
