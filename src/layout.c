@@ -47,21 +47,32 @@ layout_text_char_width(double font_size)
 	return TEXT_EM * font_size;
 }
 
-double
-layout_basis(const struct tree *t, const struct tree_node *n, enum widths widths)
+/*
+ * layout_basis from a frame's values (base scaled, read only in a
+ * differential graph): the walk asks for up to four bases a node.
+ */
+static double
+basis_of(const struct tree *t, double base, double head, enum widths widths)
 {
 	if (!t->differential) {
-		return tree_value(t, n, SIDE_HEAD, false);
+		return head;
 	}
 	switch (widths) {
 	case WIDTHS_BASE:
-		return tree_value(t, n, SIDE_BASE, false);
+		return base;
 	case WIDTHS_UNION:
-		return tree_value(t, n, SIDE_BASE, false) + tree_value(t, n, SIDE_HEAD, false);
+		return base + head;
 	case WIDTHS_HEAD:
 		break;
 	}
-	return tree_value(t, n, SIDE_HEAD, false);
+	return head;
+}
+
+double
+layout_basis(const struct tree *t, const struct tree_node *n, enum widths widths)
+{
+	double base = t->differential ? tree_value(t, n, SIDE_BASE, false) : 0;
+	return basis_of(t, base, tree_value(t, n, SIDE_HEAD, false), widths);
 }
 
 double
@@ -75,20 +86,8 @@ layout_change(const struct tree *t, const struct tree_node *n, enum color_by by)
 static double
 offset_basis(const struct tree *t, const struct offset *o, enum widths widths)
 {
-	double base = count_to_double(o->base) * t->base_scale;
-	double head = count_to_double(o->head);
-	if (!t->differential) {
-		return head;
-	}
-	switch (widths) {
-	case WIDTHS_BASE:
-		return base;
-	case WIDTHS_UNION:
-		return base + head;
-	case WIDTHS_HEAD:
-		break;
-	}
-	return head;
+	return basis_of(
+	        t, count_to_double(o->base) * t->base_scale, count_to_double(o->head), widths);
 }
 
 /* Pre-order successor of id that does not descend into id's subtree. */
@@ -164,27 +163,6 @@ min_samples_for(const struct layout *l, double total)
 }
 
 static const enum widths all_widths[3] = {WIDTHS_HEAD, WIDTHS_BASE, WIDTHS_UNION};
-
-/*
- * layout_basis from the node's values (tree_value of each side, base only
- * in a differential graph): the walk asks for up to four bases a node.
- */
-static double
-basis_of(const struct tree *t, double base, double head, enum widths widths)
-{
-	if (!t->differential) {
-		return head;
-	}
-	switch (widths) {
-	case WIDTHS_BASE:
-		return base;
-	case WIDTHS_UNION:
-		return base + head;
-	case WIDTHS_HEAD:
-		break;
-	}
-	return head;
-}
 
 /* Differential: whether any basis shows the frame at or above its threshold. */
 static bool
