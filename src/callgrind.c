@@ -984,6 +984,21 @@ short_form(unsigned idx, size_t n, size_t single)
 	return (uint16_t)(FORM_KNOWN | first << 4 | (stop - first));
 }
 
+/* The value of the n digits at q (n under 16), mostly one or two. */
+static inline __attribute__((always_inline)) uint64_t
+short_digits(const char *q, unsigned n)
+{
+	if (n - 1 < 2) {
+		unsigned d = (unsigned)(unsigned char)q[0] - '0';
+		return n == 1 ? d : d * 10 + (unsigned)(unsigned char)q[1] - '0';
+	}
+	uint64_t x = 0;
+	for (const char *stop = q + n; q < stop; q++) {
+		x = x * 10 + (unsigned)(*q - '0');
+	}
+	return x;
+}
+
 /*
  * usual_cost for a line of under 16 bytes, newline included, read as one
  * 16-byte load (p + 15 must be in the buffer): masks of its newline, blanks
@@ -1020,11 +1035,7 @@ short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 	if (form == FORM_REFUSED) {
 		return NULL;
 	}
-	uint64_t x = 0;
-	for (const char *q = p + (form >> 4 & 15), *stop = q + (form & 15); q < stop; q++) {
-		x = x * 10 + (unsigned)(*q - '0');
-	}
-	*v = x;
+	*v = short_digits(p + (form >> 4 & 15), form & 15);
 	return p + __builtin_ctz(end);
 }
 #endif
