@@ -283,6 +283,8 @@ struct names {
 	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
+	uint64_t *name_hash; /* the graph's, per name id */
+	size_t name_hash_count;
 };
 
 static void
@@ -420,6 +422,9 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	free(shared);
 	nm->id = base_id;
 	nm->hash = NULL;
+	nm->name_hash = g->name_hash;
+	nm->name_hash_count = g->name_hash_count;
+	g->name_hash = NULL;
 }
 
 static void
@@ -429,6 +434,7 @@ names_finish(struct names *nm)
 	free(nm->start);
 	free(nm->hash);
 	free(nm->id);
+	free(nm->name_hash);
 }
 
 static bool
@@ -552,6 +558,12 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	bool named = tree_takes_hashed(t) && !nm->semis;
 	if (named) {
 		nm->hash = xcalloc(nm->fn_count ? nm->fn_count : 1, sizeof(*nm->hash));
+		/* A frame that is a name as the reader interned it has its hash. */
+		for (size_t f = 0; f < nm->fn_count; f++) {
+			if (nm->id[f] < nm->name_hash_count) {
+				nm->hash[f] = nm->name_hash[nm->id[f]];
+			}
+		}
 	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
@@ -697,8 +709,19 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 }
 
 void
+callgraph_name_hash_grow(struct callgraph *g, uint32_t name)
+{
+	size_t n = g->name_hash_count * 2 > name ? g->name_hash_count * 2 : (size_t)name + 1;
+	g->name_hash = xrealloc(g->name_hash, n * sizeof(*g->name_hash));
+	memset(g->name_hash + g->name_hash_count, 0,
+	        (n - g->name_hash_count) * sizeof(*g->name_hash));
+	g->name_hash_count = n;
+}
+
+void
 callgraph_finish(struct callgraph *g)
 {
 	free(g->fns);
 	free(g->edges);
+	free(g->name_hash);
 }

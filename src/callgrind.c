@@ -178,7 +178,11 @@ is_digit(char c)
 static uint32_t
 define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, size_t len)
 {
-	uint32_t name = intern_add(cg->graph.names, s, len);
+	uint64_t hash = intern_hash(s, len);
+	uint32_t name = intern_add_hashed(cg->graph.names, s, len, hash);
+	if (space == SPACE_FUNCTION) {
+		callgraph_name_hash(&cg->graph, name, hash);
+	}
 	idmap_set(&cg->ids[space], id, name);
 	return name;
 }
