@@ -1138,8 +1138,11 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	return cg->fn == NONE ? NULL : self_cost_run(cg, wide, p, last);
 }
 
-/* A name line's value "(id)" or "(id) name" (one blank): as spec_name reads it. */
-static const char *
+/*
+ * A name line's value "(id)" or "(id) name" (one blank): as spec_name
+ * reads it. Inline, so that each key's own set_name is.
+ */
+static inline __attribute__((always_inline)) const char *
 fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *last)
 {
 	uint64_t id = 0;
@@ -1202,12 +1205,48 @@ starts_with(const char *p, const char *lit)
 	return true;
 }
 
-/* A line starting with a lower-case letter: a name or calls= line. */
+/* The line's first four bytes as one number, whatever the byte order. */
+#define FOUR(a, b, c, d)                                                                           \
+	((uint32_t)(unsigned char)(a) | (uint32_t)(unsigned char)(b) << 8 |                        \
+	        (uint32_t)(unsigned char)(c) << 16 | (uint32_t)(unsigned char)(d) << 24)
+
+/*
+ * A line starting with a lower-case letter: a name or calls= line. The
+ * usual keys are told by the line's first four bytes at once ("fn=(",
+ * "cfn="), when the chunk has them.
+ */
 static const char *
 fast_spec_line(struct callgrind *cg, const char *p, const char *last)
 {
 	if (cg->in_call) {
 		return NULL; /* callgrind_line refuses it */
+	}
+	if (last - p >= 3) {
+		switch (FOUR(p[0], p[1], p[2], p[3])) {
+		case FOUR('f', 'n', '=', '('):
+			return fast_name_line(cg, KEY_FN, p + 3, last);
+		case FOUR('f', 'l', '=', '('):
+			return fast_name_line(cg, KEY_FL, p + 3, last);
+		case FOUR('f', 'i', '=', '('):
+			return fast_name_line(cg, KEY_FI, p + 3, last);
+		case FOUR('f', 'e', '=', '('):
+			return fast_name_line(cg, KEY_FE, p + 3, last);
+		case FOUR('o', 'b', '=', '('):
+			return fast_name_line(cg, KEY_OB, p + 3, last);
+		case FOUR('c', 'f', 'n', '='):
+			return fast_name_line(cg, KEY_CFN, p + 4, last);
+		case FOUR('c', 'f', 'i', '='):
+			return fast_name_line(cg, KEY_CFI, p + 4, last);
+		case FOUR('c', 'f', 'l', '='):
+			return fast_name_line(cg, KEY_CFL, p + 4, last);
+		case FOUR('c', 'o', 'b', '='):
+			return fast_name_line(cg, KEY_COB, p + 4, last);
+		case FOUR('c', 'a', 'l', 'l'):
+			/* p[5] only when p[4] is not the newline. */
+			return p[4] == 's' && p[5] == '=' ? fast_calls_line(cg, p + 6, last) : NULL;
+		default:
+			return NULL;
+		}
 	}
 	/* Reads stop at the newline: p[2] only when p[1] is none, and so on. */
 	const char *eq = p[1] == '\n'                  ? NULL
