@@ -19,7 +19,7 @@ struct idmap {
 	uint32_t *vals;
 	size_t mask, count;
 	uint64_t seed; /* hash_seed(), from the first insertion */
-	uint64_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
+	uint32_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
 	size_t dense_cap, dense_count;
 };
 
