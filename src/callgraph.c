@@ -342,21 +342,12 @@ has_context(const char *s, size_t len)
 }
 
 /*
- * Base names shared by functions of different files get `file:` added;
- * *contexts says whether any name holds a caller context.
+ * Base names shared by functions of different files get `file:` added:
+ * true per base name id that does.
  */
 static bool *
-ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+shared_names_of(struct callgraph *g, const uint32_t *base_id)
 {
-	*contexts = false;
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(s, len);
-		/* The same id intern_add would give, without hashing the name again. */
-		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
-		*contexts = *contexts || (base < len && has_context(s + base, len - base));
-	}
 	size_t names = intern_count(g->names) + 1;
 	bool *shared = xcalloc(names, sizeof(*shared));
 	/* Per base name, the file of its first defined function (NONE: none). */
@@ -381,6 +372,71 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 }
 
 /*
+ * The base name of each function (without its call context), and
+ * shared_names_of them; *contexts says whether any name holds a caller
+ * context.
+ */
+static bool *
+ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+{
+	*contexts = false;
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = base_len(s, len);
+		/* The same id intern_add would give, without hashing the name again. */
+		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
+		*contexts = *contexts || (base < len && has_context(s + base, len - base));
+	}
+	return shared_names_of(g, base_id);
+}
+
+/*
+ * names_init's usual case, tried first: as if no name had a context (')
+ * in it, each function's base name is its name; the frames are then made
+ * by plain copies, and one scan of them all for a ' or a ';' (or an empty
+ * name) says whether that holds. True when it does, with base_id[f] each
+ * frame's id (TREE_NONE when not a name as it is, or not shared_names);
+ * else false, and nm->text is for names_init to make again.
+ */
+static bool
+plain_frames(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
+        bool shared_names, uint32_t *base_id)
+{
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		base_id[f] = g->fns[f].name;
+	}
+	bool *shared = shared_names_of(g, base_id);
+	bool ok = true;
+	for (uint32_t f = 0; ok && f < g->fn_count; f++) {
+		const struct callgraph_function *fn = &g->fns[f];
+		bool plain = true;
+		size_t len;
+		const char *s;
+		nm->start[f] = nm->text.len;
+		if (shared[fn->name] && fn->file != NONE) {
+			s = intern_name(g->names, fn->file, &len);
+			buf_add(&nm->text, s, len);
+			buf_addc(&nm->text, ':');
+			ok = len > 0; /* add_name draws an empty name "[unknown]" */
+			plain = false;
+		}
+		s = intern_name(g->names, fn->name, &len);
+		buf_add(&nm->text, s, len);
+		ok = ok && len > 0;
+		if (opt->objects && fn->object != NONE) {
+			s = intern_name(g->names, fn->object, &len);
+			add_object(&nm->text, s, len);
+			plain = false;
+		}
+		base_id[f] = plain && shared_names ? fn->name : TREE_NONE;
+	}
+	free(shared);
+	return ok && !memchr(nm->text.data, '\'', nm->text.len) &&
+	       !memchr(nm->text.data, ';', nm->text.len);
+}
+
+/*
  * The frames' names. shared_names: g->names is the tree's own, so a name
  * the frame takes as it is has its id there already.
  */
@@ -390,9 +446,22 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
-	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
+	nm->hash = NULL;
+	nm->name_hash = g->name_hash;
+	nm->name_hash_count = g->name_hash_count;
+	g->name_hash = NULL;
+	nm->fn_count = g->fn_count;
+	if (plain_frames(nm, g, opt, shared_names, base_id)) {
+		*contexts = false;
+		nm->start[g->fn_count] = nm->text.len;
+		nm->semis = false;
+		nm->id = base_id;
+		return;
+	}
+	buf_reset(&nm->text);
+	bool *shared = ambiguous_names(g, base_id, contexts);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
@@ -417,14 +486,9 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
-	nm->fn_count = g->fn_count;
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 	nm->id = base_id;
-	nm->hash = NULL;
-	nm->name_hash = g->name_hash;
-	nm->name_hash_count = g->name_hash_count;
-	g->name_hash = NULL;
 }
 
 static void
