@@ -279,12 +279,11 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
-	uint64_t *hash; /* per function: its text's intern_hash, 0 if not known */
+	/* per function: its text's intern_hash, 0 if not known (yet) */
+	uint64_t *hash;
 	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
-	uint64_t *name_hash; /* the graph's, per name id */
-	size_t name_hash_count;
 };
 
 static void
@@ -429,6 +428,7 @@ plain_frames(struct names *nm, struct callgraph *g, const struct callgraph_optio
 			add_object(&nm->text, s, len);
 			plain = false;
 		}
+		nm->hash[f] = plain ? fn->name_hash : 0;
 		base_id[f] = plain && shared_names ? fn->name : TREE_NONE;
 	}
 	free(shared);
@@ -448,10 +448,7 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
-	nm->hash = NULL;
-	nm->name_hash = g->name_hash;
-	nm->name_hash_count = g->name_hash_count;
-	g->name_hash = NULL;
+	nm->hash = xmalloc(n * sizeof(*nm->hash));
 	nm->fn_count = g->fn_count;
 	if (plain_frames(nm, g, opt, shared_names, base_id)) {
 		*contexts = false;
@@ -483,6 +480,8 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 			plain = false;
 		}
 		/* Kept as the frames' ids: no more memory where the graph is. */
+		/* The reader's hash is of the name, not of its base. */
+		nm->hash[f] = plain && base_id[f] == fn->name ? fn->name_hash : 0;
 		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
@@ -498,7 +497,6 @@ names_finish(struct names *nm)
 	free(nm->start);
 	free(nm->hash);
 	free(nm->id);
-	free(nm->name_hash);
 }
 
 static bool
@@ -616,19 +614,11 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
 	/*
-	 * Each function's frame hashed and interned once, not once a node;
-	 * the hashes made now, the graph gone, not where memory peaks.
+	 * Each function's frame hashed (if the reader did not) and interned
+	 * once, not once a node; the hashes made now, the graph gone, not
+	 * where memory peaks.
 	 */
 	bool named = tree_takes_hashed(t) && !nm->semis;
-	if (named) {
-		nm->hash = xcalloc(nm->fn_count ? nm->fn_count : 1, sizeof(*nm->hash));
-		/* A frame that is a name as the reader interned it has its hash. */
-		for (size_t f = 0; f < nm->fn_count; f++) {
-			if (nm->id[f] < nm->name_hash_count) {
-				nm->hash[f] = nm->name_hash[nm->id[f]];
-			}
-		}
-	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -773,19 +763,8 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 }
 
 void
-callgraph_name_hash_grow(struct callgraph *g, uint32_t name)
-{
-	size_t n = g->name_hash_count * 2 > name ? g->name_hash_count * 2 : (size_t)name + 1;
-	g->name_hash = xrealloc(g->name_hash, n * sizeof(*g->name_hash));
-	memset(g->name_hash + g->name_hash_count, 0,
-	        (n - g->name_hash_count) * sizeof(*g->name_hash));
-	g->name_hash_count = n;
-}
-
-void
 callgraph_finish(struct callgraph *g)
 {
 	free(g->fns);
 	free(g->edges);
-	free(g->name_hash);
 }

@@ -30,6 +30,7 @@ struct callgraph_function {
 	uint64_t out; /* inclusive cost of its calls to others */
 	uint64_t in; /* inclusive cost of the calls to it */
 	uint32_t first_edge, edge_count; /* set while turning into stacks */
+	uint64_t name_hash; /* intern_hash of its name when the reader had it, else 0 */
 	bool defined; /* had a block of its own (fn=), not only calls to it */
 };
 
@@ -51,9 +52,6 @@ struct callgraph {
 	struct callgraph_edge *edges;
 	size_t edge_count, edge_cap;
 	size_t merge_at; /* calls merged into edges when there are this many */
-	/* Per name id: its intern_hash when the reader made it, else 0. */
-	uint64_t *name_hash;
-	size_t name_hash_count;
 };
 
 struct callgraph_options {
@@ -64,21 +62,6 @@ struct callgraph_options {
 
 /* A new function; returns its index. */
 uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
-/* Makes room in g->name_hash for name id name. */
-void callgraph_name_hash_grow(struct callgraph *g, uint32_t name);
-
-/*
- * Name id name of g->names has intern_hash hash: a frame named so is then
- * not hashed again. Inline: the reader calls it for every name it defines.
- */
-static inline void
-callgraph_name_hash(struct callgraph *g, uint32_t name, uint64_t hash)
-{
-	if (name >= g->name_hash_count) {
-		callgraph_name_hash_grow(g, name);
-	}
-	g->name_hash[name] = hash;
-}
 /* Calls from caller to callee of inclusive cost cost (one call site's). */
 void callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost);
 void callgraph_finish(struct callgraph *g);

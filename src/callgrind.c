@@ -80,6 +80,13 @@ struct callgrind {
 	uint32_t call_target;
 	uint16_t *forms; /* short_cost's table, made for the first short line */
 	/*
+	 * The function name defined last and its intern_hash: a function is
+	 * mostly made just after its name is defined (fn=, or cfn= and calls=),
+	 * and its frame then takes the hash.
+	 */
+	uint32_t hashed_name;
+	uint64_t hashed;
+	/*
 	 * The names are the tree's own table (the whole-file reads, which
 	 * have the tree from the start): a frame's name is then interned once.
 	 */
@@ -105,6 +112,7 @@ create(const char *name, const struct callgrind_options *opt, struct intern *nam
 	cg->positions = 1;
 	cg->object = cg->file = cg->cur_file = cg->fn = NONE;
 	cg->call_object = cg->call_file = cg->call_fn = NONE;
+	cg->hashed_name = NONE;
 	return cg;
 }
 
@@ -181,7 +189,8 @@ define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, 
 	uint64_t hash = intern_hash(s, len);
 	uint32_t name = intern_add_hashed(cg->graph.names, s, len, hash);
 	if (space == SPACE_FUNCTION) {
-		callgraph_name_hash(&cg->graph, name, hash);
+		cg->hashed_name = name;
+		cg->hashed = hash;
 	}
 	idmap_set(&cg->ids[space], id, name);
 	return name;
@@ -238,6 +247,9 @@ function_id(
 		return id;
 	}
 	id = callgraph_function(&cg->graph, file, name, object);
+	if (name == cg->hashed_name) {
+		cg->graph.fns[id].name_hash = cg->hashed;
+	}
 	idmap_set(m, key, id);
 	return id;
 }
