@@ -1088,6 +1088,23 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
         uint64_t *sum, uint64_t *lines)
 {
 	uint64_t all = *sum, count = 0;
+#if defined(__SSE2__)
+	/*
+	 * Where short_cost can read 16 bytes: one test of the room a line. Its
+	 * counts are under 15 digits, so a sum under 2^63 stays in range. The
+	 * loop below takes the rest of the run, from a line this one did not.
+	 */
+	while (wide && last - p >= 15 && is_position_start(*p) && all < (uint64_t)1 << 63) {
+		uint64_t v;
+		const char *nl = short_cost(cg, p, &v);
+		if (!nl) {
+			break;
+		}
+		all += v;
+		count++;
+		p = nl + 1;
+	}
+#endif
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
