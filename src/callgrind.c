@@ -1180,9 +1180,17 @@ fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *la
 		return NULL;
 	}
 	const char *q = v + 1;
-	/* Wraps past 19 digits: refused below. */
-	for (unsigned d; (d = (unsigned)(unsigned char)*q - '0') < 10; q++) {
+	/* Two digits a step while there are (q[1] only when q[0] is one). Wraps
+	 * past 19 digits: refused below. */
+	unsigned d = (unsigned)(unsigned char)q[0] - '0', e;
+	while (d < 10 && (e = (unsigned)(unsigned char)q[1] - '0') < 10) {
+		id = id * 100 + (uint64_t)d * 10 + e;
+		q += 2;
+		d = (unsigned)(unsigned char)q[0] - '0';
+	}
+	if (d < 10) {
 		id = id * 10 + d;
+		q++;
 	}
 	/* 18 digits: under 2^63, spec_name's limit, without a check. */
 	if (q == v + 1 || q - v > 19 || *q != ')') {
