@@ -83,9 +83,8 @@ idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val)
 }
 
 void
-idmap_set(struct idmap *m, uint64_t key, uint32_t val)
+idmap_set_other(struct idmap *m, uint64_t key, uint32_t val)
 {
-	/* The array holds val + 1 in 32 bits: the one value it cannot is hashed. */
 	if (val != UINT32_MAX && dense_slot(m, key)) {
 		m->dense_count += m->dense[key] == 0;
 		m->dense[key] = val + 1;
