@@ -729,24 +729,15 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	return ok;
 }
 
-uint32_t
-callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
+void
+callgraph_grow_functions(struct callgraph *g)
 {
-	if (g->fn_count == g->fn_cap) {
-		g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
-	}
-	uint32_t id = (uint32_t)g->fn_count++;
-	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
-	return id;
+	g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
 }
 
 void
-callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
+callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
 {
-	/* Direct recursion: the inner call's cost is in the caller's already. */
-	if (caller == callee) {
-		return;
-	}
 	if (g->edge_count >= g->merge_at) {
 		/*
 		 * A merge costs the calls and the functions: at least as many
