@@ -719,6 +719,10 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	expand(g, &x, total, opt);
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
+	/* The calls are spent: their room goes to the frames' names. */
+	free(g->edges);
+	g->edges = NULL;
+	g->edge_count = g->edge_cap = 0;
 	*unexpanded = 0;
 	for (size_t i = 0; i < orphan_count; i++) {
 		*unexpanded += orphans[i].cost;
