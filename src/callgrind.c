@@ -236,6 +236,19 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
  * name.
  */
 static uint32_t
+new_function(struct callgrind *cg, struct idmap *m, uint64_t key, uint32_t file, uint32_t name,
+        uint32_t object)
+{
+	uint32_t id = callgraph_function(&cg->graph, file, name, object);
+	if (name == cg->hashed_name) {
+		cg->graph.fns[id].name_hash = cg->hashed;
+	}
+	idmap_set(m, key, id);
+	return id;
+}
+
+/* Inline: a function met again is one look-up, on most fn= and calls= lines. */
+static inline __attribute__((always_inline)) uint32_t
 function_id(
         struct callgrind *cg, uint64_t compressed, uint32_t file, uint32_t name, uint32_t object)
 {
@@ -246,12 +259,7 @@ function_id(
 	if (idmap_get(m, key, &id)) {
 		return id;
 	}
-	id = callgraph_function(&cg->graph, file, name, object);
-	if (name == cg->hashed_name) {
-		cg->graph.fns[id].name_hash = cg->hashed;
-	}
-	idmap_set(m, key, id);
-	return id;
+	return new_function(cg, m, key, file, name, object);
 }
 
 static uint64_t
