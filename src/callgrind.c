@@ -328,12 +328,27 @@ event_value(struct callgrind *cg, const char *p, const char *end, uint64_t *out)
 	return true;
 }
 
-/* * + - and the digits, one bit each from '*' on: one test, not four. */
+/* * + - and the digits: a table, one load a line. */
+static const bool position_start[256] = {
+        ['*'] = true,
+        ['+'] = true,
+        ['-'] = true,
+        ['0'] = true,
+        ['1'] = true,
+        ['2'] = true,
+        ['3'] = true,
+        ['4'] = true,
+        ['5'] = true,
+        ['6'] = true,
+        ['7'] = true,
+        ['8'] = true,
+        ['9'] = true,
+};
+
 static inline bool
 is_position_start(char c)
 {
-	unsigned k = (unsigned)(unsigned char)c - '*';
-	return k < 16 && (0xFFCBu >> k & 1);
+	return position_start[(unsigned char)c];
 }
 
 static bool
