@@ -279,7 +279,8 @@ apportion(struct callgraph *g, struct expansion *x, struct orphan **orphans)
 struct names {
 	struct buf text;
 	size_t *start; /* per function: [start[f], start[f + 1]) in text */
-	uint64_t *hash; /* per function: its text's intern_hash, 0 if not known */
+	/* per function: its text's intern_hash, 0 if not known (yet) */
+	uint64_t *hash;
 	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
 	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
@@ -340,21 +341,12 @@ has_context(const char *s, size_t len)
 }
 
 /*
- * Base names shared by functions of different files get `file:` added;
- * *contexts says whether any name holds a caller context.
+ * Base names shared by functions of different files get `file:` added:
+ * true per base name id that does.
  */
 static bool *
-ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+shared_names_of(struct callgraph *g, const uint32_t *base_id)
 {
-	*contexts = false;
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		size_t len;
-		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(s, len);
-		/* The same id intern_add would give, without hashing the name again. */
-		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
-		*contexts = *contexts || (base < len && has_context(s + base, len - base));
-	}
 	size_t names = intern_count(g->names) + 1;
 	bool *shared = xcalloc(names, sizeof(*shared));
 	/* Per base name, the file of its first defined function (NONE: none). */
@@ -379,6 +371,72 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 }
 
 /*
+ * The base name of each function (without its call context), and
+ * shared_names_of them; *contexts says whether any name holds a caller
+ * context.
+ */
+static bool *
+ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
+{
+	*contexts = false;
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = base_len(s, len);
+		/* The same id intern_add would give, without hashing the name again. */
+		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
+		*contexts = *contexts || (base < len && has_context(s + base, len - base));
+	}
+	return shared_names_of(g, base_id);
+}
+
+/*
+ * names_init's usual case, tried first: as if no name had a context (')
+ * in it, each function's base name is its name; the frames are then made
+ * by plain copies, and one scan of them all for a ' or a ';' (or an empty
+ * name) says whether that holds. True when it does, with base_id[f] each
+ * frame's id (TREE_NONE when not a name as it is, or not shared_names);
+ * else false, and nm->text is for names_init to make again.
+ */
+static bool
+plain_frames(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
+        bool shared_names, uint32_t *base_id)
+{
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		base_id[f] = g->fns[f].name;
+	}
+	bool *shared = shared_names_of(g, base_id);
+	bool ok = true;
+	for (uint32_t f = 0; ok && f < g->fn_count; f++) {
+		const struct callgraph_function *fn = &g->fns[f];
+		bool plain = true;
+		size_t len;
+		const char *s;
+		nm->start[f] = nm->text.len;
+		if (shared[fn->name] && fn->file != NONE) {
+			s = intern_name(g->names, fn->file, &len);
+			buf_add(&nm->text, s, len);
+			buf_addc(&nm->text, ':');
+			ok = len > 0; /* add_name draws an empty name "[unknown]" */
+			plain = false;
+		}
+		s = intern_name(g->names, fn->name, &len);
+		buf_add(&nm->text, s, len);
+		ok = ok && len > 0;
+		if (opt->objects && fn->object != NONE) {
+			s = intern_name(g->names, fn->object, &len);
+			add_object(&nm->text, s, len);
+			plain = false;
+		}
+		nm->hash[f] = plain ? fn->name_hash : 0;
+		base_id[f] = plain && shared_names ? fn->name : TREE_NONE;
+	}
+	free(shared);
+	return ok && !memchr(nm->text.data, '\'', nm->text.len) &&
+	       !memchr(nm->text.data, ';', nm->text.len);
+}
+
+/*
  * The frames' names. shared_names: g->names is the tree's own, so a name
  * the frame takes as it is has its id there already.
  */
@@ -388,9 +446,19 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 {
 	size_t n = g->fn_count ? g->fn_count : 1;
 	uint32_t *base_id = xmalloc(n * sizeof(*base_id));
-	bool *shared = ambiguous_names(g, base_id, contexts);
 	buf_init(&nm->text);
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
+	nm->hash = xmalloc(n * sizeof(*nm->hash));
+	nm->fn_count = g->fn_count;
+	if (plain_frames(nm, g, opt, shared_names, base_id)) {
+		*contexts = false;
+		nm->start[g->fn_count] = nm->text.len;
+		nm->semis = false;
+		nm->id = base_id;
+		return;
+	}
+	buf_reset(&nm->text);
+	bool *shared = ambiguous_names(g, base_id, contexts);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		size_t len;
@@ -412,14 +480,14 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 			plain = false;
 		}
 		/* Kept as the frames' ids: no more memory where the graph is. */
+		/* The reader's hash is of the name, not of its base. */
+		nm->hash[f] = plain && base_id[f] == fn->name ? fn->name_hash : 0;
 		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
 	}
 	nm->start[g->fn_count] = nm->text.len;
-	nm->fn_count = g->fn_count;
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 	nm->id = base_id;
-	nm->hash = NULL;
 }
 
 static void
@@ -546,13 +614,11 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 {
 	struct tree_cursor *at = xmalloc((x->count ? x->count : 1) * sizeof(*at));
 	/*
-	 * Each function's frame hashed and interned once, not once a node;
-	 * the hashes made now, the graph gone, not where memory peaks.
+	 * Each function's frame hashed (if the reader did not) and interned
+	 * once, not once a node; the hashes made now, the graph gone, not
+	 * where memory peaks.
 	 */
 	bool named = tree_takes_hashed(t) && !nm->semis;
-	if (named) {
-		nm->hash = xcalloc(nm->fn_count ? nm->fn_count : 1, sizeof(*nm->hash));
-	}
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -653,6 +719,10 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	expand(g, &x, total, opt);
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
+	/* The calls are spent: their room goes to the frames' names. */
+	free(g->edges);
+	g->edges = NULL;
+	g->edge_count = g->edge_cap = 0;
 	*unexpanded = 0;
 	for (size_t i = 0; i < orphan_count; i++) {
 		*unexpanded += orphans[i].cost;
@@ -663,24 +733,15 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	return ok;
 }
 
-uint32_t
-callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
+void
+callgraph_grow_functions(struct callgraph *g)
 {
-	if (g->fn_count == g->fn_cap) {
-		g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
-	}
-	uint32_t id = (uint32_t)g->fn_count++;
-	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
-	return id;
+	g->fns = grow4(g->fns, &g->fn_cap, g->fn_count + 1, sizeof(*g->fns));
 }
 
 void
-callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
+callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
 {
-	/* Direct recursion: the inner call's cost is in the caller's already. */
-	if (caller == callee) {
-		return;
-	}
 	if (g->edge_count >= g->merge_at) {
 		/*
 		 * A merge costs the calls and the functions: at least as many

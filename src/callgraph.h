@@ -30,6 +30,7 @@ struct callgraph_function {
 	uint64_t out; /* inclusive cost of its calls to others */
 	uint64_t in; /* inclusive cost of the calls to it */
 	uint32_t first_edge, edge_count; /* set while turning into stacks */
+	uint64_t name_hash; /* intern_hash of its name when the reader had it, else 0 */
 	bool defined; /* had a block of its own (fn=), not only calls to it */
 };
 
@@ -59,10 +60,41 @@ struct callgraph_options {
 	double floor; /* share of the total under which a branch stays unexpanded */
 };
 
-/* A new function; returns its index. */
-uint32_t callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object);
-/* Calls from caller to callee of inclusive cost cost (one call site's). */
-void callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost);
+/* Makes room for one more function (callgraph_function's slow path). */
+void callgraph_grow_functions(struct callgraph *g);
+/* callgraph_call when the calls are to be merged or have no room. */
+void callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost);
+
+/* A new function; returns its index. Inline: the reader makes one a name. */
+static inline uint32_t
+callgraph_function(struct callgraph *g, uint32_t file, uint32_t name, uint32_t object)
+{
+	if (g->fn_count == g->fn_cap) {
+		callgraph_grow_functions(g);
+	}
+	uint32_t id = (uint32_t)g->fn_count++;
+	g->fns[id] = (struct callgraph_function){.name = name, .file = file, .object = object};
+	return id;
+}
+
+/*
+ * Calls from caller to callee of inclusive cost cost (one call site's).
+ * Inline: the reader makes one a calls= line.
+ */
+static inline void
+callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t cost)
+{
+	/* Direct recursion: the inner call's cost is in the caller's already. */
+	if (caller == callee) {
+		return;
+	}
+	if (g->edge_count < g->merge_at && g->edge_count < g->edge_cap) {
+		g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
+		return;
+	}
+	callgraph_call_other(g, caller, callee, cost);
+}
+
 void callgraph_finish(struct callgraph *g);
 /*
  * Adds the graph's stacks, whose self costs add up to total, to a side of

@@ -80,6 +80,13 @@ struct callgrind {
 	uint32_t call_target;
 	uint16_t *forms; /* short_cost's table, made for the first short line */
 	/*
+	 * The function name defined last and its intern_hash: a function is
+	 * mostly made just after its name is defined (fn=, or cfn= and calls=),
+	 * and its frame then takes the hash.
+	 */
+	uint32_t hashed_name;
+	uint64_t hashed;
+	/*
 	 * The names are the tree's own table (the whole-file reads, which
 	 * have the tree from the start): a frame's name is then interned once.
 	 */
@@ -105,6 +112,7 @@ create(const char *name, const struct callgrind_options *opt, struct intern *nam
 	cg->positions = 1;
 	cg->object = cg->file = cg->cur_file = cg->fn = NONE;
 	cg->call_object = cg->call_file = cg->call_fn = NONE;
+	cg->hashed_name = NONE;
 	return cg;
 }
 
@@ -178,7 +186,12 @@ is_digit(char c)
 static uint32_t
 define_name(struct callgrind *cg, enum space space, uint64_t id, const char *s, size_t len)
 {
-	uint32_t name = intern_add(cg->graph.names, s, len);
+	uint64_t hash = intern_hash(s, len);
+	uint32_t name = intern_add_hashed(cg->graph.names, s, len, hash);
+	if (space == SPACE_FUNCTION) {
+		cg->hashed_name = name;
+		cg->hashed = hash;
+	}
 	idmap_set(&cg->ids[space], id, name);
 	return name;
 }
@@ -223,6 +236,19 @@ spec_name(struct callgrind *cg, enum space space, const char *p, const char *end
  * name.
  */
 static uint32_t
+new_function(struct callgrind *cg, struct idmap *m, uint64_t key, uint32_t file, uint32_t name,
+        uint32_t object)
+{
+	uint32_t id = callgraph_function(&cg->graph, file, name, object);
+	if (name == cg->hashed_name) {
+		cg->graph.fns[id].name_hash = cg->hashed;
+	}
+	idmap_set(m, key, id);
+	return id;
+}
+
+/* Inline: a function met again is one look-up, on most fn= and calls= lines. */
+static inline __attribute__((always_inline)) uint32_t
 function_id(
         struct callgrind *cg, uint64_t compressed, uint32_t file, uint32_t name, uint32_t object)
 {
@@ -233,9 +259,7 @@ function_id(
 	if (idmap_get(m, key, &id)) {
 		return id;
 	}
-	id = callgraph_function(&cg->graph, file, name, object);
-	idmap_set(m, key, id);
-	return id;
+	return new_function(cg, m, key, file, name, object);
 }
 
 static uint64_t
@@ -304,12 +328,27 @@ event_value(struct callgrind *cg, const char *p, const char *end, uint64_t *out)
 	return true;
 }
 
-/* * + - and the digits, one bit each from '*' on: one test, not four. */
+/* * + - and the digits: a table, one load a line. */
+static const bool position_start[256] = {
+        ['*'] = true,
+        ['+'] = true,
+        ['-'] = true,
+        ['0'] = true,
+        ['1'] = true,
+        ['2'] = true,
+        ['3'] = true,
+        ['4'] = true,
+        ['5'] = true,
+        ['6'] = true,
+        ['7'] = true,
+        ['8'] = true,
+        ['9'] = true,
+};
+
 static inline bool
 is_position_start(char c)
 {
-	unsigned k = (unsigned)(unsigned char)c - '*';
-	return k < 16 && (0xFFCBu >> k & 1);
+	return position_start[(unsigned char)c];
 }
 
 static bool
@@ -984,6 +1023,21 @@ short_form(unsigned idx, size_t n, size_t single)
 	return (uint16_t)(FORM_KNOWN | first << 4 | (stop - first));
 }
 
+/* The value of the n digits at q (n under 16), mostly one or two. */
+static inline __attribute__((always_inline)) uint64_t
+short_digits(const char *q, unsigned n)
+{
+	if (n - 1 < 2) {
+		unsigned d = (unsigned)(unsigned char)q[0] - '0';
+		return n == 1 ? d : d * 10 + (unsigned)(unsigned char)q[1] - '0';
+	}
+	uint64_t x = 0;
+	for (const char *stop = q + n; q < stop; q++) {
+		x = x * 10 + (unsigned)(*q - '0');
+	}
+	return x;
+}
+
 /*
  * usual_cost for a line of under 16 bytes, newline included, read as one
  * 16-byte load (p + 15 must be in the buffer): masks of its newline, blanks
@@ -1020,11 +1074,7 @@ short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 	if (form == FORM_REFUSED) {
 		return NULL;
 	}
-	uint64_t x = 0;
-	for (const char *q = p + (form >> 4 & 15), *stop = q + (form & 15); q < stop; q++) {
-		x = x * 10 + (unsigned)(*q - '0');
-	}
-	*v = x;
+	*v = short_digits(p + (form >> 4 & 15), form & 15);
 	return p + __builtin_ctz(end);
 }
 #endif
@@ -1061,6 +1111,23 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
         uint64_t *sum, uint64_t *lines)
 {
 	uint64_t all = *sum, count = 0;
+#if defined(__SSE2__)
+	/*
+	 * Where short_cost can read 16 bytes: one test of the room a line. Its
+	 * counts are under 15 digits, so a sum under 2^63 stays in range. The
+	 * loop below takes the rest of the run, from a line this one did not.
+	 */
+	while (wide && last - p >= 15 && is_position_start(*p) && all < (uint64_t)1 << 63) {
+		uint64_t v;
+		const char *nl = short_cost(cg, p, &v);
+		if (!nl) {
+			break;
+		}
+		all += v;
+		count++;
+		p = nl + 1;
+	}
+#endif
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
@@ -1123,8 +1190,11 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 	return cg->fn == NONE ? NULL : self_cost_run(cg, wide, p, last);
 }
 
-/* A name line's value "(id)" or "(id) name" (one blank): as spec_name reads it. */
-static const char *
+/*
+ * A name line's value "(id)" or "(id) name" (one blank): as spec_name
+ * reads it. Inline, so that each key's own set_name is.
+ */
+static inline __attribute__((always_inline)) const char *
 fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *last)
 {
 	uint64_t id = 0;
@@ -1133,9 +1203,17 @@ fast_name_line(struct callgrind *cg, enum key key, const char *v, const char *la
 		return NULL;
 	}
 	const char *q = v + 1;
-	/* Wraps past 19 digits: refused below. */
-	for (unsigned d; (d = (unsigned)(unsigned char)*q - '0') < 10; q++) {
+	/* Two digits a step while there are (q[1] only when q[0] is one). Wraps
+	 * past 19 digits: refused below. */
+	unsigned d = (unsigned)(unsigned char)q[0] - '0', e;
+	while (d < 10 && (e = (unsigned)(unsigned char)q[1] - '0') < 10) {
+		id = id * 100 + (uint64_t)d * 10 + e;
+		q += 2;
+		d = (unsigned)(unsigned char)q[0] - '0';
+	}
+	if (d < 10) {
 		id = id * 10 + d;
+		q++;
 	}
 	/* 18 digits: under 2^63, spec_name's limit, without a check. */
 	if (q == v + 1 || q - v > 19 || *q != ')') {
@@ -1172,7 +1250,11 @@ fast_calls_line(struct callgrind *cg, const char *v, const char *last)
 	}
 	start_call(cg);
 	cg->line_no++;
-	return (const char *)memchr(q, '\n', (size_t)(last + 1 - q)) + 1;
+	/* The call's position is a few bytes: no call to memchr for them. */
+	while (*q != '\n') {
+		q++;
+	}
+	return q + 1;
 }
 
 /* Whether the line at p starts with lit (which has no newline). */
@@ -1187,12 +1269,48 @@ starts_with(const char *p, const char *lit)
 	return true;
 }
 
-/* A line starting with a lower-case letter: a name or calls= line. */
+/* The line's first four bytes as one number, whatever the byte order. */
+#define FOUR(a, b, c, d)                                                                           \
+	((uint32_t)(unsigned char)(a) | (uint32_t)(unsigned char)(b) << 8 |                        \
+	        (uint32_t)(unsigned char)(c) << 16 | (uint32_t)(unsigned char)(d) << 24)
+
+/*
+ * A line starting with a lower-case letter: a name or calls= line. The
+ * usual keys are told by the line's first four bytes at once ("fn=(",
+ * "cfn="), when the chunk has them.
+ */
 static const char *
 fast_spec_line(struct callgrind *cg, const char *p, const char *last)
 {
 	if (cg->in_call) {
 		return NULL; /* callgrind_line refuses it */
+	}
+	if (last - p >= 3) {
+		switch (FOUR(p[0], p[1], p[2], p[3])) {
+		case FOUR('f', 'n', '=', '('):
+			return fast_name_line(cg, KEY_FN, p + 3, last);
+		case FOUR('f', 'l', '=', '('):
+			return fast_name_line(cg, KEY_FL, p + 3, last);
+		case FOUR('f', 'i', '=', '('):
+			return fast_name_line(cg, KEY_FI, p + 3, last);
+		case FOUR('f', 'e', '=', '('):
+			return fast_name_line(cg, KEY_FE, p + 3, last);
+		case FOUR('o', 'b', '=', '('):
+			return fast_name_line(cg, KEY_OB, p + 3, last);
+		case FOUR('c', 'f', 'n', '='):
+			return fast_name_line(cg, KEY_CFN, p + 4, last);
+		case FOUR('c', 'f', 'i', '='):
+			return fast_name_line(cg, KEY_CFI, p + 4, last);
+		case FOUR('c', 'f', 'l', '='):
+			return fast_name_line(cg, KEY_CFL, p + 4, last);
+		case FOUR('c', 'o', 'b', '='):
+			return fast_name_line(cg, KEY_COB, p + 4, last);
+		case FOUR('c', 'a', 'l', 'l'):
+			/* p[5] only when p[4] is not the newline. */
+			return p[4] == 's' && p[5] == '=' ? fast_calls_line(cg, p + 6, last) : NULL;
+		default:
+			return NULL;
+		}
 	}
 	/* Reads stop at the newline: p[2] only when p[1] is none, and so on. */
 	const char *eq = p[1] == '\n'                  ? NULL

@@ -83,12 +83,16 @@ idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val)
 }
 
 void
-idmap_set(struct idmap *m, uint64_t key, uint32_t val)
+idmap_set_other(struct idmap *m, uint64_t key, uint32_t val)
 {
-	if (dense_slot(m, key)) {
+	if (val != UINT32_MAX && dense_slot(m, key)) {
 		m->dense_count += m->dense[key] == 0;
-		m->dense[key] = (uint64_t)val + 1;
+		m->dense[key] = val + 1;
 		return;
+	}
+	if (key < m->dense_cap && m->dense[key]) {
+		m->dense[key] = 0; /* the hash's entry, newer, is then the one read */
+		m->dense_count--;
 	}
 	/* At most half full: linear probing's misses stay a probe or two. */
 	if (!m->keys || (m->count + 1) * 2 > m->mask + 1) {

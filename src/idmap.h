@@ -19,12 +19,13 @@ struct idmap {
 	uint32_t *vals;
 	size_t mask, count;
 	uint64_t seed; /* hash_seed(), from the first insertion */
-	uint64_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
+	uint32_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
 	size_t dense_cap, dense_count;
 };
 
 void idmap_finish(struct idmap *m);
-void idmap_set(struct idmap *m, uint64_t key, uint32_t val);
+/* idmap_set for a key the array does not hold yet, or a value it cannot. */
+void idmap_set_other(struct idmap *m, uint64_t key, uint32_t val);
 /* The hashed part of idmap_get, for keys the array does not hold. */
 bool idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val);
 
@@ -37,6 +38,19 @@ idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
 		return true;
 	}
 	return idmap_get_hashed(m, key, val);
+}
+
+/* Inline: the callgrind reader sets one for each name and function. */
+static inline void
+idmap_set(struct idmap *m, uint64_t key, uint32_t val)
+{
+	/* The array holds val + 1 in 32 bits: the one value it cannot is hashed. */
+	if (key < m->dense_cap && val != UINT32_MAX) {
+		m->dense_count += m->dense[key] == 0;
+		m->dense[key] = val + 1;
+		return;
+	}
+	idmap_set_other(m, key, val);
 }
 
 #endif
