@@ -55,11 +55,8 @@ xrealloc(void *ptr, size_t size)
 }
 
 void *
-xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
+xgrow_to(void *ptr, size_t *cap, size_t need, size_t elem_size)
 {
-	if (need <= *cap) {
-		return ptr;
-	}
 	size_t n = *cap ? *cap : 16;
 	while (n < need) {
 		if (n > SIZE_MAX / 2) {

@@ -12,8 +12,19 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
-/* Grows an array to hold at least `need` elements; *cap is updated. */
-void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size);
+/* Grows an array to hold at least `need` (> *cap) elements; *cap is updated. */
+void *xgrow_to(void *ptr, size_t *cap, size_t need, size_t elem_size);
+
+/*
+ * Makes room for at least `need` elements. Inline: most calls, once an
+ * element added, find the room there already.
+ */
+static inline void *
+xgrow(void *ptr, size_t *cap, size_t need, size_t elem_size)
+{
+	return need <= *cap ? ptr : xgrow_to(ptr, cap, need, elem_size);
+}
+
 /*
  * A hint that all of [p, p + size) is about to be written: a big fresh
  * block is then faulted in with one system call instead of a page fault
