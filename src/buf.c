@@ -48,9 +48,13 @@ buf_setlen_slow(struct buf *b, size_t len)
 void
 buf_reserve(struct buf *b, size_t extra)
 {
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap) {
+		return;
+	}
 	/* A zeroed struct (data NULL) grows like one from buf_init. */
 	char *old = b->cap ? b->data : NULL;
-	b->data = xgrow(old, &b->cap, b->len + extra + 1, 1);
+	b->data = xgrow_to(old, &b->cap, need, 1);
 	if (!old) {
 		b->data[b->len] = '\0';
 	}
