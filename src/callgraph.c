@@ -391,12 +391,66 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 }
 
 /*
+ * Appends a frame's name: through add_name (whether it went in as it is),
+ * or raw, copied as it is, *empty set when it is empty (plain_frames
+ * checks all the raw names in one scan after).
+ */
+static bool
+add_text(struct buf *b, const char *s, size_t len, bool raw, bool *empty)
+{
+	if (!raw) {
+		return add_name(b, s, len);
+	}
+	buf_add(b, s, len);
+	*empty = *empty || len == 0;
+	return true;
+}
+
+/*
+ * Each function's frame: `file:` where shared says its base name
+ * (base_id[f]) is shared, the base name, ` [object]` with --objects. Sets
+ * each frame's hash where the reader's is of it, and makes base_id[f] the
+ * frame's id: TREE_NONE unless the name went in as it is and
+ * shared_names. raw: see add_text.
+ */
+static void
+frame_texts(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
+        const bool *shared, bool shared_names, uint32_t *base_id, bool raw, bool *empty)
+{
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		const struct callgraph_function *fn = &g->fns[f];
+		size_t len;
+		const char *s;
+		bool plain = true;
+		nm->start[f] = nm->text.len;
+		if (shared[base_id[f]] && fn->file != NONE) {
+			s = intern_name(g->names, fn->file, &len);
+			add_text(&nm->text, s, len, raw, empty);
+			buf_addc(&nm->text, ':');
+			plain = false;
+		}
+		s = intern_name(g->names, base_id[f], &len);
+		plain = add_text(&nm->text, s, len, raw, empty) && plain;
+		if (opt->objects && fn->object != NONE) {
+			s = intern_name(g->names, fn->object, &len);
+			add_object(&nm->text, s, len);
+			plain = false;
+		}
+		/* The reader's hash is of the name, not of its base. */
+		nm->hash[f] = plain && base_id[f] == fn->name ? fn->name_hash : 0;
+		/* Kept as the frames' ids: no more memory where the graph is. */
+		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
+	}
+	nm->start[g->fn_count] = nm->text.len;
+}
+
+/*
  * names_init's usual case, tried first: as if no name had a context (')
  * in it, each function's base name is its name; the frames are then made
  * by plain copies, and one scan of them all for a ' or a ';' (or an empty
- * name) says whether that holds. True when it does, with base_id[f] each
- * frame's id (TREE_NONE when not a name as it is, or not shared_names);
- * else false, and nm->text is for names_init to make again.
+ * name) says whether that holds. True when it does (base_id as
+ * frame_texts leaves it); else false, and nm->text is for names_init to
+ * make again.
  */
 static bool
 plain_frames(struct names *nm, struct callgraph *g, const struct callgraph_options *opt,
@@ -406,33 +460,10 @@ plain_frames(struct names *nm, struct callgraph *g, const struct callgraph_optio
 		base_id[f] = g->fns[f].name;
 	}
 	bool *shared = shared_names_of(g, base_id);
-	bool ok = true;
-	for (uint32_t f = 0; ok && f < g->fn_count; f++) {
-		const struct callgraph_function *fn = &g->fns[f];
-		bool plain = true;
-		size_t len;
-		const char *s;
-		nm->start[f] = nm->text.len;
-		if (shared[fn->name] && fn->file != NONE) {
-			s = intern_name(g->names, fn->file, &len);
-			buf_add(&nm->text, s, len);
-			buf_addc(&nm->text, ':');
-			ok = len > 0; /* add_name draws an empty name "[unknown]" */
-			plain = false;
-		}
-		s = intern_name(g->names, fn->name, &len);
-		buf_add(&nm->text, s, len);
-		ok = ok && len > 0;
-		if (opt->objects && fn->object != NONE) {
-			s = intern_name(g->names, fn->object, &len);
-			add_object(&nm->text, s, len);
-			plain = false;
-		}
-		nm->hash[f] = plain ? fn->name_hash : 0;
-		base_id[f] = plain && shared_names ? fn->name : TREE_NONE;
-	}
+	bool empty = false;
+	frame_texts(nm, g, opt, shared, shared_names, base_id, true, &empty);
 	free(shared);
-	return ok && !memchr(nm->text.data, '\'', nm->text.len) &&
+	return !empty && !memchr(nm->text.data, '\'', nm->text.len) &&
 	       !memchr(nm->text.data, ';', nm->text.len);
 }
 
@@ -450,44 +481,17 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	nm->start = xmalloc((n + 1) * sizeof(*nm->start));
 	nm->hash = xmalloc(n * sizeof(*nm->hash));
 	nm->fn_count = g->fn_count;
+	nm->id = base_id;
 	if (plain_frames(nm, g, opt, shared_names, base_id)) {
 		*contexts = false;
-		nm->start[g->fn_count] = nm->text.len;
 		nm->semis = false;
-		nm->id = base_id;
 		return;
 	}
 	buf_reset(&nm->text);
 	bool *shared = ambiguous_names(g, base_id, contexts);
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		const struct callgraph_function *fn = &g->fns[f];
-		size_t len;
-		const char *s;
-		/* The name as it is: with shared names, its id is the tree's. */
-		bool plain = true;
-		nm->start[f] = nm->text.len;
-		if (shared[base_id[f]] && fn->file != NONE) {
-			s = intern_name(g->names, fn->file, &len);
-			add_name(&nm->text, s, len);
-			buf_addc(&nm->text, ':');
-			plain = false;
-		}
-		s = intern_name(g->names, base_id[f], &len);
-		plain = add_name(&nm->text, s, len) && plain;
-		if (opt->objects && fn->object != NONE) {
-			s = intern_name(g->names, fn->object, &len);
-			add_object(&nm->text, s, len);
-			plain = false;
-		}
-		/* Kept as the frames' ids: no more memory where the graph is. */
-		/* The reader's hash is of the name, not of its base. */
-		nm->hash[f] = plain && base_id[f] == fn->name ? fn->name_hash : 0;
-		base_id[f] = plain && shared_names ? base_id[f] : TREE_NONE;
-	}
-	nm->start[g->fn_count] = nm->text.len;
+	frame_texts(nm, g, opt, shared, shared_names, base_id, false, NULL);
 	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
-	nm->id = base_id;
 }
 
 static void
