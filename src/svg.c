@@ -421,13 +421,13 @@ add_interval(struct buf *b, const struct layout *l, uint32_t id)
 	buf_add_double(b, p, 6);
 }
 
+/* Room for the longest frame opening, 65 bytes, copied as one move. */
+enum { OPENING_SLOT = 80 };
+
 /*
  * What every frame of a graph shares, worked out once: the frames are most
  * of a big file, and each of these cost a rounding or two a frame.
  */
-/* Room for the longest frame opening, 65 bytes, copied as one move. */
-enum { OPENING_SLOT = 80 };
-
 struct frame_writer {
 	struct buf label; /* scratch for one frame's label */
 	struct buf height; /* ' height="H"', the same on every rect */
