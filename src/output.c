@@ -442,6 +442,39 @@ commit_in_place(struct out *o, bool *broken_pipe, struct diag *err)
 	return true;
 }
 
+/*
+ * Puts the temporary file tmp at target; false with *code on failure.
+ *
+ * An existing target is exchanged with tmp (one atomic step, as rename)
+ * and the old file, now at tmp, unlinked. A plain rename over an existing
+ * file makes ext4 (auto_da_alloc) allocate and start writing the new data
+ * inside the call: about 1 ms for a 1 MB graph, a sixth of the whole run,
+ * for a guarantee about power cuts that difffold does not give anyway (it
+ * never syncs). Where the exchange is refused (no target yet, a filesystem
+ * without it), a plain rename.
+ */
+static bool
+replace_target(const char *tmp, const char *target, int *code)
+{
+#ifdef RENAME_EXCHANGE
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
+		if (unlink(tmp) == 0) {
+			return true;
+		}
+		/* The target turned into a directory since it was checked: put
+		 * it back and fail, as rename(2) would have. */
+		*code = errno;
+		(void)renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE);
+		return false;
+	}
+#endif
+	if (rename(tmp, target) == 0) {
+		return true;
+	}
+	*code = errno;
+	return false;
+}
+
 bool
 out_commit(struct out *o, bool *broken_pipe, struct diag *err)
 {
@@ -464,8 +497,8 @@ out_commit(struct out *o, bool *broken_pipe, struct diag *err)
 	}
 	sigset_t old;
 	hold_signals(&old);
-	bool renamed = rename(o->tmp_path, o->target) == 0;
-	int code = errno;
+	int code = 0;
+	bool renamed = replace_target(o->tmp_path, o->target, &code);
 	if (renamed) {
 		set_live(o->tmp_path, NULL);
 	}

@@ -248,6 +248,42 @@ test_target_is_dir(void **state)
 	free(dir);
 }
 
+/*
+ * A file target that becomes a directory while the output is written: the
+ * commit fails as rename(2) would (the replacement exchanges the two names
+ * first, so it must put the directory back), nothing else changes.
+ */
+static void
+test_target_becomes_dir(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	char *path = join(dir, "out.svg");
+	put_file(path, "old");
+	struct out o;
+	struct diag err;
+	assert_true(out_open(&o, path, &err));
+	buf_adds(&o.b, "new");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	char *file = join(path, "x");
+	put_file(file, "kept");
+	bool broken;
+	assert_false(out_commit(&o, &broken, &err));
+	assert_true(strncmp(err.msg, path, strlen(path)) == 0);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	expect_file(file, "kept");
+	assert_int_equal(count_entries(dir), 1); /* no temporary file left */
+	unlink(file);
+	rmdir(path);
+	rmdir(dir);
+	free(file);
+	free(path);
+	free(dir);
+}
+
 static void
 test_relative_and_memory(void **state)
 {
@@ -473,6 +509,7 @@ main(void)
 	        cmocka_unit_test(test_abort),
 	        cmocka_unit_test(test_missing_dir),
 	        cmocka_unit_test(test_target_is_dir),
+	        cmocka_unit_test(test_target_becomes_dir),
 	        cmocka_unit_test(test_relative_and_memory),
 	        cmocka_unit_test(test_through_links),
 	        cmocka_unit_test(test_link_loop),
