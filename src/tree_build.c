@@ -199,7 +199,9 @@ grow_slots(struct tree_build *b)
 				slots[i] = s;
 			}
 		}
-		release_prefix(b->slots, &released, hi * sizeof(uint64_t));
+		if (hi < old) { /* the last block's pages go with the free below */
+			release_prefix(b->slots, &released, hi * sizeof(uint64_t));
+		}
 	}
 	free(b->slots);
 	b->slots = slots;
@@ -884,7 +886,8 @@ tree_build_lay_out(struct tree_build *b, struct tree *t)
 	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
 		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
 		lay_out_block(b, t, parents, depths, lo, hi);
-		for (int i = 0; i < 7; i++) {
+		for (int i = 0; hi < count && i < 7; i++) {
+			/* (The last block's pages go with the frees below.) */
 			release_prefix(src[i], &released[i], hi * elem[i]);
 		}
 	}
