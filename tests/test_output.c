@@ -110,6 +110,29 @@ remove_both(char *dir, char *path)
 	free(dir);
 }
 
+/* Removes file, then the directory sub holding it, then dir. */
+static void
+remove_nested(char *dir, char *sub, char *file)
+{
+	unlink(file);
+	rmdir(sub);
+	rmdir(dir);
+	free(file);
+	free(sub);
+	free(dir);
+}
+
+/* A new directory (*dir) holding *path = name with text in it, opened as o. */
+static void
+open_over(char **dir, char **path, const char *name, const char *text, struct out *o)
+{
+	struct diag err;
+	*dir = make_dir();
+	*path = join(*dir, name);
+	put_file(*path, text);
+	assert_true(out_open(o, *path, &err));
+}
+
 static void
 test_commit(void **state)
 {
@@ -146,12 +169,10 @@ static void
 test_replace_large(void **state)
 {
 	(void)state;
-	char *dir = make_dir();
-	char *path = join(dir, "out.json");
-	put_file(path, "old contents");
+	char *dir, *path;
 	struct out o;
 	struct diag err;
-	assert_true(out_open(&o, path, &err));
+	open_over(&dir, &path, "out.json", "old contents", &o);
 	size_t total = 0;
 	for (int i = 0; i < 20000; i++) {
 		buf_printf(&o.b, "line %d of many\n", i);
@@ -240,12 +261,7 @@ test_target_is_dir(void **state)
 	assert_non_null(strstr(err.msg, strerror(EISDIR)));
 	assert_int_equal(count_entries(dir), 1);
 	assert_int_equal(count_entries(path), 1);
-	unlink(file);
-	rmdir(path);
-	rmdir(dir);
-	free(file);
-	free(path);
-	free(dir);
+	remove_nested(dir, path, file);
 }
 
 /*
@@ -257,12 +273,10 @@ static void
 test_target_becomes_dir(void **state)
 {
 	(void)state;
-	char *dir = make_dir();
-	char *path = join(dir, "out.svg");
-	put_file(path, "old");
+	char *dir, *path;
 	struct out o;
 	struct diag err;
-	assert_true(out_open(&o, path, &err));
+	open_over(&dir, &path, "out.svg", "old", &o);
 	buf_adds(&o.b, "new");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mkdir(path, 0700), 0);
@@ -276,12 +290,7 @@ test_target_becomes_dir(void **state)
 	assert_true(S_ISDIR(sb.st_mode));
 	expect_file(file, "kept");
 	assert_int_equal(count_entries(dir), 1); /* no temporary file left */
-	unlink(file);
-	rmdir(path);
-	rmdir(dir);
-	free(file);
-	free(path);
-	free(dir);
+	remove_nested(dir, path, file);
 }
 
 static void
