@@ -465,6 +465,13 @@ walk_strip_hex(struct tree_build *b, const char *stack, size_t len, size_t start
 	return node;
 }
 
+/*
+ * Below this many nodes the tables are in the cache and a frame is looked
+ * up as soon as it is hashed: batching the lookups (scan_frames...) only
+ * pays where they miss.
+ */
+#define DIRECT_NODES ((size_t)1 << 15)
+
 /* Root-to-leaf walk; returns the leaf. */
 static uint32_t
 walk_forward(struct tree_build *b, const char *stack, size_t len)
@@ -476,6 +483,17 @@ walk_forward(struct tree_build *b, const char *stack, size_t len)
 	}
 	uint32_t node = depth ? b->prev[depth - 1] : TREE_ROOT;
 	uint64_t k = depth ? b->prev_k[depth - 1] : ROOT_PATH_HASH;
+	while (b->count < DIRECT_NODES && start <= len && !b->full) {
+		const char *f = stack + start;
+		size_t flen;
+		uint64_t h = scan_frame(f, len - start, &flen, b->seed);
+		k = path_hash(k, h);
+		uint32_t cand = tree_build_candidate(b, k);
+		node = cand && is_node(b, cand, node, f, flen) ? cand
+		                                               : child(b, k, node, f, flen, h);
+		remember(b, depth++, node, k);
+		start += flen + 1;
+	}
 	while (start <= len && !b->full) {
 		size_t n = scan_frames(b, stack, len, &start, k);
 		find_candidates(b, n);
