@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #ifdef __GLIBC__ /* defined by the headers above */
 #include <malloc.h>
 #endif
@@ -41,6 +44,28 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	uint64_t h = seed;
 	size_t i = 0;
+#if defined(__SSE2__)
+	/* 16 bytes a step looked at for ';' at once, hashed as two words. */
+	const __m128i semis = _mm_set1_epi8(';');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, semis));
+		uint64_t w[2];
+		memcpy(w, s + i, 16);
+		if (m) {
+			unsigned b = (unsigned)__builtin_ctz(m);
+			if (b >= 8) {
+				h = hash_mix(h, w[0]);
+			}
+			if (b % 8) {
+				h = hash_mix(h, w[b / 8] & (~0ull >> (64 - 8 * (b % 8))));
+			}
+			*flen = i + b;
+			return hash_end(h, i + b);
+		}
+		h = hash_mix(hash_mix(h, w[0]), w[1]);
+	}
+#endif
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, s + i, 8);
