@@ -513,6 +513,8 @@ walk_forward(struct tree_build *b, const char *stack, size_t len)
 		size_t flen;
 		uint64_t h = scan_frame(f, len - start, &flen, b->seed);
 		k = path_hash(k, h);
+		/* The usual hit inline; child() alone, a call a frame, cost 4 %
+		 * more instructions at 1 MB. */
 		uint32_t cand = tree_build_candidate(b, k);
 		node = cand && is_node(b, cand, node, f, flen) ? cand
 		                                               : child(b, k, node, f, flen, h);
