@@ -142,9 +142,12 @@ make_room(struct massif *m, size_t n)
 	m->cap = cap;
 }
 
-/* Writes the frame of a new level before its parent's path. */
-static size_t
-push_name(struct massif *m, const char *s, size_t len)
+/*
+ * Writes the frame of a new level before its parent's path: its position
+ * in *pos. False, writing nothing, when the frame's name is empty.
+ */
+static bool
+push_name(struct massif *m, const char *s, size_t len, size_t *pos_out)
 {
 	const char *name, *obj;
 	size_t nlen, olen;
@@ -158,8 +161,11 @@ push_name(struct massif *m, const char *s, size_t len)
 		obj = base;
 		nlen = olen + 2;
 	}
+	if (nlen == 0) {
+		return false; /* massif names every node: the line is not one of its */
+	}
 	/* A name starting with '#' would start a comment line in -f folded. */
-	size_t hash = !unknown && nlen > 0 && name[0] == '#';
+	size_t hash = !unknown && name[0] == '#';
 	/* The new level is levels[m->depth]; its parent's path ends the buffer. */
 	size_t sep = m->depth > 1;
 	make_room(m, hash + nlen + sep);
@@ -180,7 +186,8 @@ push_name(struct massif *m, const char *s, size_t len)
 	if (sep) {
 		m->path[pos + nlen] = ';';
 	}
-	return pos;
+	*pos_out = pos;
+	return true;
 }
 
 /* The deepest level is complete: its own bytes become its stack. */
@@ -270,7 +277,10 @@ tree_line(struct massif *m, const char *s, size_t len)
 		m->has_top = true;
 	}
 	m->levels = xgrow(m->levels, &m->levels_cap, m->depth + 1, sizeof(*m->levels));
-	size_t pos = indent > 0 ? push_name(m, p, (size_t)(end - p)) : m->cap;
+	size_t pos = m->cap;
+	if (indent > 0 && !push_name(m, p, (size_t)(end - p), &pos)) {
+		return fail(m, m->line_no, "a heap tree node has no function name");
+	}
 	m->levels[m->depth++] = (struct level){bytes, 0, children, 0, pos, m->line_no};
 	return true;
 }

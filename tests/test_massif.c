@@ -109,6 +109,31 @@ test_children_checked(void **state)
 	buf_finish(&folded);
 }
 
+/*
+ * A node whose function is empty (nothing after its bytes, or nothing
+ * after its address) is refused with its line: nothing massif writes, and
+ * once an out-of-bounds write at the end of the path buffer.
+ */
+static void
+test_empty_function(void **state)
+{
+	(void)state;
+	struct buf folded;
+	buf_init(&folded);
+	static const char *const nodes[] = {" n0: 10\n", " n0: 10 \n", " n0: 10 0x1: \n"};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		struct buf text;
+		buf_init(&text);
+		buf_adds(&text, HEADER SNAPSHOT(0, "peak") "n1: 10 (heap allocation functions)\n");
+		buf_adds(&text, nodes[i]);
+		struct diag err;
+		assert_false(read_massif(text.data, MASSIF_PEAK, &folded, &err));
+		assert_non_null(strstr(err.msg, "m.out:13: a heap tree node has no function name"));
+		buf_finish(&text);
+	}
+	buf_finish(&folded);
+}
+
 /* A path deeper than the first buffer: the written-backwards path moves. */
 static void
 test_deep_path(void **state)
@@ -142,6 +167,7 @@ main(void)
 	        cmocka_unit_test(test_peak_tree),
 	        cmocka_unit_test(test_snapshot_without_tree),
 	        cmocka_unit_test(test_children_checked),
+	        cmocka_unit_test(test_empty_function),
 	        cmocka_unit_test(test_deep_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
