@@ -931,9 +931,10 @@ tree_build_lay_out(struct tree_build *b, struct tree *t)
 	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
 		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
 		lay_out_block(b, t, parents, depths, lo, hi);
-		for (int i = 0; hi < count && i < 7; i++) {
-			/* (The last block's pages go with the frees below.) */
-			release_prefix(src[i], &released[i], hi * elem[i]);
+		if (hi < count) { /* the last block's pages go with the frees below */
+			for (int i = 0; i < 7; i++) {
+				release_prefix(src[i], &released[i], hi * elem[i]);
+			}
 		}
 	}
 	free(depths);
