@@ -111,8 +111,8 @@ test_children_checked(void **state)
 
 /*
  * A node whose function is empty (nothing after its bytes, or nothing
- * after its address) is refused with its line: nothing massif writes, and
- * once an out-of-bounds write at the end of the path buffer.
+ * after its address) is refused with its line: massif never writes one,
+ * and an empty name leaves push_name no byte to write its frame into.
  */
 static void
 test_empty_function(void **state)
