@@ -45,7 +45,7 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "tests", "pprof"))
+sys.path.insert(0, os.path.join(REPO, "tests", "profilers", "pprof"))
 import gen  # noqa: E402
 
 MIB = 1 << 20

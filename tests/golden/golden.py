@@ -90,7 +90,7 @@ import tempfile
 import threading
 import xml.etree.ElementTree as ET
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLESS = os.environ.get("BLESS") == "1"
 TIMEOUT = 120
 ENV = dict(os.environ, LC_ALL="C", NO_COLOR="1")

@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 DIFFFOLD, ROOT = sys.argv[1], sys.argv[2]
-GEN = os.path.join(ROOT, "tests", "runs", "gen-runs.py")
+GEN = os.path.join(ROOT, "tests", "scripts", "runs", "gen-runs.py")
 # (run-to-run noise, runs a side): more runs where the noise is larger, as
 # a user would need. The seed is fixed, as for every generated input here.
 LEVELS = [(0.02, 3), (0.08, 6), (0.15, 16)]

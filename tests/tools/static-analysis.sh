@@ -7,7 +7,7 @@
 # Usage: tests/static-analysis.sh [BUILD_DIR]   (default: build; it must be
 # configured, as clang-tidy reads BUILD_DIR/compile_commands.json)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${1:-build}
 
 if [ ! -f "$build/compile_commands.json" ]; then
@@ -18,11 +18,11 @@ fi
 status=0
 echo "== cppcheck"
 cppcheck --enable=warning,performance,portability --error-exitcode=1 --inline-suppr \
-	--std=c11 -D_GNU_SOURCE -DDIFFFOLD_VERSION='"0"' --quiet -I src src fuzz || status=1
+	--std=c11 -D_GNU_SOURCE -DDIFFFOLD_VERSION='"0"' --quiet -I src -I src/base -I src/model -I src/read -I src/draw -I src/report src fuzz || status=1
 
 echo "== clang-tidy"
 # shellcheck disable=SC2046
-clang-tidy -p "$build" --quiet $(ls src/*.c fuzz/*.c) || status=1
+clang-tidy -p "$build" --quiet $(ls src/*.c src/*/*.c fuzz/*.c) || status=1
 
 [ "$status" = 0 ] && echo "static analysis: no findings"
 exit "$status"

@@ -32,7 +32,7 @@ def run(exe, args, stdin=None):
 
 def main():
     exe, root, build = sys.argv[1], sys.argv[2], sys.argv[3]
-    data = os.path.join(root, "tests", "report", "data")
+    data = os.path.join(root, "tests", "golden", "report", "data")
     base = os.path.join(data, "base.folded")
     head = os.path.join(data, "head.folded")
     with open(head, "rb") as f:
