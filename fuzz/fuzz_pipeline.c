@@ -56,6 +56,7 @@
 #include "report.h"
 #include "svg.h"
 #include "tree.h"
+#include "tree_build.h"
 #include "utf8.h"
 #include "xalloc.h"
 

@@ -20,6 +20,7 @@
 #include "options.h"
 #include "output.h"
 #include "render.h"
+#include "runs.h"
 #include "report.h"
 #include "svg.h"
 #include "timing.h"
@@ -173,6 +174,7 @@ run(const struct options *opt)
 	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
 		code = gate(t, o);
 	}
+	runs_destroy(t->runs); /* input_read attached them, for the caller to free */
 	tree_destroy(t);
 	return code;
 }

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "count.h"
 #include "source.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 struct pipe;

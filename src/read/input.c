@@ -20,6 +20,8 @@
 #include "speedscope.h"
 #include "timing.h"
 #include "transform.h"
+#include "tree_build.h"
+#include "tree_warn.h"
 #include "xalloc.h"
 
 static void
@@ -559,8 +561,8 @@ input_read(
 		runs_attach(runs, t);
 	}
 	timing_stage("tree_finish");
-	transform_warn_roots(t, messages);
-	transform_warn_dropped(o->tree.transform, t, messages);
+	tree_warn_roots(t, messages);
+	tree_warn_dropped(o->tree.transform, t, messages);
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "count.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 #define MAX_LINE ((size_t)16 << 20)

@@ -10,6 +10,7 @@
 #include "hash.h"
 #include "idmap.h"
 #include "pprof.pb-c.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 /* A top-level field this long is no sample or table entry: an error, not

@@ -25,6 +25,7 @@
 #include "options.h"
 #include "output.h"
 #include "tree.h"
+#include "tree_build.h"
 
 /* The tree's folded export as a NUL-terminated string the caller frees. */
 static inline char *

@@ -12,6 +12,7 @@
 #include "massif.h"
 #include "output.h"
 #include "tree.h"
+#include "tree_build.h"
 
 #define HEADER "desc: --depth=3\ncmd: ./prog\ntime_unit: i\n"
 #define SNAPSHOT(n, kind)                                                                          \

@@ -25,6 +25,7 @@
 #include "output.h"
 #include "png.h"
 #include "svg.h"
+#include "tree_build.h"
 #include "xalloc.h"
 #include "tree.h"
 

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "pprof.h"
 #include "tree.h"
+#include "tree_build.h"
 
 static void
 varint(struct buf *b, uint64_t v)
