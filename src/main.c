@@ -20,8 +20,9 @@
 #include "options.h"
 #include "output.h"
 #include "render.h"
-#include "runs.h"
 #include "report.h"
+#include "runs.h"
+#include "settings.h"
 #include "svg.h"
 #include "timing.h"
 #include "tree.h"
@@ -38,7 +39,9 @@ static const struct layout *
 picture(const struct tree *t, const struct options *o, struct layout **cache)
 {
 	if (!*cache) {
-		*cache = layout_create(t, o);
+		struct draw_options d;
+		settings_draw(o, &d);
+		*cache = layout_create(t, &d);
 	}
 	return *cache;
 }

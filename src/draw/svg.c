@@ -171,27 +171,13 @@ id_prefix(const struct layout *l, char out[16])
 	out[11] = '\0';
 }
 
-static const char *
-widths_name(enum widths w)
-{
-	switch (w) {
-	case WIDTHS_BASE:
-		return "base";
-	case WIDTHS_UNION:
-		return "union";
-	case WIDTHS_HEAD:
-		break;
-	}
-	return "head";
-}
-
 static double label_dy(const struct layout *l);
 
 /* The root element: size, id prefix, and what the script needs to redo labels. */
 static void
 write_root(struct buf *b, const struct layout *l, const char *prefix)
 {
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 	            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"");
 	attr_num(b, "width", l->width);
@@ -202,7 +188,7 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	num(b, l->height);
 	buf_printf(b, "\" class=\"difffold\" data-prefix=\"%s\"", prefix);
 	buf_printf(b, " data-differential=\"%d\" data-widths=\"%s\"", l->tree->differential ? 1 : 0,
-	        widths_name(o->widths));
+	        draw_options_widths_name(o->widths));
 	buf_printf(b, " data-inverted=\"%d\" data-truncate=\"%s\"", o->inverted ? 1 : 0,
 	        o->truncate == TRUNCATE_LEFT ? "left" : "right");
 	attr_num(b, "data-graph-x", l->graph_x);
@@ -808,7 +794,7 @@ write_frames(struct out *o, const struct layout *l, const char *prefix)
 void
 svg_write(struct out *o, const struct layout *l)
 {
-	const struct options *opt = l->opt;
+	const struct draw_options *opt = l->opt;
 	const struct caption *c = l->caption;
 	char prefix[16];
 	id_prefix(l, prefix);

@@ -22,8 +22,10 @@
 #include "buf.h"
 #include "export.h"
 #include "folded.h"
+#include "layout.h"
 #include "options.h"
 #include "output.h"
+#include "settings.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -49,6 +51,15 @@ json_of_tree(const struct tree *t, size_t *len)
 	export_json(&out, t, &o);
 	options_finish(&o);
 	return buf_detach(&out.b, len);
+}
+
+/* layout_create with the picture's settings taken from o, as main does. */
+static inline struct layout *
+layout_of(const struct tree *t, const struct options *o)
+{
+	struct draw_options d;
+	settings_draw(o, &d);
+	return layout_create(t, &d);
 }
 
 /* A fresh tree fed from `data` through the reader; fails the test on error. */
