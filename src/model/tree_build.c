@@ -9,12 +9,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "hash.h"
 #include "prefetch.h"
+#include "simd.h"
 #include "transform.h"
 #include "xalloc.h"
 
@@ -41,12 +39,9 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	uint64_t h = seed;
 	size_t i = 0;
-#if defined(__SSE2__)
 	/* 16 bytes a step looked at for ';' at once, hashed as two words. */
-	const __m128i semis = _mm_set1_epi8(';');
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, semis));
+	for (; SIMD_WIDE && i + 16 <= n; i += 16) {
+		unsigned m = simd_eq16(s + i, ';');
 		uint64_t w[2];
 		memcpy(w, s + i, 16);
 		if (m) {
@@ -62,7 +57,6 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 		}
 		h = hash_mix(hash_mix(h, w[0]), w[1]);
 	}
-#endif
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, s + i, 8);

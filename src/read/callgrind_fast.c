@@ -7,10 +7,8 @@
 #include "callgrind_private.h"
 
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "simd.h"
 #include "xalloc.h"
 
 /*
@@ -177,7 +175,6 @@ usual_cost(const char *p, size_t n, size_t single, uint64_t *v)
 	return q;
 }
 
-#if defined(__SSE2__)
 /* short_cost's table: an entry per mask of a short line's blanks and newline. */
 #define FORMS_SIZE ((size_t)1 << 15)
 #define FORM_REFUSED 1
@@ -247,18 +244,15 @@ short_digits(const char *q, unsigned n)
 static inline __attribute__((always_inline)) const char *
 short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 {
-	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
-	unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_set1_epi8('\n')));
+	unsigned nl = simd_eq16(p, '\n');
 	if (!nl) {
 		return NULL;
 	}
 	unsigned end = nl & -nl; /* the newline's bit */
-	__m128i d = _mm_sub_epi8(b, _mm_set1_epi8('0'));
-	__m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-	__m128i blank = _mm_cmpeq_epi8(b, _mm_set1_epi8(' '));
 	unsigned line = (end - 1) & ~1u; /* the bytes after the first */
-	unsigned blanks = (unsigned)_mm_movemask_epi8(blank) & line;
-	unsigned ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, blank));
+	unsigned blank = simd_eq16(p, ' ');
+	unsigned blanks = blank & line;
+	unsigned ok = simd_digits16(p) | blank;
 	if ((ok & line) != line) {
 		return NULL;
 	}
@@ -273,7 +267,6 @@ short_cost(const struct callgrind *cg, const char *p, uint64_t *v)
 	*v = short_digits(p + (form >> 4 & 15), form & 15);
 	return p + __builtin_ctz(end);
 }
-#endif
 
 /*
  * usual_cost, by short_cost when the 16 bytes from p are within the
@@ -283,16 +276,12 @@ static inline __attribute__((always_inline)) const char *
 usual_cost_in(
         const struct callgrind *cg, const char *p, const char *last, size_t single, uint64_t *v)
 {
-#if defined(__SSE2__)
-	if (last - p >= 15) {
+	if (SIMD_WIDE && last - p >= 15) {
 		const char *nl = short_cost(cg, p, v);
 		if (nl) {
 			return nl;
 		}
 	}
-#else
-	(void)last;
-#endif
 	return usual_cost(p, cg->event_count, single, v);
 }
 
@@ -307,13 +296,13 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
         uint64_t *sum, uint64_t *lines)
 {
 	uint64_t all = *sum, count = 0;
-#if defined(__SSE2__)
 	/*
 	 * Where short_cost can read 16 bytes: one test of the room a line. Its
 	 * counts are under 15 digits, so a sum under 2^63 stays in range. The
 	 * loop below takes the rest of the run, from a line this one did not.
 	 */
-	while (wide && last - p >= 15 && is_position_start(*p) && all < (uint64_t)1 << 63) {
+	while (SIMD_WIDE && wide && last - p >= 15 && is_position_start(*p) &&
+	        all < (uint64_t)1 << 63) {
 		uint64_t v;
 		const char *nl = short_cost(cg, p, &v);
 		if (!nl) {
@@ -323,7 +312,6 @@ cost_run(const struct callgrind *cg, bool wide, size_t single, const char *p, co
 		count++;
 		p = nl + 1;
 	}
-#endif
 	while (p <= last && is_position_start(*p)) {
 		uint64_t v;
 		const char *nl =
@@ -365,11 +353,9 @@ fast_cost_lines(struct callgrind *cg, const char *p, const char *last)
 		return NULL;
 	}
 	bool wide = cg->positions == 1 && cg->single != SIZE_MAX;
-#if defined(__SSE2__)
-	if (wide && !cg->forms) {
+	if (SIMD_WIDE && wide && !cg->forms) {
 		cg->forms = xcalloc(FORMS_SIZE, sizeof(*cg->forms));
 	}
-#endif
 	if (cg->in_call) {
 		uint64_t v;
 		const char *nl =
