@@ -550,14 +550,14 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 		                PCRE2_SUBSTITUTE_UNSET_EMPTY,
 		        run->md, NULL, (PCRE2_SPTR)r->repl, r->repl_len,
 		        (PCRE2_UCHAR *)run->sub[slot], &n);
-		if (rc == PCRE2_ERROR_NOMEMORY && n <= TRANSFORM_NAME_MAX) {
+		if (rc == PCRE2_ERROR_NOMEMORY && n <= BOUND_NAME) {
 			room(&run->sub[slot], &run->sub_cap[slot], n + 1);
 			continue;
 		}
-		if (rc == PCRE2_ERROR_NOMEMORY || (rc > 0 && n > TRANSFORM_NAME_MAX)) {
+		if (rc == PCRE2_ERROR_NOMEMORY || (rc > 0 && n > BOUND_NAME)) {
 			char why[80];
 			snprintf(why, sizeof(why), "a rewritten name would be longer than %lu MiB",
-			        (unsigned long)(TRANSFORM_NAME_MAX >> 20));
+			        (unsigned long)(BOUND_NAME >> 20));
 			return refuse(run->reason, sizeof(run->reason), "--replace", r->arg, why);
 		}
 		if (rc < 0) {

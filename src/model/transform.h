@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "buf.h"
 
 enum transform_kind {
@@ -35,10 +36,6 @@ enum transform_kind {
 	TRANSFORM_FOCUS,
 	TRANSFORM_EXCLUDE,
 };
-
-/* A rewritten name may not grow past this (a --replace of every byte by a
- * long text would otherwise take gigabytes): the read fails instead. */
-#define TRANSFORM_NAME_MAX ((size_t)16 << 20)
 
 struct transform;
 struct transform_run;

@@ -642,7 +642,7 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 		}
 		pos = (size_t)(next - data);
 	}
-	if (len - pos > MAX_LINE) {
+	if (len - pos > BOUND_LINE) {
 		cg->line_no++;
 		fail(cg, err, "line is longer than 16 MiB");
 		return -1;

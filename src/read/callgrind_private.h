@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "callgraph.h"
 #include "callgrind.h"
 #include "idmap.h"
@@ -19,7 +20,6 @@
 
 #define NONE UINT32_MAX
 #define MAX_EVENTS 64
-#define MAX_LINE ((size_t)16 << 20)
 
 /* The three name spaces of the compression: objects, files, functions. */
 enum space {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "diag.h"
 #include "source.h"
 #include "tree.h"
@@ -24,9 +25,6 @@
  */
 #define FOLDED_MARK_2_COLUMNS "# difffold: 2 columns"
 #define FOLDED_MARK_3_COLUMNS "# difffold: 3 columns"
-
-/* Lines longer than this are an error, not an allocation. */
-#define FOLDED_MAX_LINE ((size_t)16 << 20)
 
 enum folded_mode {
 	FOLDED_BASE,
@@ -45,7 +43,7 @@ struct folded_stats {
 /*
  * Reads one file ("-" = standard input) into the tree. With strict, the first
  * bad line is fatal. Returns false with *err filled on a fatal error: I/O,
- * a line over FOLDED_MAX_LINE, an overflowing sum, no valid line at all.
+ * a line over BOUND_LINE, an overflowing sum, no valid line at all.
  */
 bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
         struct folded_stats *st, struct diag *err);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "buf.h"
 #include "count.h"
 #include "escape.h"
@@ -16,8 +17,6 @@
 /* A top-level field this long is no sample or table entry: an error, not
  * an allocation (source.c would otherwise buffer it whole). */
 #define MAX_FIELD ((size_t)64 << 20)
-/* A stack's frames, like a folded line: past this it is an error. */
-#define MAX_STACK ((size_t)16 << 20)
 #define NO_STRING INT64_MIN
 
 /* Profile's top-level fields read (numbers from google/pprof's profile.proto). */
@@ -601,7 +600,7 @@ make_path(struct pprof *pp, const struct stack *s)
 		if (l->frame == SIZE_MAX && !make_frames(pp, l)) {
 			return false;
 		}
-		if (pp->path.len + l->frame_len + 1 > MAX_STACK) {
+		if (pp->path.len + l->frame_len + 1 > BOUND_STACK) {
 			return fail_at(pp, s->at, "a sample's stack is longer than 16 MiB");
 		}
 		buf_adds(&pp->path, pp->path.len ? ";" : "");
