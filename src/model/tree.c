@@ -152,12 +152,6 @@ self_delta(const struct tree *t, const struct tree_node *n)
 	return tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true);
 }
 
-enum node_status
-tree_classify(const struct tree *t, const struct tree_node *n)
-{
-	return tree_classify_change(t, n, self_delta(t, n));
-}
-
 void
 tree_seal(struct tree *t, bool differential, const uint32_t *rank)
 {

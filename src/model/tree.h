@@ -158,8 +158,6 @@ double tree_total(const struct tree *t, enum side side);
 /* Pre-order successor of id within the subtree of `top` (TREE_NONE at end). */
 uint32_t tree_next_preorder(const struct tree *t, uint32_t id, uint32_t top);
 const char *tree_status_name(enum node_status s);
-/* Status of a node by its counts; exposed for the colour module's tests. */
-enum node_status tree_classify(const struct tree *t, const struct tree_node *n);
 /*
  * The same rule for any change of a node (head - base, scaled): new and
  * removed by its totals, else slower/faster/same against the noise floor.
