@@ -6,7 +6,7 @@
  * changes and the legend entries. The layout wraps these strings into
  * lines at the " · " between their parts; the backends compose no
  * sentences of their own. Numbers are written by numfmt, in the one wording
- * of issue 18.
+ * every output shares.
  */
 #ifndef DIFFFOLD_CAPTION_H
 #define DIFFFOLD_CAPTION_H

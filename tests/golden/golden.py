@@ -71,8 +71,8 @@ BLESS=1 rewrites stdout, stderr, exit and files/ from what difffold does
 with `formats` are not rewritten: their exit and stderr hold for every
 format. Read the git diff before committing.
 
-Folders without `args` are not cases (tests/report/data holds the inputs
-of tests/report/cli.py). Nothing is skipped for a missing tool, user or
+Folders without `args` are not cases (tests/golden/report/data holds the
+inputs of tests/scripts/report_cli.py). Nothing is skipped for a missing tool, user or
 fixture: that fails the case. The one skip: an as-nobody case when nobody
 cannot start even a copy of the binary in the temporary directory (see
 tests/tools/other_user.py); it is listed with the reason, and the suite
@@ -563,7 +563,7 @@ def hostile_text(data):
     return [f"control characters from the input in text output: {bad}"] if bad else []
 
 
-# A subset of escape_is_invisible in src/escape.c.
+# A subset of escape_is_invisible in src/base/escape.c.
 INVISIBLE = set(range(0x200B, 0x2010)) | set(range(0x202A, 0x202F)) | \
     set(range(0x2060, 0x2065)) | set(range(0x2066, 0x206A)) | {0xAD, 0x61C, 0xFEFF}
 
