@@ -132,3 +132,228 @@ stats_welch(
 	w->lo = w->diff - half;
 	w->hi = w->diff + half;
 }
+
+double
+stats_normal_upper(double z)
+{
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+double
+stats_normal_quantile(double p)
+{
+	/* Asked once a frame with the same p: the last answer is kept (the
+	 * tests run on one thread). */
+	static _Thread_local double last_p = -1, last_z;
+	if (p == last_p) {
+		return last_z;
+	}
+	double lo = -40, hi = 40;
+	/* P(Z >= z) falls with z; 200 halvings reach a double's limits. */
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_normal_upper(mid) > p) {
+			lo = mid;
+		} else {
+			hi = mid;
+		}
+	}
+	last_p = p;
+	last_z = (lo + hi) / 2;
+	return last_z;
+}
+
+double
+stats_t_upper(double t, double df)
+{
+	if (df > 1000) {
+		return stats_normal_upper(t);
+	}
+	double half = stats_t_two_sided(t, df) / 2;
+	return t >= 0 ? half : 1 - half;
+}
+
+/* x log(x / m), 0 at x = 0: a term of the binomial deviance. */
+static double
+xlogx(double x, double m)
+{
+	return x > 0 ? x * log(x / m) : 0;
+}
+
+/* The signed root of the deviance of k successes in n at rate p. */
+static double
+deviance_root(double k, double n, double p)
+{
+	if (k <= 0) {
+		k = 0;
+	}
+	if (k >= n) {
+		k = n;
+	}
+	double d = 2 * (xlogx(k, n * p) + xlogx(n - k, n * (1 - p)));
+	double r = sqrt(d > 0 ? d : 0);
+	return k < n * p ? -r : r;
+}
+
+#define BINOM_EXACT_MAX 4000
+
+double
+stats_binom_upper(double k, double n, double p)
+{
+	if (k <= 0) {
+		return 1;
+	}
+	if (k > n) {
+		return 0;
+	}
+	if (n > BINOM_EXACT_MAX) {
+		return stats_normal_upper(deviance_root(k - 0.5, n, p));
+	}
+	return stats_incbeta(k, n - k + 1, p);
+}
+
+double
+stats_binom_lower(double k, double n, double p)
+{
+	if (k >= n) {
+		return 1;
+	}
+	if (k < 0) {
+		return 0;
+	}
+	if (n > BINOM_EXACT_MAX) {
+		return 1 - stats_normal_upper(deviance_root(k + 0.5, n, p));
+	}
+	return 1 - stats_incbeta(k + 1, n - k, p);
+}
+
+static double
+sum(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++) {
+		s += v[i];
+	}
+	return s;
+}
+
+/* Pearson's chi-square of counts c about rate times their exposure t. */
+static double
+pearson(const double *c, const double *t, size_t n, double rate)
+{
+	double chi = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = rate * t[i];
+		if (e > 0) {
+			chi += (c[i] - e) * (c[i] - e) / e;
+		}
+	}
+	return chi;
+}
+
+/* Each run's share of its exposure: mean and spread, for the reports. */
+static void
+share_spread(const double *c, const double *t, size_t n, double *mean, double *sd)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++) {
+		m += t[i] > 0 ? c[i] / t[i] : 0;
+	}
+	m = n ? m / (double)n : 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = (t[i] > 0 ? c[i] / t[i] : 0) - m;
+		ss += d * d;
+	}
+	*mean = m;
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/* Runs: the score statistic against Student's t with the spread's df. */
+static void
+with_spread(struct stats_counts *c, double phi, double df)
+{
+	double ra = c->a / c->A, rb = c->b / c->B, r0 = (c->a + c->b) / (c->A + c->B);
+	c->phi = phi;
+	c->df = df;
+	double z = (rb - ra) / sqrt(phi * r0 * (1 / c->A + 1 / c->B));
+	c->p_up = fmax(c->p_up, stats_t_upper(z, c->df));
+	c->p_down = fmax(c->p_down, stats_t_upper(-z, c->df));
+}
+
+void
+stats_counts_test(const double *x, const double *xt, size_t nx, const double *y, const double *yt,
+        size_t ny, double alpha, struct stats_counts *c)
+{
+	*c = (struct stats_counts){.phi = 1, .df = INFINITY, .p = 1, .p_up = 1, .p_down = 1};
+	share_spread(x, xt, nx, &c->mean[0], &c->sd[0]);
+	share_spread(y, yt, ny, &c->mean[1], &c->sd[1]);
+	c->a = sum(x, nx);
+	c->A = sum(xt, nx);
+	c->b = sum(y, ny);
+	c->B = sum(yt, ny);
+	double ra = c->A > 0 ? c->a / c->A : 0, rb = c->B > 0 ? c->b / c->B : 0;
+	c->diff = rb - ra;
+	c->ratio = ra > 0 ? rb / ra : rb > 0 ? INFINITY : NAN;
+	c->lo = c->hi = c->diff;
+	if (c->A <= 0 || c->B <= 0 || c->a + c->b <= 0) {
+		return; /* nothing on either side, or a side without exposure */
+	}
+	double pi0 = c->B / (c->A + c->B);
+	c->p_up = stats_binom_upper(c->b, c->a + c->b, pi0);
+	c->p_down = stats_binom_lower(c->b, c->a + c->b, pi0);
+	double df = (double)(nx + ny) - 2;
+	if (df > 0) {
+		double phi = (pearson(x, xt, nx, ra) + pearson(y, yt, ny, rb)) / df;
+		with_spread(c, phi > 1 ? phi : 1, df);
+	}
+	c->p = fmin(1, 2 * fmin(c->p_up, c->p_down));
+	double se = sqrt(c->phi * (ra / c->A + rb / c->B));
+	double q = c->df > 1000 ? stats_normal_quantile(alpha / 2) : stats_t_quantile(alpha, c->df);
+	c->lo = c->diff - q * se;
+	c->hi = c->diff + q * se;
+}
+
+double
+stats_detectable_ratio(double a, double A, double B, double phi, double alpha, double power)
+{
+	if (!(a > 0) || !(A > 0) || !(B > 0)) {
+		return INFINITY;
+	}
+	double z = stats_normal_quantile(alpha) + stats_normal_quantile(1 - power);
+	/* The head count at ratio r is a r B / A: a few fixed-point steps. */
+	double r = 1;
+	for (int i = 0; i < 30; i++) {
+		r = exp(z * sqrt(phi * (1 / a + A / (a * r * B))));
+	}
+	return r;
+}
+
+double
+stats_samples_factor(
+        double a, double A, double B, double phi, double alpha, double power, double ratio)
+{
+	if (!(a > 0) || !(ratio > 1) || !(B > 0)) {
+		return INFINITY;
+	}
+	double z = stats_normal_quantile(alpha) + stats_normal_quantile(1 - power);
+	double l = log(ratio);
+	return phi * z * z * (1 + A / (ratio * B)) / (a * l * l);
+}
+
+double
+stats_counts_growth_p(const struct stats_counts *c, double ratio0)
+{
+	if (c->A <= 0 || c->B <= 0 || c->a + c->b <= 0) {
+		return 1;
+	}
+	double n = c->a + c->b;
+	double p = stats_binom_upper(c->b, n, ratio0 * c->B / (c->A + ratio0 * c->B));
+	if (!isinf(c->df)) {
+		/* The base rate under H0's boundary, the head's ratio0 times it. */
+		double r0 = n / (c->A + ratio0 * c->B);
+		double var = c->phi * r0 * (ratio0 / c->B + ratio0 * ratio0 / c->A);
+		double z = (c->b / c->B - ratio0 * c->a / c->A) / sqrt(var);
+		p = fmax(p, stats_t_upper(z, c->df));
+	}
+	return p;
+}
