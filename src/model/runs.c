@@ -19,15 +19,21 @@ struct node_stat {
 
 struct runs {
 	double alpha;
+	/* One profile a side: nodes are tested from the tree's counts on
+	 * demand (nothing kept a node), their exposures the side totals in
+	 * samples (counts over the side's sample weight). */
+	const struct tree *single;
+	double weight[2], exposure[2];
+	bool identical[2]; /* every run of the side held the same counts */
 	struct run *run[2];
 	size_t n[2], cap[2];
 	double *prev[2]; /* the side's self counts summed so far */
 	size_t prev_len[2];
 	struct node_stat *nodes;
 	size_t node_count;
-	struct stats_welch *fns[2]; /* by intern id: [0] self, [1] total */
+	struct stats_counts *fns[2]; /* by intern id: [0] self, [1] total */
 	uint32_t nnames;
-	struct stats_welch whole;
+	struct stats_counts whole;
 	/* Benjamini-Hochberg: the largest significant p of each family, -1: none. */
 	double node_cut[2], fn_cut[2];
 };
@@ -44,7 +50,7 @@ static void
 free_runs(struct runs *r)
 {
 	for (int side = 0; side < 2; side++) {
-		for (size_t i = 0; i < r->n[side]; i++) {
+		for (size_t i = 0; r->run[side] && i < r->n[side]; i++) {
 			free(r->run[side][i].v);
 			r->run[side][i].v = NULL;
 		}
@@ -109,12 +115,12 @@ run_totals(struct run *run, const struct tree *t)
 	return tot;
 }
 
-/* The shares of one value (self or total counts of every run) of a side. */
+/* The counts of one value (self or total of every run) of a side. */
 static void
-shares(double *const *v, size_t runs, const double *run_total, size_t id, double *out)
+gather(double *const *v, size_t runs, size_t id, double *out)
 {
 	for (size_t k = 0; k < runs; k++) {
-		out[k] = run_total[k] > 0 ? v[k][id] / run_total[k] : 0;
+		out[k] = v[k][id];
 	}
 }
 
@@ -125,12 +131,14 @@ struct table {
 	double *x, *y;
 };
 
+/* A count's change against each run's total: its share of the run. */
 static void
-test_one(const struct runs *r, const struct table *tb, int total, size_t id, struct stats_welch *w)
+test_one(const struct runs *r, const struct table *tb, int total, size_t id, struct stats_counts *c)
 {
-	shares(tb->v[SIDE_BASE][total], r->n[SIDE_BASE], tb->run_total[SIDE_BASE], id, tb->x);
-	shares(tb->v[SIDE_HEAD][total], r->n[SIDE_HEAD], tb->run_total[SIDE_HEAD], id, tb->y);
-	stats_welch(tb->x, r->n[SIDE_BASE], tb->y, r->n[SIDE_HEAD], r->alpha, w);
+	gather(tb->v[SIDE_BASE][total], r->n[SIDE_BASE], id, tb->x);
+	gather(tb->v[SIDE_HEAD][total], r->n[SIDE_HEAD], id, tb->y);
+	stats_counts_test(tb->x, tb->run_total[SIDE_BASE], r->n[SIDE_BASE], tb->y,
+	        tb->run_total[SIDE_HEAD], r->n[SIDE_HEAD], r->alpha, c);
 }
 
 static int
@@ -164,6 +172,23 @@ bh_cut(double *p, size_t m, double alpha)
 	return cut;
 }
 
+/*
+ * A change the test does not confirm is drawn unchanged: slower and
+ * faster by the self count's test, new and removed (a frame whose self
+ * may be 0) by the total's.
+ */
+static void
+demote(const struct runs *r, struct tree *t)
+{
+	for (size_t id = 0; id < t->node_count; id++) {
+		struct tree_node *n = &t->nodes[id];
+		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
+		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, total)) {
+			n->status = STATUS_SAME;
+		}
+	}
+}
+
 static void
 test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 {
@@ -171,11 +196,11 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 	r->nodes = xcalloc(t->node_count, sizeof(struct node_stat));
 	for (size_t id = 0; id < t->node_count; id++) {
 		for (int total = 0; total < 2; total++) {
-			struct stats_welch w;
-			test_one(r, tb, total, id, &w);
-			r->nodes[id].p[total] = (float)w.p;
-			r->nodes[id].lo[total] = (float)w.lo;
-			r->nodes[id].hi[total] = (float)w.hi;
+			struct stats_counts c;
+			test_one(r, tb, total, id, &c);
+			r->nodes[id].p[total] = (float)c.p;
+			r->nodes[id].lo[total] = (float)c.lo;
+			r->nodes[id].hi[total] = (float)c.hi;
 		}
 	}
 	double *p = xmalloc(t->node_count * sizeof(double));
@@ -186,12 +211,7 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
 	}
 	free(p);
-	for (size_t id = 0; id < t->node_count; id++) {
-		struct tree_node *n = &t->nodes[id];
-		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, false)) {
-			n->status = STATUS_SAME;
-		}
-	}
+	demote(r, t);
 }
 
 /*
@@ -255,7 +275,7 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
 		}
 	}
 	for (int total = 0; total < 2; total++) {
-		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_welch));
+		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_counts));
 		double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
 		for (uint32_t name = 0; name < nnames; name++) {
 			test_one(r, &fn, total, name, &r->fns[total][name]);
@@ -273,6 +293,37 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
 		}
 	}
 	free(outer);
+}
+
+/*
+ * The whole profile: each run's total is one Poisson count (exposure 1 a
+ * run), so the spread of the totals is the dispersion and the sides'
+ * different run counts are their exposures.
+ */
+static void
+whole_test(struct runs *r, double *const run_total[2])
+{
+	size_t most = r->n[0] > r->n[1] ? r->n[0] : r->n[1];
+	double *ones = xmalloc((most ? most : 1) * sizeof(double));
+	for (size_t k = 0; k < most; k++) {
+		ones[k] = 1;
+	}
+	stats_counts_test(run_total[SIDE_BASE], ones, r->n[SIDE_BASE], run_total[SIDE_HEAD], ones,
+	        r->n[SIDE_HEAD], r->alpha, &r->whole);
+	free(ones);
+}
+
+/* Whether every run holds the same counts as the first (a file given twice). */
+static bool
+identical_runs(const struct run *run, size_t n)
+{
+	for (size_t k = 1; k < n; k++) {
+		if (run[k].len != run[0].len ||
+		        memcmp(run[k].v, run[0].v, run[0].len * sizeof(double)) != 0) {
+			return false;
+		}
+	}
+	return n > 1;
 }
 
 void
@@ -293,8 +344,10 @@ runs_attach(struct runs *r, struct tree *t)
 			tb.run_total[side][k] = tb.v[side][1][k][TREE_ROOT];
 		}
 	}
-	stats_welch(tb.run_total[SIDE_BASE], r->n[SIDE_BASE], tb.run_total[SIDE_HEAD],
-	        r->n[SIDE_HEAD], r->alpha, &r->whole);
+	whole_test(r, tb.run_total);
+	for (int side = 0; side < 2; side++) {
+		r->identical[side] = identical_runs(r->run[side], r->n[side]);
+	}
 	test_nodes(r, t, &tb);
 	test_functions(r, t, &tb);
 	for (int side = 0; side < 2; side++) {
@@ -309,6 +362,146 @@ runs_attach(struct runs *r, struct tree *t)
 	free(tb.y);
 	free_runs(r);
 	t->runs = r;
+}
+
+/* One profile a side: node id's test from the tree's counts. */
+static void
+single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *c)
+{
+	const struct tree *t = r->single;
+	const struct tree_node *n = tree_node(t, id);
+	double v[2];
+	for (int side = 0; side < 2; side++) {
+		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
+		v[side] = count_to_double(k) / r->weight[side];
+	}
+	stats_counts_test(&v[SIDE_BASE], &r->exposure[SIDE_BASE], 1, &v[SIDE_HEAD],
+	        &r->exposure[SIDE_HEAD], 1, r->alpha, c);
+}
+
+/*
+ * The size of one sample in count units, for counts weighted by time: a
+ * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
+ * 10 ms a sample) holds a w-th of them. One w for both sides, so that
+ * their totals compare. Fractional counts are taken as they are.
+ */
+static double
+sample_weight(const struct tree *t)
+{
+	uint64_t g = 0;
+	for (size_t id = 0; id < t->node_count && g != 1; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		for (int side = 0; side < 2; side++) {
+			if (t->nanos && t->nanos[id].self[side]) {
+				return 1;
+			}
+			for (uint64_t a = g, b = n->self_units[side]; b;) {
+				uint64_t m = a % b;
+				a = b;
+				b = m;
+				g = a;
+			}
+		}
+	}
+	return g ? (double)g : 1;
+}
+
+static void
+single_nodes(struct runs *r, struct tree *t)
+{
+	r->node_count = t->node_count;
+	double *p = xmalloc(t->node_count * sizeof(double));
+	for (int total = 0; total < 2; total++) {
+		for (size_t id = 0; id < t->node_count; id++) {
+			struct stats_counts c;
+			single_node(r, (uint32_t)id, total, &c);
+			p[id] = c.p;
+		}
+		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
+	}
+	free(p);
+	demote(r, t);
+}
+
+static void
+single_functions(struct runs *r, const struct tree *t)
+{
+	uint32_t nnames = intern_count(t->names);
+	r->nnames = nnames;
+	bool *outer = outermost(t, nnames);
+	double *sums[2][2];
+	for (int side = 0; side < 2; side++) {
+		for (int total = 0; total < 2; total++) {
+			sums[side][total] = xcalloc(nnames ? nnames : 1, sizeof(double));
+		}
+	}
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		for (int side = 0; side < 2; side++) {
+			sums[side][0][n->name] +=
+			        count_to_double(tree_node_self(t, n, side)) / r->weight[side];
+			if (outer[id]) {
+				sums[side][1][n->name] +=
+				        count_to_double(tree_node_total(t, n, side)) /
+				        r->weight[side];
+			}
+		}
+	}
+	for (int total = 0; total < 2; total++) {
+		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_counts));
+		double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
+		for (uint32_t name = 0; name < nnames; name++) {
+			stats_counts_test(&sums[SIDE_BASE][total][name], &r->exposure[SIDE_BASE], 1,
+			        &sums[SIDE_HEAD][total][name], &r->exposure[SIDE_HEAD], 1, r->alpha,
+			        &r->fns[total][name]);
+			p[name] = r->fns[total][name].p;
+		}
+		r->fn_cut[total] = bh_cut(p, nnames, r->alpha);
+		free(p);
+	}
+	for (int side = 0; side < 2; side++) {
+		free(sums[side][0]);
+		free(sums[side][1]);
+	}
+	free(outer);
+}
+
+void
+runs_attach_single(struct tree *t, double alpha, bool weighted)
+{
+	struct runs *r = runs_create(alpha);
+	r->single = t;
+	double one = 1, w = weighted ? sample_weight(t) : 1;
+	for (int side = 0; side < 2; side++) {
+		r->n[side] = 1;
+		r->weight[side] = w;
+		r->exposure[side] =
+		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
+		        r->weight[side];
+	}
+	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
+	        &r->whole);
+	single_nodes(r, t);
+	single_functions(r, t);
+	t->runs = r;
+}
+
+bool
+runs_single(const struct runs *r)
+{
+	return r->single != NULL;
+}
+
+bool
+runs_identical(const struct runs *r, enum side side)
+{
+	return r->identical[side];
+}
+
+double
+runs_samples(const struct runs *r, enum side side)
+{
+	return side == SIDE_BASE ? r->whole.a : r->whole.b;
 }
 
 size_t
@@ -326,19 +519,35 @@ runs_alpha(const struct runs *r)
 bool
 runs_node_significant(const struct runs *r, uint32_t id, bool total)
 {
+	if (r->single) {
+		struct stats_counts c;
+		if (id >= r->node_count) {
+			return false;
+		}
+		single_node(r, id, total, &c);
+		return c.p <= r->node_cut[total];
+	}
 	return id < r->node_count && r->nodes[id].p[total] <= r->node_cut[total];
 }
 
 void
 runs_node_interval(const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
+	if (r->single) {
+		struct stats_counts c;
+		single_node(r, id, total, &c);
+		*lo = c.lo;
+		*hi = c.hi;
+		*p = c.p;
+		return;
+	}
 	const struct node_stat *s = &r->nodes[id];
 	*lo = s->lo[total];
 	*hi = s->hi[total];
 	*p = s->p[total];
 }
 
-const struct stats_welch *
+const struct stats_counts *
 runs_function(const struct runs *r, uint32_t name, bool total)
 {
 	return &r->fns[total][name];
@@ -350,7 +559,7 @@ runs_function_significant(const struct runs *r, uint32_t name, bool total)
 	return name < r->nnames && r->fns[total][name].p <= r->fn_cut[total];
 }
 
-const struct stats_welch *
+const struct stats_counts *
 runs_whole(const struct runs *r)
 {
 	return &r->whole;
