@@ -1,9 +1,12 @@
 #include "runs.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xalloc.h"
+
+#define SMALL_COUNTS 64
 
 /* One run of a side: each node's self count, for the nodes it knew of. */
 struct run {
@@ -24,6 +27,9 @@ struct runs {
 	 * samples (counts over the side's sample weight). */
 	const struct tree *single;
 	double weight[2], exposure[2];
+	/* p of small whole counts (base * SMALL_COUNTS + head), -1: not yet;
+	 * a cache only, so filled in through const. */
+	float *small_p;
 	bool identical[2]; /* every run of the side held the same counts */
 	struct run *run[2];
 	size_t n[2], cap[2];
@@ -32,6 +38,10 @@ struct runs {
 	struct node_stat *nodes;
 	size_t node_count;
 	struct stats_counts *fns[2]; /* by intern id: [0] self, [1] total */
+	/* One profile a side: each name's sums [total][side] in samples, and
+	 * its p (float: 40 bytes a name, not two stats_counts). */
+	double *fsum[2][2];
+	float *fp[2];
 	uint32_t nnames;
 	struct stats_counts whole;
 	/* Benjamini-Hochberg: the largest significant p of each family, -1: none. */
@@ -71,6 +81,12 @@ runs_destroy(struct runs *r)
 	free(r->nodes);
 	free(r->fns[0]);
 	free(r->fns[1]);
+	for (int total = 0; total < 2; total++) {
+		free(r->fsum[total][0]);
+		free(r->fsum[total][1]);
+		free(r->fp[total]);
+	}
+	free(r->small_p);
 	free(r);
 }
 
@@ -155,16 +171,21 @@ compare_double(const void *pa, const void *pb)
  * share of false discoveries among the changes shown at alpha.
  */
 static double
-bh_cut(double *p, size_t m, double alpha)
+bh_cut(double *p, size_t n, double alpha)
 {
-	qsort(p, m, sizeof(double), compare_double);
 	/* p = 1 exactly is a share the same in every run (the root, a frame
-	 * on every stack, a name not on a side): no hypothesis, not counted. */
-	while (m > 0 && p[m - 1] >= 1) {
-		m--;
+	 * on every stack, a name not on a side): no hypothesis, not counted.
+	 * Only a p at most alpha can pass, so only those are sorted. */
+	size_t m = 0, small = 0;
+	for (size_t i = 0; i < n; i++) {
+		m += p[i] < 1;
+		if (p[i] <= alpha) {
+			p[small++] = p[i];
+		}
 	}
+	qsort(p, small, sizeof(double), compare_double);
 	double cut = -1;
-	for (size_t k = 0; k < m; k++) {
+	for (size_t k = 0; k < small; k++) {
 		if (p[k] <= (double)(k + 1) / (double)m * alpha) {
 			cut = p[k];
 		}
@@ -380,6 +401,42 @@ single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *
 }
 
 /*
+ * One profile a side: the p of counts a (base) and b (head) against the
+ * side totals. Most frames and functions hold a few samples, and the test
+ * of a pair of small whole counts depends on them alone (the exposures
+ * are the tree's): those are worked out once.
+ */
+static double
+pair_p(const struct runs *r, double a, double b)
+{
+	bool small = a < SMALL_COUNTS && b < SMALL_COUNTS && a == floor(a) && b == floor(b);
+	float *slot = small ? &r->small_p[(size_t)a * SMALL_COUNTS + (size_t)b] : NULL;
+	if (slot && *slot >= 0) {
+		return *slot;
+	}
+	struct stats_counts c;
+	stats_counts_test(
+	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, &c);
+	if (slot) {
+		*slot = (float)c.p;
+	}
+	return c.p;
+}
+
+static double
+single_node_p(const struct runs *r, uint32_t id, bool total)
+{
+	const struct tree *t = r->single;
+	const struct tree_node *n = tree_node(t, id);
+	double v[2];
+	for (int side = 0; side < 2; side++) {
+		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
+		v[side] = count_to_double(k) / r->weight[side];
+	}
+	return pair_p(r, v[SIDE_BASE], v[SIDE_HEAD]);
+}
+
+/*
  * The size of one sample in count units, for counts weighted by time: a
  * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
  * 10 ms a sample) holds a w-th of them. One w for both sides, so that
@@ -413,9 +470,7 @@ single_nodes(struct runs *r, struct tree *t)
 	double *p = xmalloc(t->node_count * sizeof(double));
 	for (int total = 0; total < 2; total++) {
 		for (size_t id = 0; id < t->node_count; id++) {
-			struct stats_counts c;
-			single_node(r, (uint32_t)id, total, &c);
-			p[id] = c.p;
+			p[id] = single_node_p(r, (uint32_t)id, total);
 		}
 		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
 	}
@@ -429,40 +484,35 @@ single_functions(struct runs *r, const struct tree *t)
 	uint32_t nnames = intern_count(t->names);
 	r->nnames = nnames;
 	bool *outer = outermost(t, nnames);
-	double *sums[2][2];
-	for (int side = 0; side < 2; side++) {
-		for (int total = 0; total < 2; total++) {
-			sums[side][total] = xcalloc(nnames ? nnames : 1, sizeof(double));
+	for (int total = 0; total < 2; total++) {
+		for (int side = 0; side < 2; side++) {
+			r->fsum[total][side] = xcalloc(nnames ? nnames : 1, sizeof(double));
 		}
 	}
 	for (size_t id = 1; id < t->node_count; id++) {
 		const struct tree_node *n = tree_node(t, (uint32_t)id);
 		for (int side = 0; side < 2; side++) {
-			sums[side][0][n->name] +=
+			r->fsum[0][side][n->name] +=
 			        count_to_double(tree_node_self(t, n, side)) / r->weight[side];
 			if (outer[id]) {
-				sums[side][1][n->name] +=
+				r->fsum[1][side][n->name] +=
 				        count_to_double(tree_node_total(t, n, side)) /
 				        r->weight[side];
 			}
 		}
 	}
+	double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
 	for (int total = 0; total < 2; total++) {
-		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_counts));
-		double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
+		r->fp[total] = xmalloc((nnames ? nnames : 1) * sizeof(float));
 		for (uint32_t name = 0; name < nnames; name++) {
-			stats_counts_test(&sums[SIDE_BASE][total][name], &r->exposure[SIDE_BASE], 1,
-			        &sums[SIDE_HEAD][total][name], &r->exposure[SIDE_HEAD], 1, r->alpha,
-			        &r->fns[total][name]);
-			p[name] = r->fns[total][name].p;
+			/* The cut compares the kept floats, so it is one of them. */
+			r->fp[total][name] = (float)pair_p(r, r->fsum[total][SIDE_BASE][name],
+			        r->fsum[total][SIDE_HEAD][name]);
+			p[name] = r->fp[total][name];
 		}
 		r->fn_cut[total] = bh_cut(p, nnames, r->alpha);
-		free(p);
 	}
-	for (int side = 0; side < 2; side++) {
-		free(sums[side][0]);
-		free(sums[side][1]);
-	}
+	free(p);
 	free(outer);
 }
 
@@ -471,6 +521,10 @@ runs_attach_single(struct tree *t, double alpha, bool weighted)
 {
 	struct runs *r = runs_create(alpha);
 	r->single = t;
+	r->small_p = xmalloc(SMALL_COUNTS * SMALL_COUNTS * sizeof(float));
+	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
+		r->small_p[i] = -1;
+	}
 	double one = 1, w = weighted ? sample_weight(t) : 1;
 	for (int side = 0; side < 2; side++) {
 		r->n[side] = 1;
@@ -520,12 +574,7 @@ bool
 runs_node_significant(const struct runs *r, uint32_t id, bool total)
 {
 	if (r->single) {
-		struct stats_counts c;
-		if (id >= r->node_count) {
-			return false;
-		}
-		single_node(r, id, total, &c);
-		return c.p <= r->node_cut[total];
+		return id < r->node_count && single_node_p(r, id, total) <= r->node_cut[total];
 	}
 	return id < r->node_count && r->nodes[id].p[total] <= r->node_cut[total];
 }
@@ -547,16 +596,25 @@ runs_node_interval(const struct runs *r, uint32_t id, bool total, double *lo, do
 	*p = s->p[total];
 }
 
-const struct stats_counts *
-runs_function(const struct runs *r, uint32_t name, bool total)
+void
+runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
 {
-	return &r->fns[total][name];
+	if (r->single) {
+		stats_counts_test(&r->fsum[total][SIDE_BASE][name], &r->exposure[SIDE_BASE], 1,
+		        &r->fsum[total][SIDE_HEAD][name], &r->exposure[SIDE_HEAD], 1, r->alpha,
+		        out);
+		return;
+	}
+	*out = r->fns[total][name];
 }
 
 bool
 runs_function_significant(const struct runs *r, uint32_t name, bool total)
 {
-	return name < r->nnames && r->fns[total][name].p <= r->fn_cut[total];
+	if (name >= r->nnames) {
+		return false;
+	}
+	return (r->single ? r->fp[total][name] : r->fns[total][name].p) <= r->fn_cut[total];
 }
 
 const struct stats_counts *

@@ -14,9 +14,10 @@
  *
  * Memory: while reading, one double per node per run; while testing, two
  * (self and total); afterwards 24 bytes per node and two stats_counts per
- * function name. One profile a side keeps nothing a node: a node's test
- * is worked out from the tree when asked. Nothing is spent without --runs. Node ids must be those
- * of the finished tree, so a tree read with runs is read on one thread.
+ * function name. One profile a side keeps nothing a node and 40 bytes a
+ * name: a test is worked out from the tree, or the names' sums, when asked. Nothing is spent
+ * without --runs. Node ids must be those of the finished tree, so a tree read with runs is read on
+ * one thread.
  */
 #ifndef DIFFFOLD_RUNS_H
 #define DIFFFOLD_RUNS_H
@@ -63,7 +64,7 @@ void runs_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p);
 /* Function name's (intern id) test on its share, self or total (summed as
  * the reports sum it: each sample once under recursion). */
-const struct stats_counts *runs_function(const struct runs *r, uint32_t name, bool total);
+void runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out);
 bool runs_function_significant(const struct runs *r, uint32_t name, bool total);
 /* The test on the runs' whole totals (absolute counts, not shares). */
 const struct stats_counts *runs_whole(const struct runs *r);

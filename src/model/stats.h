@@ -48,10 +48,10 @@ double stats_normal_quantile(double p);
 double stats_t_upper(double t, double df);
 /*
  * P(X >= k) and P(X <= k) for X ~ Binomial(n, p), 0 < p < 1, with k and n
- * real (through the incomplete beta function, as the effective counts of
- * overdispersed data are); exact up to n = 4000, past it the signed root
- * of the deviance with a continuity correction (a relative error far
- * below what a decision at p ~ 0.001 needs).
+ * real (through the incomplete beta function); exact up to a variance
+ * n p (1 - p) of 100, past it the signed root of the deviance with a
+ * continuity correction (within 2% of the exact tail, on the larger side,
+ * up to 5 standard deviations out).
  */
 double stats_binom_upper(double k, double n, double p);
 double stats_binom_lower(double k, double n, double p);

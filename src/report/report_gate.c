@@ -221,11 +221,12 @@ growth_p(const struct summary *s, const struct gate_eval *ev, uint32_t id)
 	if (id == GATE_WHOLE) {
 		return stats_counts_growth_p(runs_whole(r), 1 + ev->limit / 100);
 	}
-	const struct stats_counts *c = runs_function(r, id, !gate_self(ev));
+	struct stats_counts c;
+	runs_function(r, id, !gate_self(ev), &c);
 	if (ev->kind == GATE_FUNCTION || ev->kind == GATE_PATTERN) {
-		return stats_counts_growth_p(c, share_limit(s, ev));
+		return stats_counts_growth_p(&c, share_limit(s, ev));
 	}
-	return c->p_up;
+	return c.p_up;
 }
 
 struct member {
@@ -632,7 +633,11 @@ add_gate_reach(struct buf *b, const struct summary *s, const struct options *opt
 	if (!whole && id == UINT32_MAX) {
 		return;
 	}
-	const struct stats_counts *c = whole ? runs_whole(r) : runs_function(r, id, !gate_self(ev));
+	struct stats_counts fc;
+	if (!whole) {
+		runs_function(r, id, !gate_self(ev), &fc);
+	}
+	const struct stats_counts *c = whole ? runs_whole(r) : &fc;
 	/* Were it to grow, it would join the family. */
 	double alpha = runs_alpha(r) * GATE_LAMBDA / (double)(ev->family + 1);
 	double margin = stats_detectable_ratio(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER);

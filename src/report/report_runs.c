@@ -146,7 +146,8 @@ static void
 row_cells(const struct summary *s, enum list l, const struct row *r, bool md, struct buf *c)
 {
 	bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
-	const struct stats_counts *w = runs_function(s->t->runs, r->id, total);
+	struct stats_counts fc, *w = &fc;
+	runs_function(s->t->runs, r->id, total, &fc);
 	size_t len;
 	const char *name = intern_name(s->t->names, r->id, &len);
 	report_add_code_name(&c[0], name, len, md);
@@ -250,7 +251,9 @@ report_runs_json(struct buf *b, const struct summary *s, const struct options *o
 			buf_adds(b, shown++ ? ",{\"name\":" : "{\"name\":");
 			escape_json_string(b, name, len);
 			buf_adds(b, total ? ",\"measure\":\"total\"," : ",\"measure\":\"self\",");
-			json_counts(b, runs_function(r, s->rows[l][i].id, total));
+			struct stats_counts c;
+			runs_function(r, s->rows[l][i].id, total, &c);
+			json_counts(b, &c);
 			buf_addc(b, '}');
 		}
 	}

@@ -197,7 +197,8 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
 	if (!r || id == UINT32_MAX) {
 		return;
 	}
-	const struct stats_counts *c = runs_function(r, id, false);
+	struct stats_counts fc, *c = &fc;
+	runs_function(r, id, false, &fc);
 	/* Both ways, as the tables test, at the first step of their correction. */
 	double alpha = runs_alpha(r) / 2 / (s->nnames ? s->nnames : 1);
 	double ratio = stats_detectable_ratio(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER);
