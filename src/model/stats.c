@@ -91,6 +91,11 @@ stats_t_two_sided(double t, double df)
 double
 stats_t_quantile(double p, double df)
 {
+	/* Asked once a frame with the same p and df: the last answer is kept. */
+	static _Thread_local double last_p = -1, last_df = -1, last_t;
+	if (p == last_p && df == last_df) {
+		return last_t;
+	}
 	double lo = 0, hi = 1;
 	while (stats_t_two_sided(hi, df) > p && hi < 1e12) {
 		hi *= 2;
@@ -104,7 +109,10 @@ stats_t_quantile(double p, double df)
 			hi = mid;
 		}
 	}
-	return (lo + hi) / 2;
+	last_p = p;
+	last_df = df;
+	last_t = (lo + hi) / 2;
+	return last_t;
 }
 
 void
@@ -320,8 +328,10 @@ with_spread(struct stats_counts *c, double phi, double df)
 	c->phi = phi;
 	c->df = df;
 	double z = (rb - ra) / sqrt(phi * r0 * (1 / c->A + 1 / c->B));
-	c->p_up = fmax(c->p_up, stats_t_upper(z, c->df));
-	c->p_down = fmax(c->p_down, stats_t_upper(-z, c->df));
+	/* One tail worked out, the far one from it. */
+	double near_tail = stats_t_upper(fabs(z), c->df);
+	c->p_up = fmax(c->p_up, z >= 0 ? near_tail : 1 - near_tail);
+	c->p_down = fmax(c->p_down, z >= 0 ? 1 - near_tail : near_tail);
 }
 
 void
