@@ -303,8 +303,11 @@ size_t report_md_grid(struct buf *b, const char *const *head, const char *align,
         const struct buf *cells, size_t nrows, size_t ncol);
 void report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
         size_t ncol, unsigned left);
-/* The JSON summary's schema: 2 added the members below and "runs" (docs/reports.md). */
-#define REPORT_SCHEMA_VERSION "2"
+/* The JSON summary's schema: 2 added the members below and "runs", 3 the
+ * gates' "tested" and "unconfirmed", "runs" for one profile a side of
+ * sampled counts with "p_up" and "dispersion", and "roots_differ"
+ * (docs/reports.md). */
+#define REPORT_SCHEMA_VERSION "3"
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */

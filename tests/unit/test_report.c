@@ -764,10 +764,12 @@ summarises_the_verdict_in_json(void **state)
 	o.fail_on_regression = 30;
 	s = summary(t, &o);
 	assert_contains(s, "\"gates_failed\":1,\"gates\":[{\"gate\":\"fail-on-regression\","
-	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[]},"
+	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[],"
+	                   "\"tested\":4,\"unconfirmed\":0},"
 	                   "{\"gate\":\"fail-on-function-regression\",\"limit\":40,\"failed\":true,"
 	                   "\"offender_count\":1,\"offenders\":[{\"name\":\"a\",\"base\":100,"
-	                   "\"head\":150,\"change\":50}]}],\"hot_path_changes\":");
+	                   "\"head\":150,\"change\":50}],\"tested\":2,\"unconfirmed\":0}],"
+	                   "\"hot_path_changes\":");
 	free(s);
 	tree_destroy(t);
 	options_finish(&o);
