@@ -385,26 +385,38 @@ runs_attach(struct runs *r, struct tree *t)
 	t->runs = r;
 }
 
-/* One profile a side: node id's test from the tree's counts. */
+/* One profile a side: counts a (base) and b (head) against the side totals. */
 static void
-single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *c)
+pair_test(const struct runs *r, double a, double b, struct stats_counts *c)
+{
+	stats_counts_test(
+	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, c);
+}
+
+/* One profile a side: node id's counts in samples, [side]. */
+static void
+node_samples(const struct runs *r, uint32_t id, bool total, double *v)
 {
 	const struct tree *t = r->single;
 	const struct tree_node *n = tree_node(t, id);
-	double v[2];
 	for (int side = 0; side < 2; side++) {
 		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
 		v[side] = count_to_double(k) / r->weight[side];
 	}
-	stats_counts_test(&v[SIDE_BASE], &r->exposure[SIDE_BASE], 1, &v[SIDE_HEAD],
-	        &r->exposure[SIDE_HEAD], 1, r->alpha, c);
+}
+
+static void
+single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *c)
+{
+	double v[2];
+	node_samples(r, id, total, v);
+	pair_test(r, v[SIDE_BASE], v[SIDE_HEAD], c);
 }
 
 /*
- * One profile a side: the p of counts a (base) and b (head) against the
- * side totals. Most frames and functions hold a few samples, and the test
- * of a pair of small whole counts depends on them alone (the exposures
- * are the tree's): those are worked out once.
+ * The p of a pair of counts. Most frames and functions hold a few
+ * samples, and the test of a pair of small whole counts depends on them
+ * alone (the exposures are the tree's): those are worked out once.
  */
 static double
 pair_p(const struct runs *r, double a, double b)
@@ -415,8 +427,7 @@ pair_p(const struct runs *r, double a, double b)
 		return *slot;
 	}
 	struct stats_counts c;
-	stats_counts_test(
-	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, &c);
+	pair_test(r, a, b, &c);
 	if (slot) {
 		*slot = (float)c.p;
 	}
@@ -426,13 +437,8 @@ pair_p(const struct runs *r, double a, double b)
 static double
 single_node_p(const struct runs *r, uint32_t id, bool total)
 {
-	const struct tree *t = r->single;
-	const struct tree_node *n = tree_node(t, id);
 	double v[2];
-	for (int side = 0; side < 2; side++) {
-		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
-		v[side] = count_to_double(k) / r->weight[side];
-	}
+	node_samples(r, id, total, v);
 	return pair_p(r, v[SIDE_BASE], v[SIDE_HEAD]);
 }
 
@@ -600,9 +606,7 @@ void
 runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
 {
 	if (r->single) {
-		stats_counts_test(&r->fsum[total][SIDE_BASE][name], &r->exposure[SIDE_BASE], 1,
-		        &r->fsum[total][SIDE_HEAD][name], &r->exposure[SIDE_HEAD], 1, r->alpha,
-		        out);
+		pair_test(r, r->fsum[total][SIDE_BASE][name], r->fsum[total][SIDE_HEAD][name], out);
 		return;
 	}
 	*out = r->fns[total][name];
