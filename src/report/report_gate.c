@@ -614,6 +614,30 @@ heaviest_member(const struct summary *s, const struct options *opt, const struct
 }
 
 /*
+ * The any-function gate with one profile a side: the reach for the
+ * lightest function it looks at (--gate-min-share), by sampling noise
+ * alone, where the heaviest member's gives the most hopeful figure.
+ */
+static void
+add_min_share_reach(struct buf *b, const struct runs *r, const struct options *opt,
+        const struct gate_eval *ev, const struct stats_counts *c, double alpha)
+{
+	if (ev->kind != GATE_FUNCTION || !runs_single(r) || !(opt->gate_min_share > 0)) {
+		return;
+	}
+	double a = opt->gate_min_share * c->A;
+	double margin = stats_detectable_ratio(a, c->A, c->B, 1, alpha, REPORT_POWER);
+	if (!isfinite(margin)) {
+		return;
+	}
+	buf_adds(b, "; a function at the minimum share (");
+	numfmt_report_percent(b, opt->gate_min_share * 100, false);
+	buf_adds(b, ") once it grows by about +");
+	numfmt_report_number(b, ((1 + ev->limit / 100) * margin - 1) * 100, 0, false, false);
+	buf_addc(b, '%');
+}
+
+/*
  * What a gate on sampled counts can see, for its heaviest member: the
  * noise margin (the smallest change its test tells from none 4 times in
  * 5, at the first step of Holm's correction), the growth it then trips
@@ -670,6 +694,7 @@ add_gate_reach(struct buf *b, const struct summary *s, const struct options *opt
 			        ceil(k * (double)runs_count(r, SIDE_BASE)));
 		}
 	}
+	add_min_share_reach(b, r, opt, ev, c, alpha);
 	buf_adds(b, md ? "._\n" : "\n");
 }
 
