@@ -155,6 +155,38 @@ with_input(const struct options *o, const struct input_info *info)
 	return eff;
 }
 
+/*
+ * Whether the counts carry sampling noise (--counts, else the readers
+ * read): callgrind's events, DHAT's and massif's bytes, and pprof's bytes
+ * (heap profiles, whose sampling is not one count a sample) are exact;
+ * folded files, perf script, pprof CPU, speedscope and samply samples are
+ * not. Mixed inputs are sampled when any file is.
+ */
+static bool
+counts_sampled(const struct options *o, const struct input_info *info)
+{
+	if (o->counts != COUNTS_AUTO) {
+		return o->counts == COUNTS_SAMPLED;
+	}
+	bool dhat = strncmp(info->json_note, "DHAT:", 5) == 0;
+	bool pprof_bytes = info->pprof && strcmp(info->unit, "bytes") == 0;
+	return info->folded || info->perf || (info->pprof && !pprof_bytes) || (info->json && !dhat);
+}
+
+/* Gates that cannot act are usage errors, said before any output is written. */
+static bool
+gates_usable(const struct tree *t, const struct options *o)
+{
+	struct buf why;
+	buf_init(&why);
+	bool ok = !report_gates_on(o) || report_gates_check(t, o, &why);
+	if (!ok) {
+		fprintf(stderr, "difffold: %s\n", why.data);
+	}
+	buf_finish(&why);
+	return ok;
+}
+
 static int
 run(const struct options *opt)
 {
@@ -171,6 +203,14 @@ run(const struct options *opt)
 	}
 	const struct options eff = with_input(opt, &info);
 	const struct options *o = &eff;
+	if (!gates_usable(t, o)) {
+		tree_destroy(t);
+		return EXIT_USAGE;
+	}
+	if (t->differential && !t->runs && counts_sampled(o, &info)) {
+		/* pprof and the JSON formats may count time, a sample's worth at a time. */
+		runs_attach_single(t, o->significance, info.pprof || info.json);
+	}
 	int code = write_outputs(t, o);
 	timing_stage("outputs");
 	timing_print();

@@ -126,10 +126,12 @@ static const char usage_text[] =
         "                        per-function gates skip functions whose gated count\n"
         "                        is below SHARE of the larger total (default 0.005)\n"
         "  --runs                each --base/--head file is one run of the same workload:\n"
-        "                        changes are tested (Welch's t-test on shares) and those\n"
+        "                        changes are tested against the runs' spread and those\n"
         "                        not significant are drawn unchanged and never gate\n"
         "                        (needs 2 or more files a side)\n"
-        "  --significance ALPHA  the test's level for --runs (default 0.05)\n"
+        "  --significance ALPHA  the level of the tests of changes (default 0.05)\n"
+        "  --counts KIND         exact or sampled: whether counts carry sampling noise\n"
+        "                        (default sampled; exact for callgrind, DHAT, massif)\n"
         "  --alloc-pattern GLOB  a function that allocates, for the reports' signals\n"
         "                        (repeatable; default malloc, calloc, realloc, free,\n"
         "                        operator new*, alloc::*, *Vec*push* and similar)\n"
@@ -185,6 +187,7 @@ enum long_only {
 	OPT_JSON_LAYOUT,
 	OPT_RUNS,
 	OPT_SIGNIFICANCE,
+	OPT_COUNTS,
 	OPT_ALLOC_PATTERN,
 	OPT_IO_PATTERN,
 	OPT_REPLACE,
@@ -241,6 +244,7 @@ static const struct option long_options[] = {
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
         {"runs", no_argument, NULL, OPT_RUNS},
         {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+        {"counts", required_argument, NULL, OPT_COUNTS},
         {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
         {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
         {"replace", required_argument, NULL, OPT_REPLACE},
@@ -550,8 +554,15 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	static const char *const color_by[] = {"self", "total", NULL};
 	static const char *const themes[] = {"light", "dark", NULL};
 	static const char *const json_layouts[] = {"nested", "flat", NULL};
+	static const char *const counts[] = {"exact", "sampled", NULL};
 	int v = 0;
 	switch (c) {
+	case OPT_COUNTS:
+		if (!parse_choice(arg, "--counts", counts, &v, err)) {
+			return false;
+		}
+		o->counts = v == 0 ? COUNTS_EXACT : COUNTS_SAMPLED;
+		return true;
 	case OPT_WIDTHS:
 		if (!parse_choice(arg, "--widths", widths, &v, err)) {
 			return false;

@@ -31,6 +31,17 @@ enum format {
 	FORMAT_TEXT,
 };
 
+/*
+ * --counts: whether a count carries sampling noise. AUTO: as the input's
+ * format says (sampling profilers and folded files sampled; callgrind,
+ * DHAT and massif exact).
+ */
+enum counts {
+	COUNTS_AUTO,
+	COUNTS_EXACT,
+	COUNTS_SAMPLED,
+};
+
 /* -f json: one object per stack level, or a flat array with parent ids. */
 enum json_layout {
 	JSON_LAYOUT_NESTED,
@@ -62,6 +73,7 @@ struct options {
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
+	enum counts counts; /* --counts */
 	struct tree_options tree;
 	/* outputs */
 	struct output_spec *outputs;

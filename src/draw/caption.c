@@ -379,7 +379,8 @@ add_legend(struct caption *c, const struct caption_input *l)
 }
 
 /*
- * --runs: how many runs, and that colours show only significant changes;
+ * Tested counts (sampled, or --runs): how many runs, and that colours show
+ * only significant changes;
  * after the subtitle, so the header's layout stays as it is.
  */
 static void
@@ -396,7 +397,9 @@ add_runs_note(struct caption *c, const struct caption_input *l)
 		buf_adds(&b, SEP);
 	}
 	size_t nb = runs_count(r, SIDE_BASE), nh = runs_count(r, SIDE_HEAD);
-	if (nb == nh) {
+	if (runs_single(r)) {
+		buf_adds(&b, "one profile a side");
+	} else if (nb == nh) {
 		buf_printf(&b, "%zu runs a side", nb);
 	} else {
 		buf_printf(&b, "%zu base and %zu head runs", nb, nh);

@@ -1,10 +1,13 @@
 #include "runs.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tree_build.h"
 #include "xalloc.h"
+
+#define SMALL_COUNTS 64
 
 /* One run of a side: each node's self count, for the nodes it knew of. */
 struct run {
@@ -20,15 +23,28 @@ struct node_stat {
 
 struct runs {
 	double alpha;
+	/* One profile a side: nodes are tested from the tree's counts on
+	 * demand (nothing kept a node), their exposures the side totals in
+	 * samples (counts over the side's sample weight). */
+	const struct tree *single;
+	double weight[2], exposure[2];
+	/* p of small whole counts (base * SMALL_COUNTS + head), -1: not yet;
+	 * a cache only, so filled in through const. */
+	float *small_p;
+	bool identical[2]; /* every run of the side held the same counts */
 	struct run *run[2];
 	size_t n[2], cap[2];
 	double *prev[2]; /* the side's self counts summed so far */
 	size_t prev_len[2];
 	struct node_stat *nodes;
 	size_t node_count;
-	struct stats_welch *fns[2]; /* by intern id: [0] self, [1] total */
+	struct stats_counts *fns[2]; /* by intern id: [0] self, [1] total */
+	/* One profile a side: each name's sums [total][side] in samples, and
+	 * its p (float: 40 bytes a name, not two stats_counts). */
+	double *fsum[2][2];
+	float *fp[2];
 	uint32_t nnames;
-	struct stats_welch whole;
+	struct stats_counts whole;
 	/* Benjamini-Hochberg: the largest significant p of each family, -1: none. */
 	double node_cut[2], fn_cut[2];
 };
@@ -45,7 +61,7 @@ static void
 free_runs(struct runs *r)
 {
 	for (int side = 0; side < 2; side++) {
-		for (size_t i = 0; i < r->n[side]; i++) {
+		for (size_t i = 0; r->run[side] && i < r->n[side]; i++) {
 			free(r->run[side][i].v);
 			r->run[side][i].v = NULL;
 		}
@@ -66,6 +82,12 @@ runs_destroy(struct runs *r)
 	free(r->nodes);
 	free(r->fns[0]);
 	free(r->fns[1]);
+	for (int total = 0; total < 2; total++) {
+		free(r->fsum[total][0]);
+		free(r->fsum[total][1]);
+		free(r->fp[total]);
+	}
+	free(r->small_p);
 	free(r);
 }
 
@@ -110,12 +132,12 @@ run_totals(struct run *run, const struct tree *t)
 	return tot;
 }
 
-/* The shares of one value (self or total counts of every run) of a side. */
+/* The counts of one value (self or total of every run) of a side. */
 static void
-shares(double *const *v, size_t runs, const double *run_total, size_t id, double *out)
+gather(double *const *v, size_t runs, size_t id, double *out)
 {
 	for (size_t k = 0; k < runs; k++) {
-		out[k] = run_total[k] > 0 ? v[k][id] / run_total[k] : 0;
+		out[k] = v[k][id];
 	}
 }
 
@@ -126,12 +148,14 @@ struct table {
 	double *x, *y;
 };
 
+/* A count's change against each run's total: its share of the run. */
 static void
-test_one(const struct runs *r, const struct table *tb, int total, size_t id, struct stats_welch *w)
+test_one(const struct runs *r, const struct table *tb, int total, size_t id, struct stats_counts *c)
 {
-	shares(tb->v[SIDE_BASE][total], r->n[SIDE_BASE], tb->run_total[SIDE_BASE], id, tb->x);
-	shares(tb->v[SIDE_HEAD][total], r->n[SIDE_HEAD], tb->run_total[SIDE_HEAD], id, tb->y);
-	stats_welch(tb->x, r->n[SIDE_BASE], tb->y, r->n[SIDE_HEAD], r->alpha, w);
+	gather(tb->v[SIDE_BASE][total], r->n[SIDE_BASE], id, tb->x);
+	gather(tb->v[SIDE_HEAD][total], r->n[SIDE_HEAD], id, tb->y);
+	stats_counts_test(tb->x, tb->run_total[SIDE_BASE], r->n[SIDE_BASE], tb->y,
+	        tb->run_total[SIDE_HEAD], r->n[SIDE_HEAD], r->alpha, c);
 }
 
 static int
@@ -148,21 +172,43 @@ compare_double(const void *pa, const void *pb)
  * share of false discoveries among the changes shown at alpha.
  */
 static double
-bh_cut(double *p, size_t m, double alpha)
+bh_cut(double *p, size_t n, double alpha)
 {
-	qsort(p, m, sizeof(double), compare_double);
 	/* p = 1 exactly is a share the same in every run (the root, a frame
-	 * on every stack, a name not on a side): no hypothesis, not counted. */
-	while (m > 0 && p[m - 1] >= 1) {
-		m--;
+	 * on every stack, a name not on a side): no hypothesis, not counted.
+	 * Only a p at most alpha can pass, so only those are sorted. */
+	size_t m = 0, small = 0;
+	for (size_t i = 0; i < n; i++) {
+		m += p[i] < 1;
+		if (p[i] <= alpha) {
+			p[small++] = p[i];
+		}
 	}
+	qsort(p, small, sizeof(double), compare_double);
 	double cut = -1;
-	for (size_t k = 0; k < m; k++) {
+	for (size_t k = 0; k < small; k++) {
 		if (p[k] <= (double)(k + 1) / (double)m * alpha) {
 			cut = p[k];
 		}
 	}
 	return cut;
+}
+
+/*
+ * A change the test does not confirm is drawn unchanged: slower and
+ * faster by the self count's test, new and removed (a frame whose self
+ * may be 0) by the total's.
+ */
+static void
+demote(const struct runs *r, struct tree *t)
+{
+	for (size_t id = 0; id < t->node_count; id++) {
+		struct tree_node *n = &t->nodes[id];
+		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
+		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, total)) {
+			n->status = STATUS_SAME;
+		}
+	}
 }
 
 static void
@@ -172,11 +218,11 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 	r->nodes = xcalloc(t->node_count, sizeof(struct node_stat));
 	for (size_t id = 0; id < t->node_count; id++) {
 		for (int total = 0; total < 2; total++) {
-			struct stats_welch w;
-			test_one(r, tb, total, id, &w);
-			r->nodes[id].p[total] = (float)w.p;
-			r->nodes[id].lo[total] = (float)w.lo;
-			r->nodes[id].hi[total] = (float)w.hi;
+			struct stats_counts c;
+			test_one(r, tb, total, id, &c);
+			r->nodes[id].p[total] = (float)c.p;
+			r->nodes[id].lo[total] = (float)c.lo;
+			r->nodes[id].hi[total] = (float)c.hi;
 		}
 	}
 	double *p = xmalloc(t->node_count * sizeof(double));
@@ -187,12 +233,7 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
 	}
 	free(p);
-	for (size_t id = 0; id < t->node_count; id++) {
-		struct tree_node *n = &t->nodes[id];
-		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, false)) {
-			n->status = STATUS_SAME;
-		}
-	}
+	demote(r, t);
 }
 
 /*
@@ -256,7 +297,7 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
 		}
 	}
 	for (int total = 0; total < 2; total++) {
-		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_welch));
+		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_counts));
 		double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
 		for (uint32_t name = 0; name < nnames; name++) {
 			test_one(r, &fn, total, name, &r->fns[total][name]);
@@ -274,6 +315,37 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
 		}
 	}
 	free(outer);
+}
+
+/*
+ * The whole profile: each run's total is one Poisson count (exposure 1 a
+ * run), so the spread of the totals is the dispersion and the sides'
+ * different run counts are their exposures.
+ */
+static void
+whole_test(struct runs *r, double *const run_total[2])
+{
+	size_t most = r->n[0] > r->n[1] ? r->n[0] : r->n[1];
+	double *ones = xmalloc((most ? most : 1) * sizeof(double));
+	for (size_t k = 0; k < most; k++) {
+		ones[k] = 1;
+	}
+	stats_counts_test(run_total[SIDE_BASE], ones, r->n[SIDE_BASE], run_total[SIDE_HEAD], ones,
+	        r->n[SIDE_HEAD], r->alpha, &r->whole);
+	free(ones);
+}
+
+/* Whether every run holds the same counts as the first (a file given twice). */
+static bool
+identical_runs(const struct run *run, size_t n)
+{
+	for (size_t k = 1; k < n; k++) {
+		if (run[k].len != run[0].len ||
+		        memcmp(run[k].v, run[0].v, run[0].len * sizeof(double)) != 0) {
+			return false;
+		}
+	}
+	return n > 1;
 }
 
 void
@@ -294,8 +366,10 @@ runs_attach(struct runs *r, struct tree *t)
 			tb.run_total[side][k] = tb.v[side][1][k][TREE_ROOT];
 		}
 	}
-	stats_welch(tb.run_total[SIDE_BASE], r->n[SIDE_BASE], tb.run_total[SIDE_HEAD],
-	        r->n[SIDE_HEAD], r->alpha, &r->whole);
+	whole_test(r, tb.run_total);
+	for (int side = 0; side < 2; side++) {
+		r->identical[side] = identical_runs(r->run[side], r->n[side]);
+	}
 	test_nodes(r, t, &tb);
 	test_functions(r, t, &tb);
 	for (int side = 0; side < 2; side++) {
@@ -310,6 +384,185 @@ runs_attach(struct runs *r, struct tree *t)
 	free(tb.y);
 	free_runs(r);
 	t->runs = r;
+}
+
+/* One profile a side: counts a (base) and b (head) against the side totals. */
+static void
+pair_test(const struct runs *r, double a, double b, struct stats_counts *c)
+{
+	stats_counts_test(
+	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, c);
+}
+
+/* One profile a side: node id's counts in samples, [side]. */
+static void
+node_samples(const struct runs *r, uint32_t id, bool total, double *v)
+{
+	const struct tree *t = r->single;
+	const struct tree_node *n = tree_node(t, id);
+	for (int side = 0; side < 2; side++) {
+		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
+		v[side] = count_to_double(k) / r->weight[side];
+	}
+}
+
+static void
+single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *c)
+{
+	double v[2];
+	node_samples(r, id, total, v);
+	pair_test(r, v[SIDE_BASE], v[SIDE_HEAD], c);
+}
+
+/*
+ * The p of a pair of counts. Most frames and functions hold a few
+ * samples, and the test of a pair of small whole counts depends on them
+ * alone (the exposures are the tree's): those are worked out once.
+ */
+static double
+pair_p(const struct runs *r, double a, double b)
+{
+	bool small = a < SMALL_COUNTS && b < SMALL_COUNTS && a == floor(a) && b == floor(b);
+	float *slot = small ? &r->small_p[(size_t)a * SMALL_COUNTS + (size_t)b] : NULL;
+	if (slot && *slot >= 0) {
+		return *slot;
+	}
+	struct stats_counts c;
+	pair_test(r, a, b, &c);
+	if (slot) {
+		*slot = (float)c.p;
+	}
+	return c.p;
+}
+
+static double
+single_node_p(const struct runs *r, uint32_t id, bool total)
+{
+	double v[2];
+	node_samples(r, id, total, v);
+	return pair_p(r, v[SIDE_BASE], v[SIDE_HEAD]);
+}
+
+/*
+ * The size of one sample in count units, for counts weighted by time: a
+ * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
+ * 10 ms a sample) holds a w-th of them. One w for both sides, so that
+ * their totals compare. Fractional counts are taken as they are.
+ */
+static double
+sample_weight(const struct tree *t)
+{
+	uint64_t g = 0;
+	for (size_t id = 0; id < t->node_count && g != 1; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		for (int side = 0; side < 2; side++) {
+			if (t->nanos && t->nanos[id].self[side]) {
+				return 1;
+			}
+			for (uint64_t a = g, b = n->self_units[side]; b;) {
+				uint64_t m = a % b;
+				a = b;
+				b = m;
+				g = a;
+			}
+		}
+	}
+	return g ? (double)g : 1;
+}
+
+static void
+single_nodes(struct runs *r, struct tree *t)
+{
+	r->node_count = t->node_count;
+	double *p = xmalloc(t->node_count * sizeof(double));
+	for (int total = 0; total < 2; total++) {
+		for (size_t id = 0; id < t->node_count; id++) {
+			p[id] = single_node_p(r, (uint32_t)id, total);
+		}
+		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
+	}
+	free(p);
+	demote(r, t);
+}
+
+static void
+single_functions(struct runs *r, const struct tree *t)
+{
+	uint32_t nnames = intern_count(t->names);
+	r->nnames = nnames;
+	bool *outer = outermost(t, nnames);
+	for (int total = 0; total < 2; total++) {
+		for (int side = 0; side < 2; side++) {
+			r->fsum[total][side] = xcalloc(nnames ? nnames : 1, sizeof(double));
+		}
+	}
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		for (int side = 0; side < 2; side++) {
+			r->fsum[0][side][n->name] +=
+			        count_to_double(tree_node_self(t, n, side)) / r->weight[side];
+			if (outer[id]) {
+				r->fsum[1][side][n->name] +=
+				        count_to_double(tree_node_total(t, n, side)) /
+				        r->weight[side];
+			}
+		}
+	}
+	double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
+	for (int total = 0; total < 2; total++) {
+		r->fp[total] = xmalloc((nnames ? nnames : 1) * sizeof(float));
+		for (uint32_t name = 0; name < nnames; name++) {
+			/* The cut compares the kept floats, so it is one of them. */
+			r->fp[total][name] = (float)pair_p(r, r->fsum[total][SIDE_BASE][name],
+			        r->fsum[total][SIDE_HEAD][name]);
+			p[name] = r->fp[total][name];
+		}
+		r->fn_cut[total] = bh_cut(p, nnames, r->alpha);
+	}
+	free(p);
+	free(outer);
+}
+
+void
+runs_attach_single(struct tree *t, double alpha, bool weighted)
+{
+	struct runs *r = runs_create(alpha);
+	r->single = t;
+	r->small_p = xmalloc(SMALL_COUNTS * SMALL_COUNTS * sizeof(float));
+	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
+		r->small_p[i] = -1;
+	}
+	double one = 1, w = weighted ? sample_weight(t) : 1;
+	for (int side = 0; side < 2; side++) {
+		r->n[side] = 1;
+		r->weight[side] = w;
+		r->exposure[side] =
+		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
+		        r->weight[side];
+	}
+	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
+	        &r->whole);
+	single_nodes(r, t);
+	single_functions(r, t);
+	t->runs = r;
+}
+
+bool
+runs_single(const struct runs *r)
+{
+	return r->single != NULL;
+}
+
+bool
+runs_identical(const struct runs *r, enum side side)
+{
+	return r->identical[side];
+}
+
+double
+runs_samples(const struct runs *r, enum side side)
+{
+	return side == SIDE_BASE ? r->whole.a : r->whole.b;
 }
 
 size_t
@@ -327,31 +580,49 @@ runs_alpha(const struct runs *r)
 bool
 runs_node_significant(const struct runs *r, uint32_t id, bool total)
 {
+	if (r->single) {
+		return id < r->node_count && single_node_p(r, id, total) <= r->node_cut[total];
+	}
 	return id < r->node_count && r->nodes[id].p[total] <= r->node_cut[total];
 }
 
 void
 runs_node_interval(const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
+	if (r->single) {
+		struct stats_counts c;
+		single_node(r, id, total, &c);
+		*lo = c.lo;
+		*hi = c.hi;
+		*p = c.p;
+		return;
+	}
 	const struct node_stat *s = &r->nodes[id];
 	*lo = s->lo[total];
 	*hi = s->hi[total];
 	*p = s->p[total];
 }
 
-const struct stats_welch *
-runs_function(const struct runs *r, uint32_t name, bool total)
+void
+runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
 {
-	return &r->fns[total][name];
+	if (r->single) {
+		pair_test(r, r->fsum[total][SIDE_BASE][name], r->fsum[total][SIDE_HEAD][name], out);
+		return;
+	}
+	*out = r->fns[total][name];
 }
 
 bool
 runs_function_significant(const struct runs *r, uint32_t name, bool total)
 {
-	return name < r->nnames && r->fns[total][name].p <= r->fn_cut[total];
+	if (name >= r->nnames) {
+		return false;
+	}
+	return (r->single ? r->fp[total][name] : r->fns[total][name].p) <= r->fn_cut[total];
 }
 
-const struct stats_welch *
+const struct stats_counts *
 runs_whole(const struct runs *r)
 {
 	return &r->whole;

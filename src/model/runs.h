@@ -1,18 +1,23 @@
 /*
- * runs: repeated runs (--runs). Each --base and each --head file is one
+ * runs: the test of every change against sampling noise, with one
+ * profile a side (runs_attach_single: the tree's own counts) or repeated
+ * runs (--runs). Each --base and each --head file is one
  * run of the same workload; the tree still sums them all, and this module
  * keeps what summing loses: per run, each node's self count, snapshot
  * from the tree being built after each file (runs_take). After
  * tree_finish, runs_attach turns them into each frame's and each
  * function's share of its run's total (self and total), tests the head
- * runs against the base runs with Welch's t-test (stats.c), demotes the
+ * runs against the base runs (stats_counts_test: exact at the Poisson
+ * floor, the runs' spread above it), demotes the
  * self status of every frame whose change is not significant to
  * STATUS_SAME, and hands itself to the tree (t->runs, freed with it).
  *
  * Memory: while reading, one double per node per run; while testing, two
- * (self and total); afterwards 24 bytes per node and two stats_welch per
- * function name. Nothing is spent without --runs. Node ids must be those
- * of the finished tree, so a tree read with runs is read on one thread.
+ * (self and total); afterwards 24 bytes per node and two stats_counts per
+ * function name. One profile a side keeps nothing a node and 40 bytes a
+ * name: a test is worked out from the tree, or the names' sums, when asked. Nothing is spent
+ * without --runs. Node ids must be those of the finished tree, so a tree read with runs is read on
+ * one thread.
  */
 #ifndef DIFFFOLD_RUNS_H
 #define DIFFFOLD_RUNS_H
@@ -36,6 +41,19 @@ void runs_take(struct runs *r, const struct tree *t, enum side side);
  * which stays the caller's: it frees r (runs_destroy(t->runs)) with t.
  */
 void runs_attach(struct runs *r, struct tree *t);
+/*
+ * One profile a side of sampled counts (a differential, finished tree
+ * without runs): each count against its side's total, as one run each;
+ * demotes statuses as runs_attach does and hands the result to t.
+ * weighted: the counts may weigh each sample (time units, as pprof's
+ * nanoseconds): they are divided by the largest unit they all share.
+ */
+void runs_attach_single(struct tree *t, double alpha, bool weighted);
+bool runs_single(const struct runs *r);
+/* Whether every run of a side held the same counts (the spread is then the Poisson floor's). */
+bool runs_identical(const struct runs *r, enum side side);
+/* A side's samples, all runs together (over the sample weight with one profile). */
+double runs_samples(const struct runs *r, enum side side);
 
 size_t runs_count(const struct runs *r, enum side side);
 double runs_alpha(const struct runs *r);
@@ -49,9 +67,9 @@ void runs_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p);
 /* Function name's (intern id) test on its share, self or total (summed as
  * the reports sum it: each sample once under recursion). */
-const struct stats_welch *runs_function(const struct runs *r, uint32_t name, bool total);
+void runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out);
 bool runs_function_significant(const struct runs *r, uint32_t name, bool total);
 /* The test on the runs' whole totals (absolute counts, not shares). */
-const struct stats_welch *runs_whole(const struct runs *r);
+const struct stats_counts *runs_whole(const struct runs *r);
 
 #endif

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 void
 stats_mean_sd(const double *x, size_t n, double *mean, double *sd)
@@ -90,6 +91,11 @@ stats_t_two_sided(double t, double df)
 double
 stats_t_quantile(double p, double df)
 {
+	/* Asked once a frame with the same p and df: the last answer is kept. */
+	static _Thread_local double last_p = -1, last_df = -1, last_t;
+	if (p == last_p && df == last_df) {
+		return last_t;
+	}
 	double lo = 0, hi = 1;
 	while (stats_t_two_sided(hi, df) > p && hi < 1e12) {
 		hi *= 2;
@@ -103,7 +109,10 @@ stats_t_quantile(double p, double df)
 			hi = mid;
 		}
 	}
-	return (lo + hi) / 2;
+	last_p = p;
+	last_df = df;
+	last_t = (lo + hi) / 2;
+	return last_t;
 }
 
 void
@@ -131,4 +140,273 @@ stats_welch(
 	double half = stats_t_quantile(alpha, w->df) * se;
 	w->lo = w->diff - half;
 	w->hi = w->diff + half;
+}
+
+double
+stats_normal_upper(double z)
+{
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+double
+stats_normal_quantile(double p)
+{
+	/* Asked once a frame with the same p: the last answer is kept (the
+	 * tests run on one thread). */
+	static _Thread_local double last_p = -1, last_z;
+	if (p == last_p) {
+		return last_z;
+	}
+	double lo = -40, hi = 40;
+	/* P(Z >= z) falls with z; 200 halvings reach a double's limits. */
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_normal_upper(mid) > p) {
+			lo = mid;
+		} else {
+			hi = mid;
+		}
+	}
+	last_p = p;
+	last_z = (lo + hi) / 2;
+	return last_z;
+}
+
+double
+stats_t_upper(double t, double df)
+{
+	if (df > 1000) {
+		return stats_normal_upper(t);
+	}
+	double half = stats_t_two_sided(t, df) / 2;
+	return t >= 0 ? half : 1 - half;
+}
+
+/* x log(x / m), 0 at x = 0: a term of the binomial deviance. */
+static double
+xlogx(double x, double m)
+{
+	return x > 0 ? x * log(x / m) : 0;
+}
+
+/* The signed root of the deviance of k successes in n at rate p. */
+static double
+deviance_root(double k, double n, double p)
+{
+	if (k <= 0) {
+		k = 0;
+	}
+	if (k >= n) {
+		k = n;
+	}
+	double d = 2 * (xlogx(k, n * p) + xlogx(n - k, n * (1 - p)));
+	double r = sqrt(d > 0 ? d : 0);
+	return k < n * p ? -r : r;
+}
+
+/*
+ * Past this variance (n p (1 - p)) the tails come from the deviance: the
+ * continued fraction needs more terms as it grows, and the approximation
+ * is then within 2% of the exact tail up to 5 standard deviations out
+ * (0.5% at p = 1/2), always on the larger side.
+ */
+#define BINOM_EXACT_VARIANCE 100
+
+static bool
+binom_exact(double n, double p)
+{
+	return n * p * (1 - p) <= BINOM_EXACT_VARIANCE;
+}
+
+double
+stats_binom_upper(double k, double n, double p)
+{
+	if (k <= 0) {
+		return 1;
+	}
+	if (k > n) {
+		return 0;
+	}
+	if (!binom_exact(n, p)) {
+		return stats_normal_upper(deviance_root(k - 0.5, n, p));
+	}
+	return stats_incbeta(k, n - k + 1, p);
+}
+
+double
+stats_binom_lower(double k, double n, double p)
+{
+	if (k >= n) {
+		return 1;
+	}
+	if (k < 0) {
+		return 0;
+	}
+	if (!binom_exact(n, p)) {
+		return stats_normal_upper(-deviance_root(k + 0.5, n, p));
+	}
+	/* By symmetry, so that a small lower tail keeps its digits. */
+	return stats_incbeta(n - k, k + 1, 1 - p);
+}
+
+/* P(X = k), k and n real, through lgamma. */
+static double
+binom_mass(double k, double n, double p)
+{
+	return exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + k * log(p) +
+	           (n - k) * log1p(-p));
+}
+
+/*
+ * Both tails at k: the one k lies in worked out, the other from it and
+ * P(X = k), which halves the incomplete beta functions a test costs.
+ */
+static void
+binom_tails(double k, double n, double p, double *up, double *down)
+{
+	if (k <= 0 || k >= n || !binom_exact(n, p)) {
+		*up = stats_binom_upper(k, n, p);
+		*down = stats_binom_lower(k, n, p);
+		return;
+	}
+	double mass = binom_mass(k, n, p);
+	if (k >= n * p) {
+		*up = stats_binom_upper(k, n, p);
+		*down = fmin(1, 1 - *up + mass);
+	} else {
+		*down = stats_binom_lower(k, n, p);
+		*up = fmin(1, 1 - *down + mass);
+	}
+}
+
+static double
+sum(const double *v, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++) {
+		s += v[i];
+	}
+	return s;
+}
+
+/* Pearson's chi-square of counts c about rate times their exposure t. */
+static double
+pearson(const double *c, const double *t, size_t n, double rate)
+{
+	double chi = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = rate * t[i];
+		if (e > 0) {
+			chi += (c[i] - e) * (c[i] - e) / e;
+		}
+	}
+	return chi;
+}
+
+/* Each run's share of its exposure: mean and spread, for the reports. */
+static void
+share_spread(const double *c, const double *t, size_t n, double *mean, double *sd)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++) {
+		m += t[i] > 0 ? c[i] / t[i] : 0;
+	}
+	m = n ? m / (double)n : 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = (t[i] > 0 ? c[i] / t[i] : 0) - m;
+		ss += d * d;
+	}
+	*mean = m;
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/* Runs: the score statistic against Student's t with the spread's df. */
+static void
+with_spread(struct stats_counts *c, double phi, double df)
+{
+	double ra = c->a / c->A, rb = c->b / c->B, r0 = (c->a + c->b) / (c->A + c->B);
+	c->phi = phi;
+	c->df = df;
+	double z = (rb - ra) / sqrt(phi * r0 * (1 / c->A + 1 / c->B));
+	/* One tail worked out, the far one from it. */
+	double near_tail = stats_t_upper(fabs(z), c->df);
+	c->p_up = fmax(c->p_up, z >= 0 ? near_tail : 1 - near_tail);
+	c->p_down = fmax(c->p_down, z >= 0 ? 1 - near_tail : near_tail);
+}
+
+void
+stats_counts_test(const double *x, const double *xt, size_t nx, const double *y, const double *yt,
+        size_t ny, double alpha, struct stats_counts *c)
+{
+	*c = (struct stats_counts){.phi = 1, .df = INFINITY, .p = 1, .p_up = 1, .p_down = 1};
+	share_spread(x, xt, nx, &c->mean[0], &c->sd[0]);
+	share_spread(y, yt, ny, &c->mean[1], &c->sd[1]);
+	c->a = sum(x, nx);
+	c->A = sum(xt, nx);
+	c->b = sum(y, ny);
+	c->B = sum(yt, ny);
+	double ra = c->A > 0 ? c->a / c->A : 0, rb = c->B > 0 ? c->b / c->B : 0;
+	c->diff = rb - ra;
+	c->ratio = ra > 0 ? rb / ra : rb > 0 ? INFINITY : NAN;
+	c->lo = c->hi = c->diff;
+	if (c->A <= 0 || c->B <= 0 || c->a + c->b <= 0) {
+		return; /* nothing on either side, or a side without exposure */
+	}
+	double pi0 = c->B / (c->A + c->B);
+	binom_tails(c->b, c->a + c->b, pi0, &c->p_up, &c->p_down);
+	double df = (double)(nx + ny) - 2;
+	if (df > 0) {
+		double phi = (pearson(x, xt, nx, ra) + pearson(y, yt, ny, rb)) / df;
+		with_spread(c, phi > 1 ? phi : 1, df);
+	}
+	c->p = fmin(1, 2 * fmin(c->p_up, c->p_down));
+	double se = sqrt(c->phi * (ra / c->A + rb / c->B));
+	double q = c->df > 1000 ? stats_normal_quantile(alpha / 2) : stats_t_quantile(alpha, c->df);
+	c->lo = c->diff - q * se;
+	c->hi = c->diff + q * se;
+}
+
+double
+stats_detectable_ratio(double a, double A, double B, double phi, double alpha, double power)
+{
+	if (!(a > 0) || !(A > 0) || !(B > 0)) {
+		return INFINITY;
+	}
+	double z = stats_normal_quantile(alpha) + stats_normal_quantile(1 - power);
+	/* The head count at ratio r is a r B / A: a few fixed-point steps. */
+	double r = 1;
+	for (int i = 0; i < 30; i++) {
+		r = exp(z * sqrt(phi * (1 / a + A / (a * r * B))));
+	}
+	return r;
+}
+
+double
+stats_samples_factor(
+        double a, double A, double B, double phi, double alpha, double power, double ratio)
+{
+	if (!(a > 0) || !(ratio > 1) || !(B > 0)) {
+		return INFINITY;
+	}
+	double z = stats_normal_quantile(alpha) + stats_normal_quantile(1 - power);
+	double l = log(ratio);
+	return phi * z * z * (1 + A / (ratio * B)) / (a * l * l);
+}
+
+double
+stats_counts_growth_p(const struct stats_counts *c, double ratio0)
+{
+	if (c->A <= 0 || c->B <= 0 || c->a + c->b <= 0) {
+		return 1;
+	}
+	double n = c->a + c->b;
+	double p = stats_binom_upper(c->b, n, ratio0 * c->B / (c->A + ratio0 * c->B));
+	if (!isinf(c->df)) {
+		/* The base rate under H0's boundary, the head's ratio0 times it. */
+		double r0 = n / (c->A + ratio0 * c->B);
+		double var = c->phi * r0 * (ratio0 / c->B + ratio0 * ratio0 / c->A);
+		double z = (c->b / c->B - ratio0 * c->a / c->A) / sqrt(var);
+		p = fmax(p, stats_t_upper(z, c->df));
+	}
+	return p;
 }

@@ -1,9 +1,12 @@
 /*
- * stats: the statistics of repeated runs (--runs). Welch's two-sample
- * t-test with its confidence interval, and the functions it needs: the
- * regularised incomplete beta function and Student's t distribution,
- * written here (a continued fraction and lgamma from libm) rather than
- * taken from a numerics library. Pure functions of their arguments.
+ * stats: the statistics of sampled counts, one profile a side or
+ * repeated runs (--runs). The test of a change in a count between two
+ * sides (stats_counts_test: an exact conditional binomial test at the
+ * Poisson floor, a quasi-Poisson t test above it), Welch's two-sample
+ * t-test, and the functions they need: the regularised incomplete beta
+ * function, binomial tails, the normal and Student's t distributions,
+ * written here (a continued fraction, erfc and lgamma from libm) rather
+ * than taken from a numerics library. Pure functions of their arguments.
  */
 #ifndef DIFFFOLD_STATS_H
 #define DIFFFOLD_STATS_H
@@ -36,5 +39,75 @@ struct stats_welch {
 /* Needs nx, ny >= 2. */
 void stats_welch(const double *x, size_t nx, const double *y, size_t ny, double alpha,
         struct stats_welch *w);
+
+/* P(Z >= z) for a standard normal Z. */
+double stats_normal_upper(double z);
+/* The z with P(Z >= z) = p, for 0 < p < 1. */
+double stats_normal_quantile(double p);
+/* P(T >= t) for Student's t with df > 0 (the normal past 1000). */
+double stats_t_upper(double t, double df);
+/*
+ * P(X >= k) and P(X <= k) for X ~ Binomial(n, p), 0 < p < 1, with k and n
+ * real (through the incomplete beta function); exact up to a variance
+ * n p (1 - p) of 100, past it the signed root of the deviance with a
+ * continuity correction (within 2% of the exact tail, on the larger side,
+ * up to 5 standard deviations out).
+ */
+double stats_binom_upper(double k, double n, double p);
+double stats_binom_lower(double k, double n, double p);
+
+/*
+ * A change in one count (a function's, a frame's) between two sides of
+ * nx and ny runs (1 or more): x[k] its count in base run k, xt[k] that
+ * run's exposure (its total, or 1 to compare absolute counts), the same
+ * for y on the head side.
+ *
+ * Under H0 both sides count at one rate: with a, b the summed counts and
+ * A, B the summed exposures, b | a + b ~ Binomial(a + b, B / (A + B)) for
+ * Poisson counts. With one run a side that exact test is the test: the
+ * Poisson noise of sampling is all one run can show. With more, the
+ * run-to-run spread enters as the dispersion phi, the Pearson chi-square
+ * of the runs about their side's rate over its (nx - 1) + (ny - 1)
+ * degrees of freedom, never below 1 (the Poisson floor: identical runs,
+ * zero spread): the score statistic (b/B - a/A) / sqrt(phi r0 (1/A + 1/B))
+ * against Student's t with those degrees of freedom (the quasi-Poisson
+ * test: phi is estimated, and three runs can show less spread than the
+ * runs really have, so the floor too is judged with the t's wider tails),
+ * and never below the exact tails, so tiny counts confirm nothing the
+ * Poisson test would not.
+ */
+struct stats_counts {
+	double mean[2], sd[2]; /* each side's share of its runs' exposure */
+	double diff; /* b/B - a/A */
+	double lo, hi; /* (1 - alpha) interval of diff */
+	double ratio; /* (b/B) / (a/A): INFINITY when only b, NAN when neither */
+	double phi; /* dispersion used, >= 1 */
+	double df; /* of the t: INFINITY with one run a side */
+	double p; /* two-sided */
+	double p_up, p_down; /* one-sided: head's rate greater, smaller */
+	double a, b, A, B; /* the sums */
+};
+
+void stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
+        const double *yt, size_t ny, double alpha, struct stats_counts *c);
+/*
+ * The one-sided p value of H0: ratio <= ratio0 (ratio0 > 0) for the counts
+ * c tested, by the same rules: the exact binomial tail at the shifted
+ * rate, and above the Poisson floor the score statistic against Student's
+ * t; the larger. ratio0 = 1 gives c->p_up.
+ */
+double stats_counts_growth_p(const struct stats_counts *c, double ratio0);
+
+/*
+ * The smallest ratio of rates (head / base, > 1) that a one-sided test at
+ * level alpha finds with the given power, for a count a on base exposure
+ * A against head exposure B, at dispersion phi: the log ratio's normal
+ * approximation, sqrt(phi (1/a + 1/b)) its standard error.
+ * INFINITY when a is 0.
+ */
+double stats_detectable_ratio(double a, double A, double B, double phi, double alpha, double power);
+/* By how much every count and exposure must grow for that ratio to come down to ratio (> 1). */
+double stats_samples_factor(
+        double a, double A, double B, double phi, double alpha, double power, double ratio);
 
 #endif

@@ -31,6 +31,13 @@ bool report_gate(const struct tree *t, double pct, struct buf *why);
  * `why` holds one line per offender, at most 20 a gate, for stderr.
  */
 bool report_gates(const struct tree *t, const struct options *opt, struct buf *why);
+/*
+ * Whether the gates opt asks for can act on t: false, with why (no
+ * newline) for a usage error, when t holds one profile, or when a
+ * --fail-on pattern matches no function of either profile (a typo would
+ * otherwise pass for ever).
+ */
+bool report_gates_check(const struct tree *t, const struct options *opt, struct buf *why);
 /* Whether opt asks for any gate. */
 bool report_gates_on(const struct options *opt);
 

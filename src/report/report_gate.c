@@ -9,6 +9,7 @@
 #include "numfmt.h"
 #include "report_private.h"
 #include "runs.h"
+#include "stats.h"
 #include "xalloc.h"
 
 /* ---- gates ------------------------------------------------------------ */
@@ -113,40 +114,218 @@ name_matches(const struct summary *s, uint32_t id, const char *glob)
 	return match;
 }
 
-/* --runs: only a change the test confirms, on the gated measure, may trip. */
+/* Whether the gate measures self (else total). */
 static bool
-runs_confirm(const struct summary *s, const struct gate_eval *ev, uint32_t id)
+gate_self(const struct gate_eval *ev)
 {
-	bool self = ev->kind == GATE_FUNCTION || (ev->kind == GATE_PATTERN && !ev->pattern->total);
-	return !s->t->runs || runs_function_significant(s->t->runs, id, !self);
+	return ev->kind == GATE_FUNCTION || (ev->kind == GATE_PATTERN && !ev->pattern->total);
 }
 
-/* Whether function id trips the gate; *key ranks it among the offenders. */
+/* The gated measure's counts of function f. */
+static const struct count *
+gated(const struct gate_eval *ev, const struct fn *f)
+{
+	return gate_self(ev) ? f->self : f->total;
+}
+
+/*
+ * Whether the gate looks at function id at all: the family its test is
+ * corrected over. A function below --gate-min-share, or one a pattern
+ * does not match, can never trip the gate, so it costs the others nothing.
+ */
 static bool
-trips(const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id,
-        double *key)
+examines(
+        const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id)
 {
 	const struct fn fv = report_fn(s, id), *f = &fv;
-	if (!runs_confirm(s, ev, id)) {
+	if (!f->seen) {
 		return false;
 	}
+	switch (ev->kind) {
+	case GATE_REGRESSION: {
+		/* Only a function holding PCT of the base total can grow by that. */
+		double h = report_amount(s, f->total[SIDE_HEAD], SIDE_HEAD).v;
+		return h * 100 > ev->limit * s->base_total.v;
+	}
+	case GATE_FUNCTION:
+		return big_enough(s, opt, f->self);
+	case GATE_NEW:
+		return count_is_zero(f->total[SIDE_BASE]) && !count_is_zero(f->total[SIDE_HEAD]);
+	case GATE_PATTERN:
+		return big_enough(s, opt, gated(ev, f)) && name_matches(s, id, ev->pattern->glob);
+	}
+	return false;
+}
+
+/* Whether function id's estimate is over the gate's limit; *key ranks it. */
+static bool
+over_limit(const struct summary *s, const struct gate_eval *ev, uint32_t id, double *key)
+{
+	const struct fn fv = report_fn(s, id), *f = &fv;
 	switch (ev->kind) {
 	case GATE_REGRESSION:
 		*key = report_amount(s, f->total[SIDE_HEAD], SIDE_HEAD).v -
 		       report_amount(s, f->total[SIDE_BASE], SIDE_BASE).v;
 		return *key * 100 > ev->limit * s->base_total.v;
-	case GATE_FUNCTION:
-		return big_enough(s, opt, f->self) && grew(s, f->self, ev->limit, key);
 	case GATE_NEW:
 		*key = count_to_double(f->total[SIDE_HEAD]);
-		return count_is_zero(f->total[SIDE_BASE]) && *key > ev->limit * s->head_total.v;
-	case GATE_PATTERN: {
-		const struct count *c = ev->pattern->total ? f->total : f->self;
-		return big_enough(s, opt, c) && grew(s, c, ev->limit, key) &&
-		       name_matches(s, id, ev->pattern->glob);
-	}
+		return *key > ev->limit * s->head_total.v;
+	case GATE_FUNCTION:
+	case GATE_PATTERN:
+		return grew(s, gated(ev, f), ev->limit, key);
 	}
 	return false;
+}
+
+/* The whole profile's estimate over --fail-on-regression's limit. */
+static bool
+whole_over_limit(const struct summary *s, const struct gate_eval *ev)
+{
+	double d = s->change.v;
+	return d > 0 && d * 100 > ev->limit * s->base_total.v;
+}
+
+/*
+ * The ratio of shares (head / base) that is the gate's limit: a function
+ * grew by more than PCT of its own base (as compared: scaled by
+ * base_scale) exactly when its share grew by more than (1 + PCT/100)
+ * times base_scale times base total / head total (raw totals).
+ */
+static double
+share_limit(const struct summary *s, const struct gate_eval *ev)
+{
+	const struct tree_node *root = tree_node(s->t, TREE_ROOT);
+	double a = count_to_double(tree_node_total(s->t, root, SIDE_BASE));
+	double b = count_to_double(tree_node_total(s->t, root, SIDE_HEAD));
+	if (!(a > 0) || !(b > 0)) {
+		return 1;
+	}
+	return (1 + ev->limit / 100) * s->t->base_scale * a / b;
+}
+
+/*
+ * The one-sided p value that a member of the family grew past the gate's
+ * limit (0 for exact counts: every change is real). Growth gates test the
+ * limit itself (H0: grew by PCT or less), so that noise, which leaves the
+ * truth at no change, trips them far less often than alpha; the whole
+ * profile is tested the same way on the runs' totals. --fail-on-regression
+ * on a function's total and --fail-on-new ask whether it grew at all.
+ */
+static double
+growth_p(const struct summary *s, const struct gate_eval *ev, uint32_t id)
+{
+	const struct runs *r = s->t->runs;
+	if (!r) {
+		return 0;
+	}
+	if (id == GATE_WHOLE) {
+		return stats_counts_growth_p(runs_whole(r), 1 + ev->limit / 100);
+	}
+	struct stats_counts c;
+	runs_function(r, id, !gate_self(ev), &c);
+	if (ev->kind == GATE_FUNCTION || ev->kind == GATE_PATTERN) {
+		return stats_counts_growth_p(&c, share_limit(s, ev));
+	}
+	return c.p_up;
+}
+
+struct member {
+	uint32_t id;
+	uint32_t order;
+	double p;
+};
+
+static int
+compare_members(const void *pa, const void *pb)
+{
+	const struct member *a = pa, *b = pb;
+	if (a->p != b->p) {
+		return a->p < b->p ? -1 : 1;
+	}
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/*
+ * Holm's step-down over the family: the smallest p against alpha / m, the
+ * next against alpha / (m - 1), ... until one fails. It keeps the chance
+ * that a gate trips on any unchanged function at alpha, which is the
+ * error a CI gate must bound (Benjamini-Hochberg bounds the share of
+ * false offenders among many, and lets a gate trip more often on noise).
+ *
+ * A function whose p is over GATE_LAMBDA (its estimate at or below the
+ * limit) can never be confirmed, yet would cost every other its share of
+ * alpha. Such p values are dropped and the rest doubled (p / lambda): a
+ * p value of a true null, conditional on being at most lambda, is still
+ * uniform or larger (the conditional test of Zhao, Small and Su, 2019), so
+ * the bound holds, and the family is what could trip the gate. Returns
+ * how many members, first in m's order, are confirmed; *tested is the
+ * family's size.
+ */
+#define GATE_LAMBDA 0.5
+
+static size_t
+holm(struct member *m, size_t n, double alpha, size_t *tested)
+{
+	qsort(m, n, sizeof(*m), compare_members);
+	size_t family = 0;
+	while (family < n && m[family].p <= GATE_LAMBDA) {
+		family++;
+	}
+	*tested = family;
+	size_t k = 0;
+	while (k < family && m[k].p / GATE_LAMBDA <= alpha / (double)(family - k)) {
+		k++;
+	}
+	return k;
+}
+
+static struct member *
+family(const struct summary *s, const struct options *opt, const struct gate_eval *ev, size_t *n)
+{
+	struct member *m = xmalloc(((size_t)s->nnames + 1) * sizeof(*m));
+	*n = 0;
+	if (ev->kind == GATE_REGRESSION) {
+		m[(*n)++] = (struct member){GATE_WHOLE, 0, growth_p(s, ev, GATE_WHOLE)};
+	}
+	for (uint32_t id = 0; id < s->nnames; id++) {
+		if (examines(s, opt, ev, id)) {
+			m[(*n)++] = (struct member){id, s->ranks[id] + 1, growth_p(s, ev, id)};
+		}
+	}
+	return m;
+}
+
+/* One member over the limit: an offender when confirmed, else counted. */
+static void
+judge(const struct summary *s, struct gate_eval *ev, uint32_t id, bool confirmed)
+{
+	double key;
+	bool over;
+	const struct count *c = NULL;
+	struct count whole[2];
+	if (id == GATE_WHOLE) {
+		const struct tree_node *root = tree_node(s->t, TREE_ROOT);
+		whole[SIDE_BASE] = tree_node_total(s->t, root, SIDE_BASE);
+		whole[SIDE_HEAD] = tree_node_total(s->t, root, SIDE_HEAD);
+		over = whole_over_limit(s, ev);
+		key = HUGE_VAL;
+		c = whole;
+	} else {
+		const struct fn f = report_fn(s, id);
+		over = over_limit(s, ev, id, &key);
+		c = ev->kind == GATE_FUNCTION || ev->kind == GATE_PATTERN ? gated(ev, &f) : f.total;
+		whole[0] = c[0];
+		whole[1] = c[1];
+		c = whole;
+	}
+	if (!over) {
+		return;
+	}
+	if (confirmed) {
+		push(ev, s, id, c, key);
+	} else {
+		ev->unconfirmed++;
+	}
 }
 
 void
@@ -157,28 +336,14 @@ report_gate_eval(const struct summary *s, const struct options *opt, size_t i, s
 	if (!s->differential) {
 		return;
 	}
-	if (ev->kind == GATE_REGRESSION) {
-		double d = s->change.v;
-		if (d > 0 && d * 100 > ev->limit * s->base_total.v &&
-		        (!s->t->runs || report_runs_verdict(s) == VERDICT_REGRESSION)) {
-			const struct tree_node *root = tree_node(s->t, TREE_ROOT);
-			const struct count total[2] = {tree_node_total(s->t, root, SIDE_BASE),
-			        tree_node_total(s->t, root, SIDE_HEAD)};
-			push(ev, s, GATE_WHOLE, total, HUGE_VAL);
-		}
+	size_t n;
+	struct member *m = family(s, opt, ev, &n);
+	ev->examined = n;
+	size_t confirmed = holm(m, n, s->t->runs ? runs_alpha(s->t->runs) : 1, &ev->family);
+	for (size_t k = 0; k < n; k++) {
+		judge(s, ev, m[k].id, k < confirmed);
 	}
-	for (uint32_t id = 0; id < s->nnames; id++) {
-		const struct fn fv = report_fn(s, id), *f = &fv;
-		double key;
-		if (f->seen && trips(s, opt, ev, id, &key)) {
-			push(ev, s, id,
-			        ev->kind == GATE_FUNCTION ||
-			                        (ev->kind == GATE_PATTERN && !ev->pattern->total)
-			                ? f->self
-			                : f->total,
-			        key);
-		}
-	}
+	free(m);
 	/* The whole profile stays first: its key is infinite. */
 	if (ev->count > 1) {
 		qsort(ev->o, ev->count, sizeof(*ev->o), compare_offenders);
@@ -272,7 +437,11 @@ report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval 
 	} else {
 		size_t len;
 		const char *name = intern_name(s->t->names, o->id, &len);
-		report_add_name(b, name, len, MD_NAME_CAP, md);
+		if (md) {
+			report_add_code_name(b, name, len, true);
+		} else {
+			report_add_name(b, name, len, MD_NAME_CAP, false);
+		}
 	}
 	switch (ev->kind) {
 	case GATE_REGRESSION:
@@ -352,6 +521,54 @@ report_gates(const struct tree *t, const struct options *opt, struct buf *why)
 	return failed;
 }
 
+/* Whether any function of either profile has a name glob matches. */
+static bool
+matches_any(const struct tree *t, const bool *named, const char *glob)
+{
+	uint32_t n = intern_count(t->names);
+	for (uint32_t id = 0; id < n; id++) {
+		if (!named[id]) {
+			continue;
+		}
+		size_t len;
+		const char *raw = intern_name(t->names, id, &len);
+		char *name = xmemdup(raw, len);
+		bool match = fnmatch(glob, name, 0) == 0;
+		free(name);
+		if (match) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+report_gates_check(const struct tree *t, const struct options *opt, struct buf *why)
+{
+	if (!t->differential) {
+		buf_adds(why, "the gates (--fail-on-regression, --fail-on-function-regression, "
+		              "--fail-on-new, --fail-on) compare two profiles, and one was given");
+		return false;
+	}
+	uint32_t n = intern_count(t->names);
+	bool *named = xcalloc(n ? n : 1, sizeof(bool));
+	for (size_t id = 1; id < t->node_count; id++) {
+		named[t->nodes[id].name] = true;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < opt->fail_on_count && ok; i++) {
+		const char *glob = opt->fail_on[i].glob;
+		ok = matches_any(t, named, glob);
+		if (!ok) {
+			buf_adds(why, "--fail-on: the pattern '");
+			escape_diag(why, glob, strlen(glob));
+			buf_adds(why, "' matches no function of either profile");
+		}
+	}
+	free(named);
+	return ok;
+}
+
 bool
 report_gate(const struct tree *t, double pct, struct buf *why)
 {
@@ -363,128 +580,122 @@ report_gate(const struct tree *t, double pct, struct buf *why)
 	return failed;
 }
 
-/* ---- verdict ---------------------------------------------------------- */
-
-void
-report_gates_tally(
-        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed)
+/* " (2 more over the limit, not confirmed: noise at p < 0.05)" */
+static void
+add_unconfirmed(struct buf *b, const struct summary *s, const struct gate_eval *ev)
 {
-	*gates = report_gates_count(opt);
-	*failed = 0;
-	for (size_t i = 0; i < *gates; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
-		*failed += ev.count > 0;
-		report_gate_finish(&ev);
-	}
-}
-
-/*
- * With gates, they say what a regression is: a tripped gate, and nothing
- * else. Without, an overall change beyond the noise floor (--min-delta of
- * the larger total) decides; a faster run is an improvement either way.
- */
-enum verdict
-report_verdict(const struct summary *s, size_t gates, size_t failed)
-{
-	if (failed > 0) {
-		return VERDICT_REGRESSION;
-	}
-	if (s->t->runs && gates == 0) {
-		return report_runs_verdict(s);
-	}
-	double floor = s->t->opt.min_delta * s->larger.v;
-	if (s->change.v < -floor) {
-		return VERDICT_IMPROVEMENT;
-	}
-	return gates == 0 && s->change.v > floor ? VERDICT_REGRESSION : VERDICT_NEUTRAL;
-}
-
-const char *
-report_verdict_name(enum verdict v)
-{
-	static const char *const names[] = {
-	        [VERDICT_NEUTRAL] = "neutral",
-	        [VERDICT_REGRESSION] = "regression",
-	        [VERDICT_IMPROVEMENT] = "improvement",
-	};
-	return names[v];
-}
-
-const struct row *
-report_largest_self(const struct summary *s, enum list *l)
-{
-	const struct row *reg = s->count[LIST_REG_SELF] ? &s->rows[LIST_REG_SELF][0] : NULL;
-	const struct row *imp = s->count[LIST_IMP_SELF] ? &s->rows[LIST_IMP_SELF][0] : NULL;
-	if (imp && (!reg || imp->key > reg->key)) {
-		*l = LIST_IMP_SELF;
-		return imp;
-	}
-	*l = LIST_REG_SELF;
-	return reg;
-}
-
-void
-report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
-{
-	if (!md) {
-		escape_terminal(b, raw, len, TEXT_NAME_CAP);
+	if (ev->unconfirmed == 0 || !s->t->runs) {
 		return;
 	}
-	struct buf name;
-	buf_init(&name);
-	buf_add(&name, "", 0);
-	escape_terminal(&name, raw, len, MD_NAME_CAP);
-	escape_md_code(b, name.data, name.len);
-	buf_finish(&name);
+	buf_printf(b, "; %zu%s over the limit but not confirmed at p < ", ev->unconfirmed,
+	        ev->count ? " more" : "");
+	buf_add_double(b, runs_alpha(s->t->runs), 4);
+	buf_printf(b, " (%zu tested)", ev->family);
+}
+
+/* The heaviest member (by its gated base count) of the gate's family. */
+static uint32_t
+heaviest_member(const struct summary *s, const struct options *opt, const struct gate_eval *ev)
+{
+	uint32_t best = UINT32_MAX;
+	double most = 0;
+	for (uint32_t id = 0; id < s->nnames; id++) {
+		if (!examines(s, opt, ev, id)) {
+			continue;
+		}
+		const struct fn f = report_fn(s, id);
+		double v = count_to_double(gated(ev, &f)[SIDE_BASE]);
+		if (v > most) {
+			most = v;
+			best = id;
+		}
+	}
+	return best;
 }
 
 /*
- * "Verdict: regression: 1 of 2 gates failed; total +0.3% (9,535 -> 9,567
- * samples); largest self change `zstd_compress` +610 (new)." on one line.
+ * The any-function gate with one profile a side: the reach for the
+ * lightest function it looks at (--gate-min-share), by sampling noise
+ * alone, where the heaviest member's gives the most hopeful figure.
  */
-void
-report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+static void
+add_min_share_reach(struct buf *b, const struct runs *r, const struct options *opt,
+        const struct gate_eval *ev, const struct stats_counts *c, double alpha)
 {
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
-	buf_adds(b, md ? "**Verdict: " : "Verdict: ");
-	buf_adds(b, report_verdict_name(report_verdict(s, gates, failed)));
-	buf_adds(b, md ? "**: " : ": ");
-	if (gates > 0 && failed > 0) {
-		buf_printf(b, "%zu of %zu gate%s failed; ", failed, gates, gates == 1 ? "" : "s");
-	} else if (gates > 0) {
-		buf_printf(b, "%s passed; ",
-		        gates == 1   ? "the gate"
-		        : gates == 2 ? "both gates"
-		                     : "all gates");
+	if (ev->kind != GATE_FUNCTION || !runs_single(r) || !(opt->gate_min_share > 0)) {
+		return;
 	}
-	buf_adds(b, "total ");
-	if (s->base_total.v > 0) {
-		numfmt_report_percent(b, s->change.v / s->base_total.v * 100, true);
+	double a = opt->gate_min_share * c->A;
+	double margin = stats_detectable_ratio(a, c->A, c->B, 1, alpha, REPORT_POWER);
+	if (!isfinite(margin)) {
+		return;
+	}
+	buf_adds(b, "; a function at the minimum share (");
+	numfmt_report_percent(b, opt->gate_min_share * 100, false);
+	buf_adds(b, ") once it grows by about +");
+	numfmt_report_number(b, ((1 + ev->limit / 100) * margin - 1) * 100, 0, false, false);
+	buf_addc(b, '%');
+}
+
+/*
+ * What a gate on sampled counts can see, for its heaviest member: the
+ * noise margin (the smallest change its test tells from none 4 times in
+ * 5, at the first step of Holm's correction), the growth it then trips
+ * on (the limit and the margin), and the samples or runs that would
+ * bring the margin down to the limit.
+ */
+static void
+add_gate_reach(struct buf *b, const struct summary *s, const struct options *opt,
+        const struct gate_eval *ev, bool md)
+{
+	const struct runs *r = s->t->runs;
+	if (!r || ev->kind == GATE_NEW || ev->examined == 0) {
+		return;
+	}
+	bool whole = ev->kind == GATE_REGRESSION;
+	uint32_t id = whole ? GATE_WHOLE : heaviest_member(s, opt, ev);
+	if (!whole && id == UINT32_MAX) {
+		return;
+	}
+	struct stats_counts fc;
+	if (!whole) {
+		runs_function(r, id, !gate_self(ev), &fc);
+	}
+	const struct stats_counts *c = whole ? runs_whole(r) : &fc;
+	/* Were it to grow, it would join the family. */
+	double alpha = runs_alpha(r) * GATE_LAMBDA / (double)(ev->family + 1);
+	double margin = stats_detectable_ratio(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER);
+	if (!isfinite(margin)) {
+		return;
+	}
+	double limit = 1 + ev->limit / 100;
+	buf_adds(b, md ? "  - _Reach: " : "    reach: ");
+	if (whole) {
+		buf_adds(b, "the whole profile");
 	} else {
-		buf_adds(b, "n/a");
+		report_add_share_name(b, s, id, c, md);
+		buf_adds(b, " of the samples)");
 	}
-	buf_adds(b, " (");
-	report_add_amount(b, s->change, true);
-	buf_addc(b, ' ');
-	report_add_label(b, report_countname(opt), md);
-	buf_adds(b, "); ");
-	enum list l;
-	const struct row *r = report_largest_self(s, &l);
-	if (!r) {
-		buf_adds(b, "no function's self changed beyond the noise floor.\n");
-		return;
+	buf_adds(b, " trips it 4 times in 5 once it grows by about +");
+	numfmt_report_number(b, (limit * margin - 1) * 100, 0, false, false);
+	buf_adds(b, "%: the limit and a noise margin of ");
+	numfmt_report_number(b, (margin - 1) * 100, 0, false, false);
+	buf_addc(b, '%');
+	if (margin > limit && ev->limit > 0) {
+		double k =
+		        stats_samples_factor(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER, limit);
+		if (runs_single(r)) {
+			buf_adds(b, "; about ");
+			numfmt_report_number(b, k, 1, true, false);
+			buf_adds(b, " times the samples would bring the margin down to the limit");
+		} else {
+			buf_printf(b,
+			        "; about %.0f runs a side would bring the margin down to the limit",
+			        ceil(k * (double)runs_count(r, SIDE_BASE)));
+		}
 	}
-	size_t len;
-	const char *name = intern_name(s->t->names, r->id, &len);
-	buf_adds(b, "largest self change ");
-	report_add_code_name(b, name, len, md);
-	buf_addc(b, ' ');
-	report_add_amount(b, r->delta, true);
-	buf_adds(b, " (");
-	numfmt_change_percent(b, r->base.v, r->head.v);
-	buf_adds(b, ").\n");
+	add_min_share_reach(b, r, opt, ev, c, alpha);
+	buf_adds(b, md ? "._\n" : "\n");
 }
 
 /* One gate's status and offenders; false once the section is over budget. */
@@ -495,10 +706,13 @@ section_gate(struct buf *b, size_t start, const struct summary *s, const struct 
 	buf_adds(b, md ? "- " : "  ");
 	report_gate_title(b, ev, md);
 	if (ev->count == 0) {
-		buf_adds(b, ": passed\n");
+		buf_adds(b, ": passed");
 	} else {
-		buf_printf(b, md ? ": **failed** (%zu)\n" : ": failed (%zu)\n", ev->count);
+		buf_printf(b, md ? ": **failed** (%zu)" : ": failed (%zu)", ev->count);
 	}
+	add_unconfirmed(b, s, ev);
+	buf_addc(b, '\n');
+	add_gate_reach(b, s, opt, ev, md);
 	size_t shown = 0;
 	for (; shown < ev->count && shown < GATE_MAX_LINES; shown++) {
 		if (b->len - start > MD_TABLE_BUDGET) {

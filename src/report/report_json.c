@@ -136,7 +136,9 @@ json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, si
 		}
 		json_offender(b, s, &ev->o[i]);
 	}
-	buf_adds(b, "]}");
+	/* Schema 3: the family the test was corrected over, and the functions
+	 * over the limit it did not confirm (0 for exact counts). */
+	buf_printf(b, "],\"tested\":%zu,\"unconfirmed\":%zu}", ev->family, ev->unconfirmed);
 }
 
 /* The verdict, the largest self change and every gate's result. */
@@ -242,6 +244,10 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	}
 	report_sections_json(b, &s, opt);
 	report_runs_json(b, &s, opt);
+	if (s.differential) {
+		buf_adds(b, report_roots_differ(&s) ? ",\"roots_differ\":true"
+		                                    : ",\"roots_differ\":false");
+	}
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }

@@ -222,6 +222,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 		buf_init(&cell[i]);
 	}
 	if (s.differential) {
+		report_add_roots_warning(&b, &s, true);
 		report_add_verdict(&b, &s, opt, true);
 		buf_addc(&b, '\n');
 	}

@@ -179,6 +179,9 @@ struct gate_eval {
 	double limit; /* PCT, or SHARE for GATE_NEW */
 	struct offender *o; /* sorted */
 	size_t count, cap;
+	size_t examined; /* the functions (and whole profile) the gate looked at */
+	size_t family; /* those its test was corrected over (report_gate.c) */
+	size_t unconfirmed; /* over the limit, but not confirmed by the test */
 };
 
 /* The gates opt asks for, in a fixed order: regression, function, new, patterns. */
@@ -204,6 +207,18 @@ enum verdict {
 void report_gates_tally(
         const struct summary *s, const struct options *opt, size_t *gates, size_t *failed);
 enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed);
+/* Whether base and head share no root frame though both hold samples. */
+bool report_roots_differ(const struct summary *s);
+/* Above the verdict when the roots differ: the warning and its advice. */
+void report_add_roots_warning(struct buf *b, const struct summary *s, bool md);
+/* The function with the largest base self, UINT32_MAX when none. */
+uint32_t report_heaviest(const struct summary *s);
+struct stats_counts;
+/* "`name` (12.3%": function id and its base share of the samples tested by c. */
+void report_add_share_name(
+        struct buf *b, const struct summary *s, uint32_t id, const struct stats_counts *c, bool md);
+/* The power at which the reports quote the change a test can detect. */
+#define REPORT_POWER 0.8
 const char *report_verdict_name(enum verdict v);
 /* The row with the largest self change beyond the noise floor, or NULL. */
 const struct row *report_largest_self(const struct summary *s, enum list *l);
@@ -288,8 +303,11 @@ size_t report_md_grid(struct buf *b, const char *const *head, const char *align,
         const struct buf *cells, size_t nrows, size_t ncol);
 void report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
         size_t ncol, unsigned left);
-/* The JSON summary's schema: 2 added the members below and "runs" (docs/reports.md). */
-#define REPORT_SCHEMA_VERSION "2"
+/* The JSON summary's schema: 2 added the members below and "runs", 3 the
+ * gates' "tested" and "unconfirmed", "runs" for one profile a side of
+ * sampled counts with "p_up" and "dispersion", and "roots_differ"
+ * (docs/reports.md). */
+#define REPORT_SCHEMA_VERSION "3"
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */

@@ -1,7 +1,8 @@
 /*
- * report_runs: what --runs adds to the reports. The lists keep only
- * changes the test confirms (report_runs_keep); the Markdown and text
- * reports gain a "Repeated runs" section with each listed function's
+ * report_runs: what the tests of sampled counts (one profile a side) and
+ * of --runs add to the reports. The lists keep only changes the test
+ * confirms (report_runs_keep); the Markdown and text reports gain a
+ * "Sampling noise" or "Repeated runs" section with each listed function's
  * share of its runs (mean ± spread), the interval of the change and p;
  * the JSON summary gains the same as data ("runs").
  */
@@ -41,7 +42,7 @@ report_runs_keep(const struct summary *s, enum list l, uint32_t id)
 enum verdict
 report_runs_verdict(const struct summary *s)
 {
-	const struct stats_welch *w = runs_whole(s->t->runs);
+	const struct stats_counts *w = runs_whole(s->t->runs);
 	double larger = w->mean[0] > w->mean[1] ? w->mean[0] : w->mean[1];
 	/* The mean totals, not the sums: the sides may have different run counts. */
 	if (w->p >= runs_alpha(s->t->runs) || fabs(w->diff) <= s->t->opt.min_delta * larger) {
@@ -54,13 +55,17 @@ report_runs_verdict(const struct summary *s)
 static const enum list shown_lists[] = {
         LIST_REG_SELF, LIST_IMP_SELF, LIST_REG_TOTAL, LIST_IMP_TOTAL};
 
+/* A side's share: "5.26%" for one run, "5.26% ± 0.12 pp" for several. */
 static void
-add_share(struct buf *b, double mean, double sd)
+add_share(struct buf *b, double mean, double sd, size_t runs)
 {
 	numfmt_report_number(b, mean * 100, 2, false, false);
-	buf_adds(b, "% \u00b1 ");
-	numfmt_report_number(b, sd * 100, 2, false, false);
-	buf_adds(b, " pp");
+	buf_addc(b, '%');
+	if (runs > 1) {
+		buf_adds(b, " \u00b1 ");
+		numfmt_report_number(b, sd * 100, 2, false, false);
+		buf_adds(b, " pp");
+	}
 }
 
 static void
@@ -75,7 +80,7 @@ add_p(struct buf *b, double p)
 
 /* Change in pp and its interval: "+1.19 pp [+1.02, +1.36]". */
 static void
-add_change(struct buf *b, const struct stats_welch *w)
+add_change(struct buf *b, const struct stats_counts *w)
 {
 	numfmt_report_number(b, w->diff * 100, 2, false, true);
 	buf_adds(b, " pp");
@@ -105,17 +110,33 @@ static void
 add_intro(struct buf *b, const struct summary *s, bool md)
 {
 	const struct runs *r = s->t->runs;
-	buf_adds(b, md ? "\n#### Repeated runs\n\n" : "\nRepeated runs\n");
-	buf_printf(b,
-	        "%zu base and %zu head runs; each function's share of its run compared by "
-	        "Welch's t-test. Changes not significant at p < ",
-	        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+	if (runs_single(r)) {
+		buf_adds(b, md ? "\n#### Sampling noise\n\n" : "\nSampling noise\n");
+		buf_adds(b, "One profile a side: each function's count against its profile's "
+		            "total, by an exact binomial test (sampling noise only; how much "
+		            "runs differ needs --runs). Changes not significant at p < ");
+	} else {
+		buf_adds(b, md ? "\n#### Repeated runs\n\n" : "\nRepeated runs\n");
+		buf_printf(b,
+		        "%zu base and %zu head runs; each function's count against its runs' "
+		        "totals, by a test on counts (exact at the Poisson floor, the runs' "
+		        "spread above it). Changes not significant at p < ",
+		        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+	}
 	buf_add_double(b, runs_alpha(r), 4);
 	size_t n = not_significant(s);
 	buf_printf(b,
 	        " are left out of the lists and trip no gate (%zu function%s whose self "
 	        "changed beyond the noise floor).\n",
 	        n, n == 1 ? "" : "s");
+	for (int side = 0; side < 2; side++) {
+		if (runs_identical(r, side)) {
+			buf_printf(b,
+			        "The %s runs are identical (the same file given again?): they show "
+			        "no spread, so the test falls back to the Poisson floor.\n",
+			        side == SIDE_BASE ? "base" : "head");
+		}
+	}
 }
 
 #define RUNS_COLUMNS 6
@@ -125,13 +146,14 @@ static void
 row_cells(const struct summary *s, enum list l, const struct row *r, bool md, struct buf *c)
 {
 	bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
-	const struct stats_welch *w = runs_function(s->t->runs, r->id, total);
+	struct stats_counts fc, *w = &fc;
+	runs_function(s->t->runs, r->id, total, &fc);
 	size_t len;
 	const char *name = intern_name(s->t->names, r->id, &len);
 	report_add_code_name(&c[0], name, len, md);
 	buf_adds(&c[1], total ? "total" : "self");
-	add_share(&c[2], w->mean[SIDE_BASE], w->sd[SIDE_BASE]);
-	add_share(&c[3], w->mean[SIDE_HEAD], w->sd[SIDE_HEAD]);
+	add_share(&c[2], w->mean[SIDE_BASE], w->sd[SIDE_BASE], runs_count(s->t->runs, SIDE_BASE));
+	add_share(&c[3], w->mean[SIDE_HEAD], w->sd[SIDE_HEAD], runs_count(s->t->runs, SIDE_HEAD));
 	add_change(&c[4], w);
 	add_p(&c[5], w->p);
 }
@@ -181,7 +203,7 @@ report_add_runs(struct buf *b, const struct summary *s, const struct options *op
 }
 
 static void
-json_welch(struct buf *b, const struct stats_welch *w)
+json_counts(struct buf *b, const struct stats_counts *w)
 {
 	buf_adds(b, "\"base_mean\":");
 	buf_add_double(b, w->mean[SIDE_BASE], 9);
@@ -199,6 +221,10 @@ json_welch(struct buf *b, const struct stats_welch *w)
 	buf_add_double(b, w->hi, 9);
 	buf_adds(b, ",\"p\":");
 	buf_add_double(b, w->p, 9);
+	buf_adds(b, ",\"p_up\":");
+	buf_add_double(b, w->p_up, 9);
+	buf_adds(b, ",\"dispersion\":");
+	buf_add_double(b, w->phi, 6);
 }
 
 void
@@ -208,12 +234,12 @@ report_runs_json(struct buf *b, const struct summary *s, const struct options *o
 	if (!r || !s->differential) {
 		return;
 	}
-	buf_printf(b, ",\"runs\":{\"base_runs\":%zu,\"head_runs\":%zu,\"test\":\"welch\"",
+	buf_printf(b, ",\"runs\":{\"base_runs\":%zu,\"head_runs\":%zu,\"test\":\"counts\"",
 	        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
 	buf_adds(b, ",\"significance\":");
 	buf_add_double(b, runs_alpha(r), 6);
 	buf_adds(b, ",\"whole\":{");
-	json_welch(b, runs_whole(r));
+	json_counts(b, runs_whole(r));
 	buf_printf(b, "},\"not_significant\":%zu,\"functions\":[", not_significant(s));
 	size_t top = report_top(opt), shown = 0;
 	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
@@ -225,7 +251,9 @@ report_runs_json(struct buf *b, const struct summary *s, const struct options *o
 			buf_adds(b, shown++ ? ",{\"name\":" : "{\"name\":");
 			escape_json_string(b, name, len);
 			buf_adds(b, total ? ",\"measure\":\"total\"," : ",\"measure\":\"self\",");
-			json_welch(b, runs_function(r, s->rows[l][i].id, total));
+			struct stats_counts c;
+			runs_function(r, s->rows[l][i].id, total, &c);
+			json_counts(b, &c);
 			buf_addc(b, '}');
 		}
 	}

@@ -181,6 +181,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 	struct buf b;
 	buf_init(&b);
 	if (s.differential) {
+		report_add_roots_warning(&b, &s, false);
 		report_add_verdict(&b, &s, opt, false);
 	}
 	text_headline(&b, &s, opt, color);

@@ -965,7 +965,8 @@ async function checkOutlines(page, count) {
 async function detailsChecks(context) {
 	const svgPath = path.join(tmp, 'details.svg');
 	const dir = path.join(root, 'tests', 'browser');
-	difffold(exe, ['--widths', 'union', path.join(dir, 'details-base.folded'), path.join(dir, 'details-head.folded'), '-o', svgPath]);
+	// Exact counts: the wording alone, with no test of sampling noise.
+	difffold(exe, ['--counts', 'exact', '--widths', 'union', path.join(dir, 'details-base.folded'), path.join(dir, 'details-head.folded'), '-o', svgPath]);
 	const { page, w } = await openDoc(context, pathToFileURL(svgPath).href, { width: 1300, height: 600 });
 	const hoverText = async (name) => {
 		const i = await page.evaluate((nm) => Array.from(document.querySelectorAll('g.frame > title')).findIndex((t) => t.textContent.split('\n')[0] === nm), name);
@@ -1009,6 +1010,20 @@ async function detailsChecks(context) {
 		await page.goto(pathToFileURL(darkPath).href, { waitUntil: 'load' });
 		await checkOutlines(page, await page.evaluate(() => document.querySelectorAll('g.frame').length));
 	});
+	await t.check('sampled counts: the details line shows the test, and noise is drawn unchanged', async () => {
+		const sampledPath = path.join(tmp, 'sampled.svg');
+		difffold(exe, ['--widths', 'union', path.join(dir, 'details-base.folded'), path.join(dir, 'details-head.folded'), '-o', sampledPath]);
+		await page.goto(pathToFileURL(sampledPath).href, { waitUntil: 'load' });
+		const got = await hoverText('parse');
+		const text = want.parse + ' \u00b7 change +11.46 pp [9.56, 13.36], p<0.0001';
+		assert(got === text, `details '${got}', expected '${text}'`);
+		const long = 'tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each';
+		const status = await page.evaluate((nm) => {
+			const t = Array.from(document.querySelectorAll('g.frame > title')).find((e) => e.textContent.split('\n')[0] === nm);
+			return t.parentNode.getAttribute('data-status');
+		}, long);
+		assert(status === 'same', `${long} (+1.7%, not significant) drawn as '${status}'`);
+	});
 	await t.check('details line under --runs shows the interval and p', async () => {
 		const runsPath = path.join(tmp, 'runs.svg');
 		const runs = ['--runs'];
@@ -1018,7 +1033,7 @@ async function detailsChecks(context) {
 		difffold(exe, [...runs, '-o', runsPath]);
 		await page.goto(pathToFileURL(runsPath).href, { waitUntil: 'load' });
 		const got = await hoverText('parse');
-		const text = 'parse \u2014 self 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) \u00b7 total 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) samples \u00b7 change +10.50 pp [3.58, 17.42], p=0.0274';
+		const text = 'parse \u2014 self 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) \u00b7 total 810 \u2192 1,020 (+210, +25.9%, +10.50 pp) samples \u00b7 change +10.50 pp [1.30, 19.70], p=0.0391';
 		assert(got === text, `details '${got}', expected '${text}'`);
 	});
 	await t.check('details line: no page error', async () => {

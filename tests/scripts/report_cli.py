@@ -78,7 +78,8 @@ def main():
         check(p.returncode == 0 and p.stderr == b"", "9.3% limit: nothing over it, exit 0")
 
         p = run(exe, [head, "-f", "md", "--fail-on-regression", "0"])
-        check(p.returncode == 0, "a single profile has nothing to gate")
+        check(p.returncode == 2 and b"compare two profiles" in p.stderr,
+              "a gate given with a single profile is a usage error (exit 2)")
 
         p = run(exe, [base, head, "-f", "md", "--fail-on-regression", "-1"])
         check(p.returncode == 2, "a negative threshold is a usage error")

@@ -19,6 +19,7 @@
 #include "output.h"
 #include "report.h"
 #include "report_private.h"
+#include "runs.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -724,7 +725,7 @@ opens_with_the_verdict(void **state)
 	m = md(t, &o);
 	assert_contains(m, "**Verdict: regression**: 1 of 2 gates failed;");
 	assert_contains(m, "- `--fail-on-function-regression 40`: **failed** (1)\n"
-	                   "  - regression: a self +50.0% of its base (+50, limit 40%)\n"
+	                   "  - regression: `a` self +50.0% of its base (+50, limit 40%)\n"
 	                   "- `--fail-on-new 0.5`: passed\n");
 	free(m);
 	x = text(t, &o, false);
@@ -764,10 +765,12 @@ summarises_the_verdict_in_json(void **state)
 	o.fail_on_regression = 30;
 	s = summary(t, &o);
 	assert_contains(s, "\"gates_failed\":1,\"gates\":[{\"gate\":\"fail-on-regression\","
-	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[]},"
+	                   "\"limit\":30,\"failed\":false,\"offender_count\":0,\"offenders\":[],"
+	                   "\"tested\":4,\"unconfirmed\":0},"
 	                   "{\"gate\":\"fail-on-function-regression\",\"limit\":40,\"failed\":true,"
 	                   "\"offender_count\":1,\"offenders\":[{\"name\":\"a\",\"base\":100,"
-	                   "\"head\":150,\"change\":50}]}],\"hot_path_changes\":");
+	                   "\"head\":150,\"change\":50}],\"tested\":2,\"unconfirmed\":0}],"
+	                   "\"hot_path_changes\":");
 	free(s);
 	tree_destroy(t);
 	options_finish(&o);
@@ -888,6 +891,59 @@ fits_any_report_under_the_limit(void **state)
 	buf_finish(&b);
 }
 
+/* Sampled counts: a gate trips only on growth its test confirms. */
+static void
+gates_tell_noise_from_change(void **state)
+{
+	(void)state;
+	struct options o;
+	options_init(&o);
+	o.fail_on_function = 10;
+	/* +30% on 100 samples: over the limit, within sampling noise. */
+	const char *base = "main;a 100\nmain;b 900\n", *head = "main;a 130\nmain;b 900\n";
+	struct tree *t = pair(base, head, false);
+	struct buf why;
+	buf_init(&why);
+	assert_true(report_gates(t, &o, &why)); /* exact counts: it trips */
+	tree_destroy(t);
+	t = pair(base, head, false);
+	runs_attach_single(t, o.significance, false);
+	buf_setlen(&why, 0);
+	assert_false(report_gates(t, &o, &why));
+	char *m = md(t, &o);
+	assert_contains(m, "**Verdict: neutral**: the gate passed;");
+	assert_contains(m, "- `--fail-on-function-regression 10`: passed; 1 over the limit but not "
+	                   "confirmed at p < 0.05 (1 tested)\n");
+	assert_lacks(m, "new baseline");
+	free(m);
+	tree_destroy(t);
+	/* +50% on 10,000 samples: confirmed. */
+	t = pair("main;a 10000\nmain;b 90000\n", "main;a 15000\nmain;b 90000\n", false);
+	runs_attach_single(t, o.significance, false);
+	buf_setlen(&why, 0);
+	assert_true(report_gates(t, &o, &why));
+	assert_contains(why.data, "regression: a self +50.0% of its base");
+	tree_destroy(t);
+	buf_finish(&why);
+	options_finish(&o);
+}
+
+/* Gate lines name functions as code spans, as the tables do. */
+static void
+gate_names_are_code_spans(void **state)
+{
+	(void)state;
+	struct options o;
+	options_init(&o);
+	o.fail_on_function = 10;
+	struct tree *t = pair("main;@team#12 100\n", "main;@team#12 200\n", false);
+	char *m = md(t, &o);
+	assert_contains(m, "  - regression: `@team#12` self +100.0% of its base");
+	free(m);
+	tree_destroy(t);
+	options_finish(&o);
+}
+
 int
 main(void)
 {
@@ -917,6 +973,8 @@ main(void)
 	        cmocka_unit_test(gates_named_functions),
 	        cmocka_unit_test(opens_with_the_verdict),
 	        cmocka_unit_test(summarises_the_verdict_in_json),
+	        cmocka_unit_test(gates_tell_noise_from_change),
+	        cmocka_unit_test(gate_names_are_code_spans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

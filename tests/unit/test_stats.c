@@ -2,7 +2,9 @@
  * stats: the incomplete beta function, Student's t and Welch's test
  * against values worked out by hand (closed forms for small degrees of
  * freedom) or by an independent reference: the t density integrated
- * numerically with mpmath at 30 digits (the numbers quoted below).
+ * numerically with mpmath at 30 digits (the numbers quoted below). The
+ * tests of counts against binomial sums worked out by hand, and their
+ * false-positive rate on simulated Poisson counts whose truth is known.
  */
 #include "stats.h"
 
@@ -100,6 +102,132 @@ test_welch_without_spread(void **state)
 	near(w.df, 2, 1e-12);
 }
 
+static void
+test_binomial_tails(void **state)
+{
+	(void)state;
+	/* n = 3, p = 1/2: P(X >= 3) = P(X <= 0) = 1/8, P(X >= 2) = 1/2. */
+	near(stats_binom_upper(3, 3, 0.5), 0.125, 1e-12);
+	near(stats_binom_lower(0, 3, 0.5), 0.125, 1e-12);
+	near(stats_binom_upper(2, 3, 0.5), 0.5, 1e-12);
+	/* n = 10, p = 0.2: P(X >= 5) = 1 - sum_{k<5} C(10,k) .2^k .8^(10-k). */
+	near(stats_binom_upper(5, 10, 0.2), 0.0327934976, 1e-8);
+	assert_true(stats_binom_upper(0, 10, 0.2) == 1);
+	assert_true(stats_binom_upper(11, 10, 0.2) == 0);
+	assert_true(stats_binom_lower(10, 10, 0.2) == 1);
+	/* Past the exact range the deviance's root stays within 10% of the
+	 * exact tail, also 4.7 standard deviations out (p about 1e-6); at
+	 * n = 401 and p = 1/2 (variance 100.25) within 1%. */
+	near(stats_binom_upper(261, 401, 0.5), stats_incbeta(261, 141, 0.5), 0.01);
+	near(stats_binom_upper(2200, 4001, 0.5), stats_incbeta(2200, 1802, 0.5), 0.1);
+	near(stats_binom_lower(1850, 4001, 0.5), 1 - stats_incbeta(1851, 2150, 0.5), 0.1);
+}
+
+static void
+test_counts_one_run(void **state)
+{
+	(void)state;
+	/* One run a side: the conditional binomial test itself. */
+	double a = 560, A = 28000, b = 840, B = 28000;
+	struct stats_counts c;
+	stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+	near(c.p_up, stats_binom_upper(840, 1400, 0.5), 1e-12);
+	near(c.p, 2 * c.p_up, 1e-12);
+	assert_true(c.phi == 1 && isinf(c.df));
+	near(c.ratio, 1.5, 1e-12);
+	near(stats_counts_growth_p(&c, 1), c.p_up, 1e-12);
+	/* H0 at the truth itself is not rejected. */
+	assert_true(stats_counts_growth_p(&c, 1.5) > 0.4);
+	/* Nothing on either side: no hypothesis. */
+	double z = 0;
+	stats_counts_test(&z, &A, 1, &z, &B, 1, 0.05, &c);
+	assert_true(c.p == 1 && c.p_up == 1);
+}
+
+static void
+test_counts_tiny_and_identical(void **state)
+{
+	(void)state;
+	/* 0,0,0 -> 1,1,1: Welch found p = 3.5e-6; never below the exact test
+	 * of the sums (3 against 0, p = 2 / 8). */
+	const double x[] = {0, 0, 0}, y[] = {1, 1, 1}, t[] = {28000, 28000, 28000};
+	struct stats_counts c;
+	stats_counts_test(x, t, 3, y, t, 3, 0.05, &c);
+	assert_true(c.p >= 0.25 - 1e-12);
+	/* The same file given twice a side: no spread, yet p is not 0. */
+	const double b2[] = {100, 100}, h2[] = {130, 130}, t2[] = {1000, 1000};
+	stats_counts_test(b2, t2, 2, h2, t2, 2, 0.05, &c);
+	assert_true(c.phi == 1 && c.df == 2);
+	assert_true(c.p > 0.01 && c.p < 0.5);
+	/* A run with more samples than the others weighs more. */
+	const double b3[] = {100, 100, 400}, t3[] = {1000, 1000, 4000};
+	stats_counts_test(b3, t3, 3, b3, t3, 3, 0.05, &c);
+	near(c.diff, 0, 1e-15);
+	assert_true(c.p > 0.99);
+}
+
+/* Knuth's Poisson draw from a fixed linear congruential stream. */
+static uint64_t lcg = 88172645463325252u;
+
+static double
+uniform(void)
+{
+	lcg = lcg * 6364136223846793005u + 1442695040888963407u;
+	return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+static double
+poisson(double lambda)
+{
+	double limit = exp(-lambda), p = uniform();
+	double k = 0;
+	while (p > limit) {
+		k++;
+		p *= uniform();
+	}
+	return k;
+}
+
+static void
+test_counts_false_positives(void **state)
+{
+	(void)state;
+	/* Pure Poisson noise, no change: one run and three runs a side. A test
+	 * at 0.05 may reject at most 6% of 4000 pairs. */
+	size_t rejected[2] = {0, 0};
+	for (int i = 0; i < 4000; i++) {
+		double a = poisson(40), b = poisson(40), A = 1000, B = 1000;
+		struct stats_counts c;
+		stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+		rejected[0] += c.p <= 0.05;
+		double x[3], y[3], t[3] = {1000, 1000, 1000};
+		for (int k = 0; k < 3; k++) {
+			x[k] = poisson(30);
+			y[k] = poisson(30);
+		}
+		stats_counts_test(x, t, 3, y, t, 3, 0.05, &c);
+		rejected[1] += c.p <= 0.05;
+	}
+	print_message("false positives at 0.05: one run %zu, three runs %zu of 4000\n", rejected[0],
+	        rejected[1]);
+	assert_true(rejected[0] <= 240 && rejected[1] <= 240);
+}
+
+static void
+test_detectable(void **state)
+{
+	(void)state;
+	/* The ratio found solves its own equation. */
+	double z = stats_normal_quantile(0.025) + stats_normal_quantile(0.2);
+	near(z, 1.959963984540054 + 0.841621233572914, 1e-9);
+	double r = stats_detectable_ratio(560, 28000, 28000, 1, 0.025, 0.8);
+	near(log(r), z * sqrt(1.0 / 560 + 1 / (560 * r)), 1e-9);
+	/* k times the samples bring it down to the asked ratio. */
+	double k = stats_samples_factor(560, 28000, 28000, 1, 0.025, 0.8, 1.1);
+	near(stats_detectable_ratio(560 * k, 28000 * k, 28000 * k, 1, 0.025, 0.8), 1.1, 1e-6);
+	assert_true(isinf(stats_detectable_ratio(0, 1, 1, 1, 0.05, 0.8)));
+}
+
 int
 main(void)
 {
@@ -108,6 +236,11 @@ main(void)
 	        cmocka_unit_test(test_t_distribution),
 	        cmocka_unit_test(test_welch),
 	        cmocka_unit_test(test_welch_without_spread),
+	        cmocka_unit_test(test_binomial_tails),
+	        cmocka_unit_test(test_counts_one_run),
+	        cmocka_unit_test(test_counts_tiny_and_identical),
+	        cmocka_unit_test(test_counts_false_positives),
+	        cmocka_unit_test(test_detectable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

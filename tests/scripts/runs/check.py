@@ -2,7 +2,8 @@
 """--runs on generated runs (tests/scripts/runs/gen-runs.py) with known noise and one
 known real change (parse_input +30%), at several noise levels: the change is
 found (listed, coloured, gated) and no noisy function is; without the change
-nothing is found and no gate trips.
+nothing is found and no gate trips; the same file given twice a side is judged
+by the Poisson floor.
 
 check.py DIFFFOLD SOURCE_ROOT BUILD_DIR"""
 import json
@@ -86,8 +87,24 @@ def one(tmp, noise, n, change):
           f"{tag}: the header says how many runs")
 
 
+def twice(tmp):
+    """The same file given twice a side: no spread, yet no p of 0: the
+    Poisson floor, and the report says why."""
+    d = os.path.join(tmp, "n0.02-c0.0")
+    b, h = os.path.join(d, "base-1.folded"), os.path.join(d, "head-1.folded")
+    args = ["--runs", "--base", b, "--base", b, "--head", h, "--head", h]
+    md = run(args + ["-f", "md"]).stdout
+    check("The base runs are identical" in md and "The head runs are identical" in md,
+          "identical runs: the report says the spread is the Poisson floor's")
+    s = json.loads(run(args + ["-f", "json"]).stdout)["summary"]
+    check(all(f["p"] > 0 for f in s["runs"]["functions"]),
+          f"identical runs: no p of 0 ({[f['p'] for f in s['runs']['functions']]})")
+    check(flagged(s) == set(), f"identical runs of unchanged work: flagged {sorted(flagged(s))}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     for noise, n in LEVELS:
         one(tmp, noise, n, 0.3)
         one(tmp, noise, n, 0.0)
+    twice(tmp)
 sys.exit(1 if failures else 0)
