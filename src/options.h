@@ -108,6 +108,7 @@ struct options {
 	const char *palette; /* single-profile palette, one of color_palettes */
 	enum theme theme;
 	double scale; /* PNG pixel density */
+	bool no_javascript; /* --no-javascript: an SVG without its script */
 	/* report and gate */
 	const char *image_url;
 	unsigned top;
