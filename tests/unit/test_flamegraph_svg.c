@@ -1,0 +1,312 @@
+/* flamegraph_svg: flame graphs of flamegraph.pl, inferno and difffold read back into stacks. */
+#include "flamegraph_svg.h"
+
+#include "helpers.h"
+#include "layout.h"
+#include "svg.h"
+
+static const char fgpl_head[] =
+        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+        "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+        "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+        "<svg version=\"1.1\" width=\"1200\" height=\"150\" onload=\"init(evt)\" "
+        "xmlns=\"http://www.w3.org/2000/svg\">\n"
+        "<!-- Flame graph stack visualization. See https://github.com/brendangregg/FlameGraph "
+        "-->\n<g id=\"frames\">\n";
+
+/* A frame as flamegraph.pl writes it: pixels, thousands separators. */
+#define FGPL(name, count, pct, x, y, w)                                                            \
+	"<g >\n<title>" name " (" count " samples, " pct "%)</title><rect x=\"" x "\" y=\"" y      \
+	"\" width=\"" w "\" height=\"15.0\" fill=\"rgb(230,100,10)\" rx=\"2\" ry=\"2\" />\n"       \
+	"<text  x=\"13.00\" y=\"100.5\" >" name "</text>\n</g>\n"
+
+/* Frames out of order, as flamegraph.pl's hash gives them; main's 1 left
+ * over is a child it pruned. */
+static const char fgpl_body[] = FGPL("a&lt;b&gt; &amp; &#x263A;", "2,999", "29.99", "718.0", "68.0",
+        "354.0") FGPL("idle", "1,000", "10.00", "1072.0", "84.0", "118.0") FGPL("main", "9,000",
+        "90.00", "10.0", "84.0", "1062.0") FGPL("lex", "5,000", "50.00", "10.0", "52.0", "590.0")
+        FGPL("all", "10,000", "100%", "10.0", "100.0", "1180.0")
+                FGPL("parse", "6,000", "60.00", "10.0", "68.0", "708.0") "</g>\n</svg>\n";
+
+static const char fgpl_want[] = "idle 1000\n"
+                                "main 1\n"
+                                "main;a<b> & \xe2\x98\xba 2999\n"
+                                "main;parse 1000\n"
+                                "main;parse;lex 5000\n";
+
+/* Reads svg into a fresh tree; its folded dump in *dump (caller frees). */
+static bool
+read_svg(const char *svg, size_t len, enum side side, bool both, char **dump,
+        struct flamegraph_svg_info *info, struct diag *err)
+{
+	struct tree_options topt = {.min_delta = 0.001, .max_nodes = 1u << 30};
+	struct tree *t = tree_create(&topt);
+	bool ok = flamegraph_svg_read_mem(t, side, both, "g.svg", svg, len, info, err);
+	*dump = NULL;
+	if (ok) {
+		tree_finish(t, info->differential || side == SIDE_BASE);
+		*dump = dump_tree(t);
+	}
+	tree_destroy(t);
+	return ok;
+}
+
+static char *
+concat(const char *a, const char *b)
+{
+	struct buf s;
+	buf_init(&s);
+	buf_adds(&s, a);
+	buf_adds(&s, b);
+	return buf_detach(&s, NULL);
+}
+
+static void
+test_detect(void **state)
+{
+	(void)state;
+	assert_int_equal(
+	        flamegraph_svg_detect(fgpl_head, strlen(fgpl_head)), FLAMEGRAPH_SVG_FLAMEGRAPH_PL);
+	static const char inferno[] = "<?xml version=\"1.0\"?><svg version=\"1.1\" "
+	                              "xmlns:fg=\"http://github.com/jonhoo/inferno\">";
+	assert_int_equal(flamegraph_svg_detect(inferno, strlen(inferno)), FLAMEGRAPH_SVG_INFERNO);
+	static const char own[] = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"difffold\">";
+	assert_int_equal(flamegraph_svg_detect(own, strlen(own)), FLAMEGRAPH_SVG_DIFFFOLD);
+	static const char plain[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>";
+	assert_int_equal(flamegraph_svg_detect(plain, strlen(plain)), FLAMEGRAPH_SVG_NONE);
+	static const char html[] = "<html><body>Flame graph stack visualization</body></html>";
+	assert_int_equal(flamegraph_svg_detect(html, strlen(html)), FLAMEGRAPH_SVG_NONE);
+}
+
+static void
+test_flamegraph_pl(void **state)
+{
+	(void)state;
+	char *svg = concat(fgpl_head, fgpl_body);
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	assert_string_equal(dump, fgpl_want);
+	assert_int_equal(info.kind, FLAMEGRAPH_SVG_FLAMEGRAPH_PL);
+	assert_int_equal(info.frames, 5);
+	assert_string_equal(info.unit, "samples");
+	assert_false(info.differential);
+	free(dump);
+	free(svg);
+}
+
+/* An icicle graph: the root on top, rows going down. */
+static void
+test_inverted(void **state)
+{
+	(void)state;
+	char *svg = concat(fgpl_head,
+	        FGPL("lex", "5,000", "50.00", "10.0", "100.0", "590.0") FGPL(
+	                "parse", "6,000", "60.00", "10.0", "84.0", "708.0") FGPL("main", "9,000",
+	                "90.00", "10.0", "68.0", "1062.0") FGPL("all", "10,000", "100%", "10.0",
+	                "52.0", "1180.0") FGPL("a&lt;b&gt; &amp; &#x263A;", "2,999", "29.99",
+	                "718.0", "84.0", "354.0")
+	                FGPL("idle", "1,000", "10.00", "1072.0", "68.0", "118.0") "</g></svg>");
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	assert_string_equal(dump, fgpl_want);
+	free(dump);
+	free(svg);
+}
+
+#define INFERNO_HEAD                                                                               \
+	"<?xml version=\"1.0\" standalone=\"no\"?><svg version=\"1.1\" width=\"1200\" "            \
+	"xmlns=\"http://www.w3.org/2000/svg\" xmlns:fg=\"http://github.com/jonhoo/inferno\">"      \
+	"<svg id=\"frames\" x=\"10\" width=\"1180\" total_samples=\"7\">"
+#define INFERNO(title, y, x, w)                                                                    \
+	"<g><title>" title "</title><rect x=\"0.0000%\" y=\"" y "\" width=\"1%\" height=\"15\" "   \
+	"fill=\"rgb(1,2,3)\" fg:x=\"" x "\" fg:w=\"" w                                             \
+	"\"/><text x=\"0.25%\" y=\"1\"></text></g>\n"
+
+static void
+test_inferno(void **state)
+{
+	(void)state;
+	static const char svg[] = INFERNO_HEAD INFERNO("all (7 bytes, 100%)", "101", "0", "7")
+	        INFERNO("b (3 bytes, 42.86%)", "85", "4", "3")
+	                INFERNO("a (4 bytes, 57.14%)", "85", "0", "4")
+	                        INFERNO("c (4 bytes, 57.14%)", "69", "0", "4") "</svg></svg>";
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (!read_svg(svg, strlen(svg), SIDE_BASE, false, &dump, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	/* The base side: the head is empty. */
+	assert_string_equal(dump, "a;c 4 0\nb 3 0\n");
+	assert_int_equal(info.kind, FLAMEGRAPH_SVG_INFERNO);
+	assert_string_equal(info.unit, "bytes");
+	free(dump);
+
+	static const char diff[] = INFERNO_HEAD INFERNO("all (7 samples, 100%; 0.00%)", "101", "0",
+	        "7") INFERNO("a (7 samples, 100%; +5.00%)", "85", "0", "7") "</svg></svg>";
+	assert_false(read_svg(diff, strlen(diff), SIDE_HEAD, true, &dump, &info, &err));
+	assert_non_null(strstr(err.msg, "g.svg:1: a differential flame graph"));
+	assert_non_null(strstr(err.msg, "give difffold the two profiles"));
+}
+
+/* difffold's own SVG: the same stacks, both sides of a differential one. */
+static char *
+own_svg(const char *folded, void (*tune)(struct options *))
+{
+	struct options o;
+	options_init(&o);
+	o.min_width = 0;
+	if (tune) {
+		tune(&o);
+	}
+	struct tree *t = tree_from(folded, FOLDED_AUTO, &o.tree);
+	tree_finish(t, true);
+	struct layout *l = layout_create(t, &o);
+	struct out out;
+	out_init_memory(&out);
+	svg_write(&out, l);
+	layout_destroy(l);
+	tree_destroy(t);
+	options_finish(&o);
+	return buf_detach(&out.b, NULL);
+}
+
+static void
+tune_inverted(struct options *o)
+{
+	o->inverted = true;
+	o->widths = WIDTHS_BASE;
+}
+
+static void
+check_round_trip(const char *folded, void (*tune)(struct options *))
+{
+	char *svg = own_svg(folded, tune);
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	struct tree *t = tree_from(folded, FOLDED_AUTO, NULL);
+	tree_finish(t, true);
+	char *want = dump_tree(t);
+	tree_destroy(t);
+	assert_string_equal(dump, want);
+	assert_true(info.differential);
+	assert_int_equal(info.pruned, 0);
+	free(want);
+	free(dump);
+	/* Two profiles in one file cannot be one side of a pair. */
+	assert_false(read_svg(svg, strlen(svg), SIDE_BASE, false, &dump, &info, &err));
+	assert_non_null(strstr(err.msg, "holds two profiles"));
+	free(svg);
+}
+
+static void
+test_own_round_trip(void **state)
+{
+	(void)state;
+	static const char pair[] = "main;parse;lex 10 15\n"
+	                           "main;parse 3 0\n"
+	                           "main;<script>&\"' 0 4\n"
+	                           "main;gone 5 0\n"
+	                           "idle 1.25 2.5\n";
+	check_round_trip(pair, NULL);
+	check_round_trip(pair, tune_inverted);
+}
+
+/* 10,000 frames deep: no recursion on the way back either. */
+static void
+test_own_deep(void **state)
+{
+	(void)state;
+	struct buf stack;
+	buf_init(&stack);
+	for (int i = 0; i < 10000; i++) {
+		buf_printf(&stack, "%sf%d", i ? ";" : "", i % 7);
+	}
+	buf_adds(&stack, " 3 5\n");
+	check_round_trip(stack.data, NULL);
+	buf_finish(&stack);
+}
+
+static void
+expect_refused(const char *body, const char *why)
+{
+	char *svg = concat(fgpl_head, body);
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("read: %s", body);
+	}
+	if (!strstr(err.msg, why)) {
+		fail_msg("message '%s' lacks '%s'", err.msg, why);
+	}
+	free(svg);
+}
+
+/* A flame graph from a pull request is hostile input. */
+static void
+test_hostile(void **state)
+{
+	(void)state;
+	static const char all[] = FGPL("all", "10", "100", "10.0", "100.0", "1180.0");
+	char *body = concat(all, FGPL("&xxe;", "10", "100", "10.0", "84.0", "1180.0"));
+	expect_refused(body, "g.svg:10: an entity XML does not predefine");
+	free(body);
+	body = concat(all, FGPL("&#0;", "10", "100", "10.0", "84.0", "1180.0"));
+	expect_refused(body, "entity");
+	free(body);
+	expect_refused(all, "without frames");
+	expect_refused(FGPL("main", "10", "100", "10.0", "100.0", "1180.0")
+	                       FGPL("x", "10", "100", "10.0", "84.0", "1180.0"),
+	        "without its root frame `all`");
+	body = concat(all, FGPL("x", "20", "100", "10.0", "84.0", "1180.0"));
+	expect_refused(body, "children add up to more than it");
+	free(body);
+	body = concat(all, FGPL("x", "5", "50", "10.0", "84.0", "590.0")
+	                           FGPL("y", "5", "50", "900.0", "68.0", "10.0"));
+	expect_refused(body, "g.svg:14: a frame over no frame of the row below");
+	free(body);
+	body = concat(all, FGPL("x", "5", "50", "10.0", "90.0", "590.0")
+	                           FGPL("y", "5", "50", "10.0", "84.0", "10.0"));
+	expect_refused(body, "between two rows");
+	free(body);
+	body = concat(all, "<g ><title>x <b>(5 samples, 50%)</title><rect y=\"84\"/></g>");
+	expect_refused(body, "markup inside a frame's title");
+	free(body);
+	body = concat(all, "<g ><title>x (5 samples, 50%)</title><text/></g>");
+	expect_refused(body, "not followed by its <rect>");
+	free(body);
+	body = concat(all, "<g ><title>x (5 samples, 50%)</title><rect y=\"84\" x=\"1e999\"/></g>");
+	expect_refused(body, "malformed attribute");
+	free(body);
+	body = concat(all, "<g ><title>x (many samples, 50%)</title><rect y=\"84\"/></g>");
+	expect_refused(body, "has no count");
+	free(body);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_detect),
+	        cmocka_unit_test(test_flamegraph_pl),
+	        cmocka_unit_test(test_inverted),
+	        cmocka_unit_test(test_inferno),
+	        cmocka_unit_test(test_own_round_trip),
+	        cmocka_unit_test(test_own_deep),
+	        cmocka_unit_test(test_hostile),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
