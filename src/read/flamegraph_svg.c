@@ -34,6 +34,7 @@ struct reader {
 	struct buf names;
 	struct buf title; /* the title being read, decoded */
 	uint64_t line; /* lines before `counted` */
+	bool semicolon; /* a name holds ';': stacks go in whole, split as folded lines are */
 	const char *counted; /* how far lines are counted in the current chunk */
 };
 
@@ -127,50 +128,71 @@ skip_space(const char *p, const char *end)
 	return p;
 }
 
+/* What scanning a piece of a tag found. */
+enum scan {
+	SCAN_OK,
+	SCAN_END, /* the tag's end: *p is past its '>' */
+	SCAN_SHORT, /* the data ends first: more is needed, or the file is cut */
+	SCAN_BAD,
+};
+
 /*
- * The next attribute of the tag at *p, which moves past it. False at the
- * tag's end (*p then just past '>'), or with *bad set when the tag is
- * malformed within [*p, end).
+ * The next attribute of the tag at *p, which ends at tag_end (its '>'),
+ * and *p moves past it. Every tool quotes values with '"' and escapes '>'
+ * in them, so the tag ends at its first '>' and a name runs from the end
+ * of the value before it to the '=' before its opening quote: two memchr
+ * an attribute, where most of the time of reading an SVG goes.
  */
-static bool
-next_attr(const char **p, const char *end, struct attr *a, bool *bad)
+static enum scan
+next_attr(const char **p, const char *tag_end, struct attr *a)
 {
-	const char *s = skip_space(*p, end);
-	if (s < end && *s == '/') {
-		s++;
+	const char *s = *p;
+	const char *open = memchr(s, '"', (size_t)(tag_end - s));
+	if (!open) {
+		s = skip_space(s, tag_end);
+		s += s < tag_end && *s == '/';
+		*p = tag_end + 1;
+		return s == tag_end ? SCAN_END : SCAN_BAD;
 	}
-	if (s < end && *s == '>') {
-		*p = s + 1;
-		return false;
+	const char *close = memchr(open + 1, '"', (size_t)(tag_end - open - 1));
+	s = skip_space(s, open);
+	if (!close || open == s || open[-1] != '=') {
+		return SCAN_BAD;
 	}
 	a->name = s;
-	while (s < end && *s != '=' && *s != '>' && !is_space(*s)) {
-		s++;
-	}
-	a->name_len = (size_t)(s - a->name);
-	s = skip_space(s, end);
-	if (a->name_len == 0 || s >= end || *s != '=') {
-		*bad = true;
-		return false;
-	}
-	s = skip_space(s + 1, end);
-	const char *close = s < end && (*s == '"' || *s == '\'')
-	                            ? memchr(s + 1, *s, (size_t)(end - s - 1))
-	                            : NULL;
-	if (!close) {
-		*bad = true;
-		return false;
-	}
-	a->value = s + 1;
-	a->value_len = (size_t)(close - s - 1);
+	a->name_len = (size_t)(open - 1 - s);
+	a->value = open + 1;
+	a->value_len = (size_t)(close - open - 1);
 	*p = close + 1;
-	return true;
+	return SCAN_OK;
 }
 
+#define ATTR_IS(a, lit)                                                                            \
+	((a)->name_len == sizeof(lit) - 1 && memcmp((a)->name, lit, sizeof(lit) - 1) == 0)
+
+/* Plain decimals (what every tool writes) without strtod, which costs
+ * more than the rest of a frame; anything else goes to strtod. */
 static bool
-attr_is(const struct attr *a, const char *name)
+fast_double(const char *s, size_t len, double *out)
 {
-	return a->name_len == strlen(name) && memcmp(a->name, name, a->name_len) == 0;
+	static const double scale[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+	size_t i = s[0] == '-';
+	uint64_t whole = 0, frac = 0;
+	size_t digits = 0, fdigits = 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9' && digits < 15; i++, digits++) {
+		whole = whole * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9' && fdigits < 9; i++, fdigits++) {
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		}
+	}
+	if (i != len || digits + fdigits == 0) {
+		return false;
+	}
+	double v = (double)whole + (double)frac * scale[fdigits];
+	*out = s[0] == '-' ? -v : v;
+	return true;
 }
 
 static bool
@@ -183,7 +205,10 @@ parse_double(const char *s, size_t len, double *out)
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	if (tmp[len - 1] == '%') {
-		tmp[len - 1] = '\0'; /* inferno's x and width are percentages */
+		tmp[--len] = '\0'; /* inferno's x and width are percentages */
+	}
+	if (len > 0 && fast_double(tmp, len, out)) {
+		return true;
 	}
 	char *end;
 	errno = 0;
@@ -199,6 +224,16 @@ parse_double(const char *s, size_t len, double *out)
 static bool
 parse_count(const char *s, size_t len, struct count *out)
 {
+	/* Whole numbers, the common case, without count_parse's generality. */
+	uint64_t units = 0;
+	size_t digits = 0;
+	for (; digits < len && digits < 19 && s[digits] >= '0' && s[digits] <= '9'; digits++) {
+		units = units * 10 + (uint64_t)(s[digits] - '0');
+	}
+	if (digits == len && len > 0) {
+		*out = (struct count){.units = units};
+		return true;
+	}
 	char tmp[64];
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -359,6 +394,7 @@ peer_title(struct reader *r, struct frame *f, const char **why)
 	f->name_at = r->names.len;
 	f->name_len = (size_t)(open - 1 - s);
 	buf_add(&r->names, s, f->name_len);
+	r->semicolon |= memchr(s, ';', f->name_len) != NULL;
 	return true;
 }
 
@@ -377,134 +413,192 @@ difffold_title(struct reader *r, struct frame *f)
 	f->name_at = r->names.len;
 	f->name_len = nl ? (size_t)(nl - s) : r->title.len;
 	buf_add(&r->names, s, f->name_len);
+	r->semicolon |= memchr(s, ';', f->name_len) != NULL;
 }
 
 /* The data-* counts of difffold's <g class="frame">. */
 static bool
 group_attr(struct frame *f, const struct attr *a, bool *is_frame)
 {
-	static const char *const names[] = {
-	        "data-base", "data-head", "data-base-self", "data-head-self"};
-	if (attr_is(a, "class")) {
+	if (ATTR_IS(a, "class")) {
 		*is_frame = a->value_len == 5 && memcmp(a->value, "frame", 5) == 0;
 		return true;
 	}
-	for (int i = 0; i < 4; i++) {
-		if (attr_is(a, names[i])) {
-			struct count *c = i < 2 ? &f->total[i] : &f->self[i - 2];
-			return parse_count(a->value, a->value_len, c);
-		}
+	if (a->name_len < 9 || memcmp(a->name, "data-", 5) != 0) {
+		return true;
 	}
-	return true;
+	struct count *c = ATTR_IS(a, "data-base")        ? &f->total[SIDE_BASE]
+	                  : ATTR_IS(a, "data-head")      ? &f->total[SIDE_HEAD]
+	                  : ATTR_IS(a, "data-base-self") ? &f->self[SIDE_BASE]
+	                  : ATTR_IS(a, "data-head-self") ? &f->self[SIDE_HEAD]
+	                                                 : NULL;
+	return !c || parse_count(a->value, a->value_len, c);
 }
 
+/* The rect's row, and for the peers its span (difffold's frames need no span). */
 static bool
-rect_attr(struct frame *f, const struct attr *a, bool *exact)
+rect_attr(struct frame *f, const struct attr *a, bool own, bool *exact)
 {
-	if (attr_is(a, "y")) {
+	if (ATTR_IS(a, "y")) {
 		return parse_double(a->value, a->value_len, &f->y);
 	}
+	if (own) {
+		return true;
+	}
 	/* inferno's fg:x and fg:w are in samples: exact, unlike the pixels. */
-	if (attr_is(a, "fg:x") || attr_is(a, "fg:w")) {
+	if (ATTR_IS(a, "fg:x") || ATTR_IS(a, "fg:w")) {
 		*exact = true;
 		return parse_double(a->value, a->value_len, a->name[3] == 'x' ? &f->x : &f->w);
 	}
-	if (!*exact && attr_is(a, "x")) {
+	if (!*exact && ATTR_IS(a, "x")) {
 		return parse_double(a->value, a->value_len, &f->x);
 	}
-	if (!*exact && attr_is(a, "width")) {
+	if (!*exact && ATTR_IS(a, "width")) {
 		return parse_double(a->value, a->value_len, &f->w);
 	}
 	return true;
 }
 
 /*
- * The <g> at p (its "</g>" or the end of the data at gend): a frame when a
- * <title> and a <rect> follow its tag. Returns where scanning goes on, or
- * NULL with the error set.
+ * A tag's attributes from s, each handed to call; scan is SCAN_END with s
+ * past the tag's '>', SCAN_SHORT when the data ends before it.
  */
-static const char *
-read_group(struct reader *r, const char *p, const char *gend)
+#define EACH_ATTR(scan, s, end, a, ok, call, stop)                                                 \
+	do {                                                                                       \
+		const char *tag_end = memchr(s, '>', (size_t)(end - s));                           \
+		if (!tag_end) {                                                                    \
+			scan = SCAN_SHORT;                                                         \
+			break;                                                                     \
+		}                                                                                  \
+		while (!(stop) && (scan = next_attr(&s, tag_end, &a)) == SCAN_OK) {                \
+			ok = ok && (call);                                                         \
+		}                                                                                  \
+		if (stop) {                                                                        \
+			scan = SCAN_END;                                                           \
+			s = tag_end + 1;                                                           \
+		}                                                                                  \
+	} while (0)
+
+/*
+ * The <g> at p, which the data holds up to end: a frame when a <title>
+ * and a <rect> follow its tag. *next is where scanning goes on.
+ */
+static enum scan
+read_group(struct reader *r, const char *p, uint64_t line, const char *end, const char **next,
+        const char **why)
 {
-	uint64_t line = line_of(r, p);
 	struct frame tmp = {0};
-	bool is_frame = r->info->kind != FLAMEGRAPH_SVG_DIFFFOLD, bad = false, ok = true;
+	bool own = r->info->kind == FLAMEGRAPH_SVG_DIFFFOLD;
+	bool is_frame = !own, ok = true, exact = false;
 	struct attr a;
+	enum scan scan;
 	const char *s = p + 2;
-	while (next_attr(&s, gend, &a, &bad)) {
-		ok = ok && group_attr(&tmp, &a, &is_frame);
+	EACH_ATTR(scan, s, end, a, ok, group_attr(&tmp, &a, &is_frame), false);
+	*why = "a malformed <g> tag";
+	if (scan != SCAN_END || !ok) {
+		return ok ? scan : SCAN_BAD;
 	}
-	if (bad || !ok) {
-		fail_at(r, line, "a malformed <g> tag");
-		return NULL;
+	const char *t = skip_space(s, end);
+	*next = s;
+	if (end - t < 7) {
+		return SCAN_SHORT;
 	}
-	const char *t = skip_space(s, gend);
-	if (!is_frame || gend - t < 7 || memcmp(t, "<title>", 7) != 0) {
-		return s; /* a group of groups */
+	if (!is_frame || memcmp(t, "<title>", 7) != 0) {
+		return SCAN_OK; /* a group of groups */
 	}
-	const char *tend = find(t + 7, gend, "</title>");
-	const char *why = "a frame's <title> is not closed";
-	if (!tend || !decode_text(&r->title, t + 7, (size_t)(tend - t - 7), &why)) {
-		fail_at(r, line, why);
-		return NULL;
+	/* A title's text has no '<' of its own: names are escaped. */
+	const char *tend = memchr(t + 7, '<', (size_t)(end - t - 7));
+	if (!tend || end - tend < 8) {
+		return SCAN_SHORT;
 	}
-	const char *rect = skip_space(tend + 8, gend);
-	if (gend - rect < 5 || memcmp(rect, "<rect", 5) != 0) {
-		fail_at(r, line, "a frame's <title> is not followed by its <rect>");
-		return NULL;
+	const char *rect = skip_space(tend + 8, end);
+	if (end - rect < 5) {
+		return SCAN_SHORT;
+	}
+	*why = "markup inside a frame's title";
+	if (memcmp(tend, "</title>", 8) != 0) {
+		return SCAN_BAD;
+	}
+	*why = "a frame's <title> is not followed by its <rect>";
+	if (memcmp(rect, "<rect", 5) != 0) {
+		return SCAN_BAD;
+	}
+	s = rect + 5;
+	/* difffold's frames need the row alone. */
+	tmp.y = NAN;
+	EACH_ATTR(scan, s, end, a, ok, rect_attr(&tmp, &a, own, &exact), own && !isnan(tmp.y));
+	if (scan == SCAN_END && isnan(tmp.y)) {
+		*why = "a frame's <rect> has no y";
+		return SCAN_BAD;
+	}
+	*why = "a frame's <rect> has a malformed attribute";
+	if (scan != SCAN_END || !ok) {
+		return ok ? scan : SCAN_BAD;
+	}
+	if (!decode_text(&r->title, t + 7, (size_t)(tend - t - 7), why)) {
+		return SCAN_BAD;
 	}
 	struct frame *f = new_frame(r, line);
 	*f = tmp;
 	f->line = line;
 	f->parent = NONE;
-	bool exact = false;
-	s = rect + 5;
-	while (next_attr(&s, gend, &a, &bad)) {
-		ok = ok && rect_attr(f, &a, &exact);
-	}
-	if (bad || !ok) {
-		fail_at(r, line, "a frame's <rect> has a malformed attribute");
-		return NULL;
-	}
-	if (r->info->kind == FLAMEGRAPH_SVG_DIFFFOLD) {
+	if (own) {
 		difffold_title(r, f);
-	} else if (!peer_title(r, f, &why)) {
-		fail_at(r, line, why);
-		return NULL;
+	} else if (!peer_title(r, f, why)) {
+		r->count--;
+		return SCAN_BAD;
 	}
-	return s;
+	*next = s;
+	return SCAN_OK;
+}
+
+/* The next "<g" followed by a space or '>' in [p, end); NULL if none, and
+ * *keep then says where an unfinished "<g" may start. */
+static const char *
+next_group(const char *p, const char *end, const char **keep)
+{
+	*keep = end;
+	for (const char *lt; (lt = memchr(p, '<', (size_t)(end - p))); p = lt + 1) {
+		if (end - lt < 3) {
+			*keep = lt;
+			return NULL;
+		}
+		if (lt[1] == 'g' &&
+		        (lt[2] == ' ' || lt[2] == '>' || lt[2] == '\n' || lt[2] == '\t')) {
+			return lt;
+		}
+	}
+	return NULL;
 }
 
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
 	struct reader *r = ctx;
-	const char *p = data, *end = data + len;
+	const char *p = data, *end = data + len, *keep;
 	r->counted = data;
 	for (;;) {
-		const char *g = find(p, end, "<g");
-		while (g && g + 2 < end && g[2] != ' ' && g[2] != '>' && g[2] != '\n') {
-			g = find(g + 2, end, "<g");
+		const char *g = next_group(p, end, &keep);
+		if (!g) {
+			const char *stop = at_eof ? end : keep;
+			line_of(r, stop);
+			return (long long)(stop - data);
 		}
-		if (!g || g + 2 >= end) {
-			/* Keep the last bytes: "<g" may be cut between two chunks. */
-			size_t keep = at_eof || end - p < 2 ? 0 : 2;
-			line_of(r, end - keep);
-			return (long long)(end - data) - (long long)keep;
+		uint64_t line = line_of(r, g);
+		const char *why = NULL;
+		enum scan scan = read_group(r, g, line, end, &p, &why);
+		if (scan == SCAN_OK) {
+			continue;
 		}
-		const char *gend = find(g, end, "</g>");
-		if (!gend && !at_eof) {
+		if (scan == SCAN_SHORT && !at_eof) {
 			if ((size_t)(end - g) > FLAMEGRAPH_SVG_MAX_ELEMENT) {
-				fail_at(r, line_of(r, g), "an element larger than 16 MiB");
+				fail_at(r, line, "an element larger than 16 MiB");
 				return -1;
 			}
-			line_of(r, g);
 			return (long long)(g - data);
 		}
-		p = read_group(r, g, gend ? gend : end);
-		if (!p) {
-			return -1;
-		}
+		fail_at(r, line, scan == SCAN_SHORT ? "the file ends inside a frame" : why);
+		return -1;
 	}
 }
 
@@ -675,74 +769,121 @@ self_counts(struct reader *r, uint32_t root, bool given)
 	return ok;
 }
 
+/* Children lists: the children of i are kids[first[i] .. first[i + 1]). */
+static void
+children(const struct reader *r, uint32_t root, uint32_t **first_out, uint32_t **kids_out)
+{
+	size_t n = r->count;
+	uint32_t *first = xcalloc(n + 2, sizeof(*first));
+	uint32_t *kids = xmalloc(n * sizeof(*kids));
+	for (size_t i = 0; i < n; i++) {
+		if (i != root) {
+			first[r->frames[i].parent + 1]++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		first[i + 1] += first[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i != root) {
+			kids[first[r->frames[i].parent]++] = (uint32_t)i;
+		}
+	}
+	/* Filling moved each start to the next one's: move them back. */
+	memmove(first + 1, first, n * sizeof(*first));
+	first[0] = 0;
+	*first_out = first;
+	*kids_out = kids;
+}
+
+/*
+ * Where the walk is at each depth: the frames open, the next child of
+ * each, and the place in the tree (a cursor, or the length of the path
+ * written so far when stacks must be added whole).
+ */
+struct walk {
+	uint32_t *open, *next;
+	struct tree_cursor *at;
+	size_t *path_len;
+	struct buf path;
+	bool whole; /* tree_add_stack with the path, not cursors */
+};
+
+/* A frame entered at depth d (1 and up): its place, and its own counts. */
+static bool
+enter(struct reader *r, struct walk *w, const struct frame *f, size_t d)
+{
+	const char *name = r->names.data + f->name_at, *reason = NULL;
+	bool ok = true;
+	/* An empty name (inferno draws one for a stack ending in ';') is its
+	 * caller, as the folded reader has it. */
+	if (w->whole) {
+		buf_setlen(&w->path, w->path_len[d - 1]);
+		if (w->path.len && f->name_len) {
+			buf_addc(&w->path, ';');
+		}
+		buf_add(&w->path, name, f->name_len);
+		w->path_len[d] = w->path.len;
+	} else if (f->name_len) {
+		ok = tree_cursor_child(r->t, &w->at[d - 1], name, f->name_len, &w->at[d], &reason);
+	} else {
+		w->at[d] = w->at[d - 1];
+	}
+	for (int s = 0; ok && s < 2; s++) {
+		if (count_is_zero(f->self[s])) {
+			continue;
+		}
+		ok = w->whole ? tree_add_stack(r->t, (enum side)s, w->path.data, w->path.len,
+		                        f->self[s], &reason)
+		              : tree_add_count(
+		                        r->t, (enum side)s, w->at[d].node, f->self[s], &reason);
+	}
+	return ok || fail_at(r, f->line, reason);
+}
+
 /*
  * Every frame with a count of its own becomes a stack, in pre-order with
- * an explicit stack of open frames: a path can be thousands deep.
+ * an explicit stack of open frames: a path can be thousands deep. Frame by
+ * frame through cursors when the tree allows it (one step a frame instead
+ * of a whole path a stack), else whole paths.
  */
 static bool
 add_stacks(struct reader *r, uint32_t root)
 {
 	size_t n = r->count;
-	uint32_t *first =
-	        xcalloc(n + 1, sizeof(*first)); /* children of i: kids[first[i]..first[i+1]) */
-	uint32_t *kids = xmalloc(n * sizeof(*kids));
-	for (size_t i = 0; i < n; i++) {
-		first[r->frames[i].parent == NONE ? n : r->frames[i].parent]++;
+	uint32_t *first, *kids;
+	children(r, root, &first, &kids);
+	struct walk w = {
+	        .open = xmalloc(n * sizeof(*w.open)), .next = xmalloc(n * sizeof(*w.next))};
+	w.whole = tree_needs_paths(r->t) || r->semicolon;
+	if (w.whole) {
+		w.path_len = xcalloc(n, sizeof(*w.path_len));
+	} else {
+		w.at = xmalloc(n * sizeof(*w.at));
+		w.at[0] = tree_cursor_root();
 	}
-	for (size_t i = 0, sum = 0; i <= n; i++) {
-		size_t c = first[i];
-		first[i] = (uint32_t)sum;
-		sum += c;
-	}
-	uint32_t *fill = xmalloc((n + 1) * sizeof(*fill));
-	memcpy(fill, first, (n + 1) * sizeof(*fill));
-	for (size_t i = 0; i < n; i++) {
-		if (i != root) {
-			kids[fill[r->frames[i].parent]++] = (uint32_t)i;
-		}
-	}
-	free(fill);
-	uint32_t *open = xmalloc(n * sizeof(*open)), *next = xmalloc(n * sizeof(*next));
-	size_t *path_len = xmalloc(n * sizeof(*path_len));
-	struct buf path;
-	buf_init(&path);
+	buf_init(&w.path);
 	size_t depth = 1;
-	open[0] = root;
-	next[0] = first[root];
-	path_len[0] = 0;
+	w.open[0] = root;
+	w.next[0] = first[root];
 	bool ok = true;
 	while (ok && depth > 0) {
-		uint32_t at = open[depth - 1];
-		if (next[depth - 1] == first[at + 1]) {
+		uint32_t at = w.open[depth - 1];
+		if (w.next[depth - 1] == first[at + 1]) {
 			depth--;
 			continue;
 		}
-		uint32_t c = kids[next[depth - 1]++];
-		const struct frame *f = &r->frames[c];
-		buf_setlen(&path, path_len[depth - 1]);
-		/* An empty name (inferno draws one for a stack ending in ';') is
-		 * its caller, as the folded reader has it. */
-		if (path.len && f->name_len) {
-			buf_addc(&path, ';');
-		}
-		buf_add(&path, r->names.data + f->name_at, f->name_len);
-		for (int s = 0; ok && s < 2; s++) {
-			const char *reason = NULL;
-			if (!count_is_zero(f->self[s]) &&
-			        !tree_add_stack(r->t, (enum side)s, path.data, path.len, f->self[s],
-			                &reason)) {
-				ok = fail_at(r, f->line, reason);
-			}
-		}
-		open[depth] = c;
-		next[depth] = first[c];
-		path_len[depth] = path.len;
+		uint32_t c = kids[w.next[depth - 1]++];
+		ok = enter(r, &w, &r->frames[c], depth);
+		w.open[depth] = c;
+		w.next[depth] = first[c];
 		depth++;
 	}
-	buf_finish(&path);
-	free(open);
-	free(next);
-	free(path_len);
+	buf_finish(&w.path);
+	free(w.open);
+	free(w.next);
+	free(w.at);
+	free(w.path_len);
 	free(first);
 	free(kids);
 	return ok;
