@@ -103,8 +103,9 @@ static const struct {
         {"bgcolors", "--bgcolors: the background follows --theme (light or dark)"},
         {"factor", "--factor: counts are drawn as read; --normalize scales the base to the "
                    "head's total"},
-        {"flamechart", "--flamechart: difffold merges stacks; frames in time order are not "
-                       "drawn"},
+        {"flamechart", "--flamechart: not offered: difffold merges equal stacks into one tree, "
+                       "and a chart of two profiles in time order would share no frames to "
+                       "compare (their time axes differ)"},
 };
 
 /* pprof's flags take one dash; -normalize goes the other way round. */

@@ -138,7 +138,7 @@ const char options_usage_text[] =
         "  --pretty-xml          accepted: the SVG already has one frame a line\n"
         "  --no-javascript       a static SVG: no script, so no zoom, search or details\n"
         "Refused, with what to use instead: inferno's --base SYMBOL, pprof's\n"
-        "-normalize, --random, --bgcolors, --factor.\n"
+        "-normalize, --random, --bgcolors, --factor, --flamechart.\n"
         "\n"
         "  -h, --help            show this help and exit\n"
         "  -V, --version         show the version and exit\n"
