@@ -1,6 +1,5 @@
 #include "flamegraph_svg.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,7 @@
 
 #include "buf.h"
 #include "count.h"
-#include "utf8.h"
+#include "svgscan.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -107,231 +106,6 @@ line_of(struct reader *r, const char *p)
 	return r->line + 1;
 }
 
-/* An attribute of a tag: its name and its value, between the quotes. */
-struct attr {
-	const char *name, *value;
-	size_t name_len, value_len;
-};
-
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
-
-static const char *
-skip_space(const char *p, const char *end)
-{
-	while (p < end && is_space(*p)) {
-		p++;
-	}
-	return p;
-}
-
-/* What scanning a piece of a tag found. */
-enum scan {
-	SCAN_OK,
-	SCAN_END, /* the tag's end: *p is past its '>' */
-	SCAN_SHORT, /* the data ends first: more is needed, or the file is cut */
-	SCAN_BAD,
-};
-
-/*
- * The next attribute of the tag at *p, which ends at tag_end (its '>'),
- * and *p moves past it. Every tool quotes values with '"' and escapes '>'
- * in them, so the tag ends at its first '>' and a name runs from the end
- * of the value before it to the '=' before its opening quote: two memchr
- * an attribute, where most of the time of reading an SVG goes.
- */
-static enum scan
-next_attr(const char **p, const char *tag_end, struct attr *a)
-{
-	const char *s = *p;
-	const char *open = memchr(s, '"', (size_t)(tag_end - s));
-	if (!open) {
-		s = skip_space(s, tag_end);
-		s += s < tag_end && *s == '/';
-		*p = tag_end + 1;
-		return s == tag_end ? SCAN_END : SCAN_BAD;
-	}
-	const char *close = memchr(open + 1, '"', (size_t)(tag_end - open - 1));
-	s = skip_space(s, open);
-	if (!close || open == s || open[-1] != '=') {
-		return SCAN_BAD;
-	}
-	a->name = s;
-	a->name_len = (size_t)(open - 1 - s);
-	a->value = open + 1;
-	a->value_len = (size_t)(close - open - 1);
-	*p = close + 1;
-	return SCAN_OK;
-}
-
-#define ATTR_IS(a, lit)                                                                            \
-	((a)->name_len == sizeof(lit) - 1 && memcmp((a)->name, lit, sizeof(lit) - 1) == 0)
-
-/* Plain decimals (what every tool writes) without strtod, which costs
- * more than the rest of a frame; anything else goes to strtod. */
-static bool
-fast_double(const char *s, size_t len, double *out)
-{
-	static const double scale[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
-	size_t i = s[0] == '-';
-	uint64_t whole = 0, frac = 0;
-	size_t digits = 0, fdigits = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9' && digits < 15; i++, digits++) {
-		whole = whole * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9' && fdigits < 9; i++, fdigits++) {
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-		}
-	}
-	if (i != len || digits + fdigits == 0) {
-		return false;
-	}
-	double v = (double)whole + (double)frac * scale[fdigits];
-	*out = s[0] == '-' ? -v : v;
-	return true;
-}
-
-static bool
-parse_double(const char *s, size_t len, double *out)
-{
-	char tmp[64];
-	if (len == 0 || len >= sizeof(tmp)) {
-		return false;
-	}
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	if (tmp[len - 1] == '%') {
-		tmp[--len] = '\0'; /* inferno's x and width are percentages */
-	}
-	if (len > 0 && fast_double(tmp, len, out)) {
-		return true;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(tmp, &end);
-	if (errno || end == tmp || *end || !isfinite(v)) {
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-/* A count without the thousands separators flamegraph.pl and inferno write. */
-static bool
-parse_count(const char *s, size_t len, struct count *out)
-{
-	/* Whole numbers, the common case, without count_parse's generality. */
-	uint64_t units = 0;
-	size_t digits = 0;
-	for (; digits < len && digits < 19 && s[digits] >= '0' && s[digits] <= '9'; digits++) {
-		units = units * 10 + (uint64_t)(s[digits] - '0');
-	}
-	if (digits == len && len > 0) {
-		*out = (struct count){.units = units};
-		return true;
-	}
-	char tmp[64];
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == ',') {
-			continue;
-		}
-		if (n + 1 >= sizeof(tmp)) {
-			return false;
-		}
-		tmp[n++] = s[i];
-	}
-	const char *reason;
-	return n > 0 && count_parse(tmp, n, out, &reason);
-}
-
-/* One character reference (&#NN; or &#xHH;) as UTF-8. */
-static bool
-add_char_ref(struct buf *out, const char *s, size_t len)
-{
-	bool hex = len > 1 && (s[0] == 'x' || s[0] == 'X');
-	const char *digits = s + hex;
-	size_t n = len - hex;
-	if (n == 0 || n > 8) {
-		return false;
-	}
-	unsigned long v = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = digits[i];
-		int d = c >= '0' && c <= '9'          ? c - '0'
-		        : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-		        : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
-		                                      : -1;
-		if (d < 0) {
-			return false;
-		}
-		v = v * (hex ? 16 : 10) + (unsigned long)d;
-	}
-	if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-		return false;
-	}
-	utf8_encode(out, (uint32_t)v);
-	return true;
-}
-
-/*
- * Text content decoded: the five entities XML predefines and character
- * references. Any other entity would need the document's DTD, which a
- * hostile file can make expand without end, so it is refused.
- */
-static bool
-decode_text(struct buf *out, const char *s, size_t len, const char **why)
-{
-	static const struct {
-		const char *name;
-		char c;
-	} entities[] = {{"lt", '<'}, {"gt", '>'}, {"amp", '&'}, {"quot", '"'}, {"apos", '\''}};
-	buf_setlen(out, 0);
-	const char *end = s + len;
-	while (s < end) {
-		const char *amp = memchr(s, '&', (size_t)(end - s));
-		const char *stop = amp ? amp : end;
-		if (memchr(s, '<', (size_t)(stop - s))) {
-			*why = "markup inside a frame's title";
-			return false;
-		}
-		buf_add(out, s, (size_t)(stop - s));
-		if (!amp) {
-			break;
-		}
-		const char *semi =
-		        memchr(amp, ';', (size_t)(end - amp) < 12 ? (size_t)(end - amp) : 12);
-		if (!semi) {
-			*why = "an '&' that starts no entity in a frame's title";
-			return false;
-		}
-		const char *ent = amp + 1;
-		size_t n = (size_t)(semi - ent);
-		bool known = false;
-		if (n > 0 && ent[0] == '#') {
-			known = add_char_ref(out, ent + 1, n - 1);
-		}
-		for (size_t i = 0; !known && i < sizeof(entities) / sizeof(entities[0]); i++) {
-			if (strlen(entities[i].name) == n &&
-			        memcmp(entities[i].name, ent, n) == 0) {
-				buf_addc(out, entities[i].c);
-				known = true;
-			}
-		}
-		if (!known) {
-			*why = "an entity XML does not predefine in a frame's title (difffold "
-			       "expands no DTD entities)";
-			return false;
-		}
-		s = semi + 1;
-	}
-	return true;
-}
-
 static struct frame *
 new_frame(struct reader *r, uint64_t line)
 {
@@ -382,7 +156,7 @@ peer_title(struct reader *r, struct frame *f, const char **why)
 		}
 	}
 	if (!space || !comma || comma <= space ||
-	        !parse_count(inner, (size_t)(space - inner), &f->total[r->side])) {
+	        !svgscan_count(inner, (size_t)(space - inner), &f->total[r->side])) {
 		*why = "a frame's title has no count: not `name (N samples, P%)`";
 		return false;
 	}
@@ -418,63 +192,63 @@ difffold_title(struct reader *r, struct frame *f)
 
 /* The data-* counts of difffold's <g class="frame">. */
 static bool
-group_attr(struct frame *f, const struct attr *a, bool *is_frame)
+group_attr(struct frame *f, const struct svgscan_attr *a, bool *is_frame)
 {
-	if (ATTR_IS(a, "class")) {
+	if (SVGSCAN_ATTR_IS(a, "class")) {
 		*is_frame = a->value_len == 5 && memcmp(a->value, "frame", 5) == 0;
 		return true;
 	}
 	if (a->name_len < 9 || memcmp(a->name, "data-", 5) != 0) {
 		return true;
 	}
-	struct count *c = ATTR_IS(a, "data-base")        ? &f->total[SIDE_BASE]
-	                  : ATTR_IS(a, "data-head")      ? &f->total[SIDE_HEAD]
-	                  : ATTR_IS(a, "data-base-self") ? &f->self[SIDE_BASE]
-	                  : ATTR_IS(a, "data-head-self") ? &f->self[SIDE_HEAD]
-	                                                 : NULL;
-	return !c || parse_count(a->value, a->value_len, c);
+	struct count *c = SVGSCAN_ATTR_IS(a, "data-base")        ? &f->total[SIDE_BASE]
+	                  : SVGSCAN_ATTR_IS(a, "data-head")      ? &f->total[SIDE_HEAD]
+	                  : SVGSCAN_ATTR_IS(a, "data-base-self") ? &f->self[SIDE_BASE]
+	                  : SVGSCAN_ATTR_IS(a, "data-head-self") ? &f->self[SIDE_HEAD]
+	                                                         : NULL;
+	return !c || svgscan_count(a->value, a->value_len, c);
 }
 
 /* The rect's row, and for the peers its span (difffold's frames need no span). */
 static bool
-rect_attr(struct frame *f, const struct attr *a, bool own, bool *exact)
+rect_attr(struct frame *f, const struct svgscan_attr *a, bool own, bool *exact)
 {
-	if (ATTR_IS(a, "y")) {
-		return parse_double(a->value, a->value_len, &f->y);
+	if (SVGSCAN_ATTR_IS(a, "y")) {
+		return svgscan_double(a->value, a->value_len, &f->y);
 	}
 	if (own) {
 		return true;
 	}
 	/* inferno's fg:x and fg:w are in samples: exact, unlike the pixels. */
-	if (ATTR_IS(a, "fg:x") || ATTR_IS(a, "fg:w")) {
+	if (SVGSCAN_ATTR_IS(a, "fg:x") || SVGSCAN_ATTR_IS(a, "fg:w")) {
 		*exact = true;
-		return parse_double(a->value, a->value_len, a->name[3] == 'x' ? &f->x : &f->w);
+		return svgscan_double(a->value, a->value_len, a->name[3] == 'x' ? &f->x : &f->w);
 	}
-	if (!*exact && ATTR_IS(a, "x")) {
-		return parse_double(a->value, a->value_len, &f->x);
+	if (!*exact && SVGSCAN_ATTR_IS(a, "x")) {
+		return svgscan_double(a->value, a->value_len, &f->x);
 	}
-	if (!*exact && ATTR_IS(a, "width")) {
-		return parse_double(a->value, a->value_len, &f->w);
+	if (!*exact && SVGSCAN_ATTR_IS(a, "width")) {
+		return svgscan_double(a->value, a->value_len, &f->w);
 	}
 	return true;
 }
 
 /*
- * A tag's attributes from s, each handed to call; scan is SCAN_END with s
- * past the tag's '>', SCAN_SHORT when the data ends before it.
+ * A tag's attributes from s, each handed to call; scan is SVGSCAN_END with s
+ * past the tag's '>', SVGSCAN_SHORT when the data ends before it.
  */
 #define EACH_ATTR(scan, s, end, a, ok, call, stop)                                                 \
 	do {                                                                                       \
 		const char *tag_end = memchr(s, '>', (size_t)(end - s));                           \
 		if (!tag_end) {                                                                    \
-			scan = SCAN_SHORT;                                                         \
+			scan = SVGSCAN_SHORT;                                                      \
 			break;                                                                     \
 		}                                                                                  \
-		while (!(stop) && (scan = next_attr(&s, tag_end, &a)) == SCAN_OK) {                \
+		while (!(stop) && (scan = svgscan_next_attr(&s, tag_end, &a)) == SVGSCAN_OK) {     \
 			ok = ok && (call);                                                         \
 		}                                                                                  \
 		if (stop) {                                                                        \
-			scan = SCAN_END;                                                           \
+			scan = SVGSCAN_END;                                                        \
 			s = tag_end + 1;                                                           \
 		}                                                                                  \
 	} while (0)
@@ -483,60 +257,60 @@ rect_attr(struct frame *f, const struct attr *a, bool own, bool *exact)
  * The <g> at p, which the data holds up to end: a frame when a <title>
  * and a <rect> follow its tag. *next is where scanning goes on.
  */
-static enum scan
+static enum svgscan
 read_group(struct reader *r, const char *p, uint64_t line, const char *end, const char **next,
         const char **why)
 {
 	struct frame tmp = {0};
 	bool own = r->info->kind == FLAMEGRAPH_SVG_DIFFFOLD;
 	bool is_frame = !own, ok = true, exact = false;
-	struct attr a;
-	enum scan scan;
+	struct svgscan_attr a;
+	enum svgscan scan;
 	const char *s = p + 2;
 	EACH_ATTR(scan, s, end, a, ok, group_attr(&tmp, &a, &is_frame), false);
 	*why = "a malformed <g> tag";
-	if (scan != SCAN_END || !ok) {
-		return ok ? scan : SCAN_BAD;
+	if (scan != SVGSCAN_END || !ok) {
+		return ok ? scan : SVGSCAN_BAD;
 	}
-	const char *t = skip_space(s, end);
+	const char *t = svgscan_skip_space(s, end);
 	*next = s;
 	if (end - t < 7) {
-		return SCAN_SHORT;
+		return SVGSCAN_SHORT;
 	}
 	if (!is_frame || memcmp(t, "<title>", 7) != 0) {
-		return SCAN_OK; /* a group of groups */
+		return SVGSCAN_OK; /* a group of groups */
 	}
 	/* A title's text has no '<' of its own: names are escaped. */
 	const char *tend = memchr(t + 7, '<', (size_t)(end - t - 7));
 	if (!tend || end - tend < 8) {
-		return SCAN_SHORT;
+		return SVGSCAN_SHORT;
 	}
-	const char *rect = skip_space(tend + 8, end);
+	const char *rect = svgscan_skip_space(tend + 8, end);
 	if (end - rect < 5) {
-		return SCAN_SHORT;
+		return SVGSCAN_SHORT;
 	}
 	*why = "markup inside a frame's title";
 	if (memcmp(tend, "</title>", 8) != 0) {
-		return SCAN_BAD;
+		return SVGSCAN_BAD;
 	}
 	*why = "a frame's <title> is not followed by its <rect>";
 	if (memcmp(rect, "<rect", 5) != 0) {
-		return SCAN_BAD;
+		return SVGSCAN_BAD;
 	}
 	s = rect + 5;
 	/* difffold's frames need the row alone. */
 	tmp.y = NAN;
 	EACH_ATTR(scan, s, end, a, ok, rect_attr(&tmp, &a, own, &exact), own && !isnan(tmp.y));
-	if (scan == SCAN_END && isnan(tmp.y)) {
+	if (scan == SVGSCAN_END && isnan(tmp.y)) {
 		*why = "a frame's <rect> has no y";
-		return SCAN_BAD;
+		return SVGSCAN_BAD;
 	}
 	*why = "a frame's <rect> has a malformed attribute";
-	if (scan != SCAN_END || !ok) {
-		return ok ? scan : SCAN_BAD;
+	if (scan != SVGSCAN_END || !ok) {
+		return ok ? scan : SVGSCAN_BAD;
 	}
-	if (!decode_text(&r->title, t + 7, (size_t)(tend - t - 7), why)) {
-		return SCAN_BAD;
+	if (!svgscan_decode_text(&r->title, t + 7, (size_t)(tend - t - 7), why)) {
+		return SVGSCAN_BAD;
 	}
 	struct frame *f = new_frame(r, line);
 	*f = tmp;
@@ -546,10 +320,10 @@ read_group(struct reader *r, const char *p, uint64_t line, const char *end, cons
 		difffold_title(r, f);
 	} else if (!peer_title(r, f, why)) {
 		r->count--;
-		return SCAN_BAD;
+		return SVGSCAN_BAD;
 	}
 	*next = s;
-	return SCAN_OK;
+	return SVGSCAN_OK;
 }
 
 /* The next "<g" followed by a space or '>' in [p, end); NULL if none, and
@@ -586,18 +360,18 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 		}
 		uint64_t line = line_of(r, g);
 		const char *why = NULL;
-		enum scan scan = read_group(r, g, line, end, &p, &why);
-		if (scan == SCAN_OK) {
+		enum svgscan scan = read_group(r, g, line, end, &p, &why);
+		if (scan == SVGSCAN_OK) {
 			continue;
 		}
-		if (scan == SCAN_SHORT && !at_eof) {
+		if (scan == SVGSCAN_SHORT && !at_eof) {
 			if ((size_t)(end - g) > FLAMEGRAPH_SVG_MAX_ELEMENT) {
 				fail_at(r, line, "an element larger than 16 MiB");
 				return -1;
 			}
 			return (long long)(g - data);
 		}
-		fail_at(r, line, scan == SCAN_SHORT ? "the file ends inside a frame" : why);
+		fail_at(r, line, scan == SVGSCAN_SHORT ? "the file ends inside a frame" : why);
 		return -1;
 	}
 }
@@ -967,7 +741,7 @@ own_unit(struct reader *r, const char *head, size_t len)
 	const char *why;
 	struct buf unit;
 	buf_init(&unit);
-	if (n > 0 && decode_text(&unit, at + sizeof(attr) - 1, n, &why) &&
+	if (n > 0 && svgscan_decode_text(&unit, at + sizeof(attr) - 1, n, &why) &&
 	        unit.len < sizeof(r->info->unit)) {
 		memcpy(r->info->unit, unit.data, unit.len + 1);
 	}

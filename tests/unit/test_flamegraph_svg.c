@@ -255,45 +255,93 @@ expect_refused(const char *body, const char *why)
 	free(svg);
 }
 
+/* Through a file: frames cut between the source's 128 KiB chunks. */
+static void
+test_source_chunks(void **state)
+{
+	(void)state;
+	struct buf folded;
+	buf_init(&folded);
+	for (int i = 0; i < 3000; i++) {
+		buf_printf(
+		        &folded, "main;mod%d;fn%d;leaf&%d %d %d\n", i % 13, i, i % 5, i + 1, 2 * i);
+	}
+	char *svg = own_svg(folded.data, NULL);
+	assert_true(strlen(svg) > 3 * SOURCE_READ_SIZE);
+	char *path = temp_file(".svg", svg, strlen(svg));
+	struct diag err;
+	struct source *src = source_open(path, NULL, &err);
+	assert_non_null(src);
+	char *head = malloc(65536);
+	bool whole;
+	size_t len = source_peek(src, head, 65536, &whole, &err);
+	struct tree_options topt = {.min_delta = 0.001, .max_nodes = 1u << 30};
+	struct tree *t = tree_create(&topt);
+	struct flamegraph_svg_info info;
+	if (!flamegraph_svg_read_source(t, SIDE_HEAD, true, src, head, len, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	tree_finish(t, true);
+	char *dump = dump_tree(t);
+	struct tree *want = tree_from(folded.data, FOLDED_AUTO, NULL);
+	tree_finish(want, true);
+	char *want_dump = dump_tree(want);
+	assert_string_equal(dump, want_dump);
+	free(want_dump);
+	free(dump);
+	tree_destroy(want);
+	tree_destroy(t);
+	source_close(src);
+	free(head);
+	unlink(path);
+	free(path);
+	free(svg);
+	buf_finish(&folded);
+}
+
+static const char root_frame[] = FGPL("all", "10", "100", "10.0", "100.0", "1180.0");
+
+/* The root, then frames: refused with why. */
+static void
+refused_under_root(const char *frames, const char *why)
+{
+	char *body = concat(root_frame, frames);
+	expect_refused(body, why);
+	free(body);
+}
+
 /* A flame graph from a pull request is hostile input. */
 static void
 test_hostile(void **state)
 {
 	(void)state;
-	static const char all[] = FGPL("all", "10", "100", "10.0", "100.0", "1180.0");
-	char *body = concat(all, FGPL("&xxe;", "10", "100", "10.0", "84.0", "1180.0"));
-	expect_refused(body, "g.svg:10: an entity XML does not predefine");
-	free(body);
-	body = concat(all, FGPL("&#0;", "10", "100", "10.0", "84.0", "1180.0"));
-	expect_refused(body, "entity");
-	free(body);
-	expect_refused(all, "without frames");
+	refused_under_root(FGPL("&xxe;", "10", "100", "10.0", "84.0", "1180.0"),
+	        "g.svg:10: an entity XML does not predefine");
+	refused_under_root(FGPL("&#0;", "10", "100", "10.0", "84.0", "1180.0"), "entity");
+	expect_refused(root_frame, "without frames");
 	expect_refused(FGPL("main", "10", "100", "10.0", "100.0", "1180.0")
 	                       FGPL("x", "10", "100", "10.0", "84.0", "1180.0"),
 	        "without its root frame `all`");
-	body = concat(all, FGPL("x", "20", "100", "10.0", "84.0", "1180.0"));
-	expect_refused(body, "children add up to more than it");
-	free(body);
-	body = concat(all, FGPL("x", "5", "50", "10.0", "84.0", "590.0")
-	                           FGPL("y", "5", "50", "900.0", "68.0", "10.0"));
-	expect_refused(body, "g.svg:14: a frame over no frame of the row below");
-	free(body);
-	body = concat(all, FGPL("x", "5", "50", "10.0", "90.0", "590.0")
-	                           FGPL("y", "5", "50", "10.0", "84.0", "10.0"));
-	expect_refused(body, "between two rows");
-	free(body);
-	body = concat(all, "<g ><title>x <b>(5 samples, 50%)</title><rect y=\"84\"/></g>");
-	expect_refused(body, "markup inside a frame's title");
-	free(body);
-	body = concat(all, "<g ><title>x (5 samples, 50%)</title><text/></g>");
-	expect_refused(body, "not followed by its <rect>");
-	free(body);
-	body = concat(all, "<g ><title>x (5 samples, 50%)</title><rect y=\"84\" x=\"1e999\"/></g>");
-	expect_refused(body, "malformed attribute");
-	free(body);
-	body = concat(all, "<g ><title>x (many samples, 50%)</title><rect y=\"84\"/></g>");
-	expect_refused(body, "has no count");
-	free(body);
+	refused_under_root(FGPL("x", "20", "100", "10.0", "84.0", "1180.0"),
+	        "children add up to more than it");
+	refused_under_root(FGPL("x", "5", "50", "10.0", "84.0", "590.0")
+	                           FGPL("y", "5", "50", "900.0", "68.0", "10.0"),
+	        "g.svg:14: a frame over no frame of the row below");
+	refused_under_root(FGPL("x", "5", "50", "10.0", "90.0", "590.0")
+	                           FGPL("y", "5", "50", "10.0", "84.0", "10.0"),
+	        "between two rows");
+	refused_under_root("<g ><title>x <b>(5 samples, 50%)</title><rect y=\"84\"/></g>",
+	        "markup inside a frame's title");
+	refused_under_root(
+	        "<g ><title>x (5 samples, 50%)</title><text/></g>", "not followed by its <rect>");
+	refused_under_root("<g ><title>x (5 samples, 50%)</title><rect y=\"84\" x=\"1e999\"/></g>",
+	        "malformed attribute");
+	refused_under_root("<g ><title>x (5 samples, 50%)</title><rect x=\"84\"/></g>", "has no y");
+	refused_under_root(
+	        "<g ><title>x (many samples, 50%)</title><rect y=\"84\"/></g>", "has no count");
+	refused_under_root("<g ><title>x (5 samples, 50%)</title><rect y=84/></g>", "malformed");
+	refused_under_root("<g ><title>x (5 samples, 50%)</title><rect y=\"84",
+	        "the file ends inside a frame");
 }
 
 int
@@ -306,6 +354,7 @@ main(void)
 	        cmocka_unit_test(test_inferno),
 	        cmocka_unit_test(test_own_round_trip),
 	        cmocka_unit_test(test_own_deep),
+	        cmocka_unit_test(test_source_chunks),
 	        cmocka_unit_test(test_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
