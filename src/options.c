@@ -563,22 +563,12 @@ parse_colors(struct options *o, const char *arg, struct diag *err)
 	return true;
 }
 
-/* The short options of difffolded.pl, inferno and the peers' flags. */
+/* The peers' options that are not difffold's own under another name. */
 static bool
 parse_peer_option(
         struct options *o, int c, const char *arg, struct parse_state *ps, struct diag *err)
 {
 	switch (c) {
-	case 'n':
-		o->tree.normalize = true;
-		return true;
-	case 's':
-		o->tree.strip_hex = true;
-		return true;
-	case 'i':
-		o->inverted = true;
-		return true;
-	case 'c':
 	case OPT_COLORS:
 		return parse_colors(o, arg, err);
 	case OPT_NEGATE:
@@ -834,6 +824,25 @@ settle(struct options *o, const struct parse_state *ps)
 	}
 }
 
+/* The peers' short options (difffolded.pl's -n -s, inferno's -i -c) are
+ * difffold's long ones. */
+static int
+short_as_long(int c)
+{
+	switch (c) {
+	case 'n':
+		return OPT_NORMALIZE;
+	case 's':
+		return OPT_STRIP_HEX;
+	case 'i':
+		return OPT_INVERTED;
+	case 'c':
+		return OPT_COLORS;
+	default:
+		return c;
+	}
+}
+
 enum options_result
 options_parse(struct options *o, int argc, char **argv, struct diag *err)
 {
@@ -844,7 +853,7 @@ options_parse(struct options *o, int argc, char **argv, struct diag *err)
 		return OPTIONS_USAGE;
 	}
 	for (;;) {
-		int c = getopt_long(argc, argv, options_short, options_long, NULL);
+		int c = short_as_long(getopt_long(argc, argv, options_short, options_long, NULL));
 		if (c == -1) {
 			break;
 		}

@@ -61,6 +61,19 @@ concat(const char *a, const char *b)
 	return buf_detach(&s, NULL);
 }
 
+/* svg, read as a single profile, has the stacks want. */
+static void
+expect_stacks(const char *svg, const char *want, struct flamegraph_svg_info *info)
+{
+	char *dump;
+	struct diag err;
+	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	assert_string_equal(dump, want);
+	free(dump);
+}
+
 static void
 test_detect(void **state)
 {
@@ -83,18 +96,12 @@ test_flamegraph_pl(void **state)
 {
 	(void)state;
 	char *svg = concat(fgpl_head, fgpl_body);
-	char *dump;
 	struct flamegraph_svg_info info;
-	struct diag err;
-	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
-		fail_msg("%s", err.msg);
-	}
-	assert_string_equal(dump, fgpl_want);
+	expect_stacks(svg, fgpl_want, &info);
 	assert_int_equal(info.kind, FLAMEGRAPH_SVG_FLAMEGRAPH_PL);
 	assert_int_equal(info.frames, 5);
 	assert_string_equal(info.unit, "samples");
 	assert_false(info.differential);
-	free(dump);
 	free(svg);
 }
 
@@ -110,14 +117,8 @@ test_inverted(void **state)
 	                "52.0", "1180.0") FGPL("a&lt;b&gt; &amp; &#x263A;", "2,999", "29.99",
 	                "718.0", "84.0", "354.0")
 	                FGPL("idle", "1,000", "10.00", "1072.0", "68.0", "118.0") "</g></svg>");
-	char *dump;
 	struct flamegraph_svg_info info;
-	struct diag err;
-	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
-		fail_msg("%s", err.msg);
-	}
-	assert_string_equal(dump, fgpl_want);
-	free(dump);
+	expect_stacks(svg, fgpl_want, &info);
 	free(svg);
 }
 
