@@ -621,15 +621,42 @@ enter(struct reader *r, struct walk *w, const struct frame *f, size_t d)
  * frame through cursors when the tree allows it (one step a frame instead
  * of a whole path a stack), else whole paths.
  */
+/*
+ * Whole paths cost their depth each: a frame a row up is a hundred bytes
+ * of SVG, so a hostile file could ask for its size squared in frames. As
+ * for the JSON readers, the frames of all paths are bounded by a multiple
+ * of the frames drawn, checked first.
+ */
+static bool
+paths_bounded(struct reader *r)
+{
+	uint64_t frames = 0;
+	for (size_t i = 0; i < r->count; i++) {
+		const struct frame *f = &r->frames[i];
+		bool own = !count_is_zero(f->self[SIDE_BASE]) || !count_is_zero(f->self[SIDE_HEAD]);
+		frames += own ? f->depth : 0;
+	}
+	if (frames > (uint64_t)64 * r->count + ((uint64_t)1 << 24)) {
+		return fail_at(r, 0,
+		        "the stacks are too deep to merge whole (--reverse, or the frame "
+		        "rewriting options): read the file without them");
+	}
+	return true;
+}
+
 static bool
 add_stacks(struct reader *r, uint32_t root)
 {
+	bool whole = tree_needs_paths(r->t) || r->semicolon;
+	if (whole && !paths_bounded(r)) {
+		return false;
+	}
 	size_t n = r->count;
 	uint32_t *first, *kids;
 	children(r, root, &first, &kids);
 	struct walk w = {
 	        .open = xmalloc(n * sizeof(*w.open)), .next = xmalloc(n * sizeof(*w.next))};
-	w.whole = tree_needs_paths(r->t) || r->semicolon;
+	w.whole = whole;
 	if (w.whole) {
 		w.path_len = xcalloc(n, sizeof(*w.path_len));
 	} else {

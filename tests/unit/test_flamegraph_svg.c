@@ -256,6 +256,39 @@ expect_refused(const char *body, const char *why)
 	free(svg);
 }
 
+/* A deep chain with a count at every frame: frame by frame it reads, but
+ * whole paths (--reverse) would cost the depth squared: refused. */
+static void
+test_deep_paths_bounded(void **state)
+{
+	(void)state;
+	struct buf folded;
+	buf_init(&folded);
+	struct buf stack;
+	buf_init(&stack);
+	for (int i = 0; i < 6000; i++) {
+		buf_printf(&stack, "%sf%d", i ? ";" : "", i);
+		buf_printf(&folded, "%s 1\n", stack.data);
+	}
+	char *svg = own_svg(folded.data, NULL);
+	struct tree_options topt = {.min_delta = 0.001, .max_nodes = 1u << 30, .reverse = true};
+	struct tree *t = tree_create(&topt);
+	struct flamegraph_svg_info info;
+	struct diag err;
+	assert_false(flamegraph_svg_read_mem(
+	        t, SIDE_HEAD, true, "g.svg", svg, strlen(svg), &info, &err));
+	assert_non_null(strstr(err.msg, "too deep to merge whole"));
+	tree_destroy(t);
+	char *dump;
+	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("%s", err.msg);
+	}
+	free(dump);
+	free(svg);
+	buf_finish(&stack);
+	buf_finish(&folded);
+}
+
 /* Through a file: frames cut between the source's 128 KiB chunks. */
 static void
 test_source_chunks(void **state)
@@ -356,6 +389,7 @@ main(void)
 	        cmocka_unit_test(test_own_round_trip),
 	        cmocka_unit_test(test_own_deep),
 	        cmocka_unit_test(test_source_chunks),
+	        cmocka_unit_test(test_deep_paths_bounded),
 	        cmocka_unit_test(test_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
