@@ -40,6 +40,8 @@ struct reader {
 static const char difffold_mark[] = "class=\"difffold\"";
 static const char inferno_mark[] = "xmlns:fg=\"http://github.com/jonhoo/inferno\"";
 static const char flamegraph_mark[] = "Flame graph stack visualization";
+/* async-profiler's page links to its project, under its old name or new. */
+static const char async_mark[] = "/async-profiler'>async-profiler</a>";
 
 static const char *
 find(const char *p, const char *end, const char *needle)
@@ -52,6 +54,9 @@ enum flamegraph_svg_kind
 flamegraph_svg_detect(const char *head, size_t len)
 {
 	const char *end = head + len;
+	if (find(head, end, "<canvas") && find(head, end, async_mark)) {
+		return FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML;
+	}
 	const char *svg = find(head, end, "<svg");
 	if (!svg) {
 		return FLAMEGRAPH_SVG_NONE;
@@ -77,6 +82,8 @@ flamegraph_svg_tool(enum flamegraph_svg_kind kind)
 		return "inferno";
 	case FLAMEGRAPH_SVG_FLAMEGRAPH_PL:
 		return "flamegraph.pl";
+	case FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML:
+		return "async-profiler";
 	case FLAMEGRAPH_SVG_NONE:
 		break;
 	}
@@ -775,18 +782,35 @@ own_unit(struct reader *r, const char *head, size_t len)
 	buf_finish(&unit);
 }
 
+/* Whether the kind detected is one read here; its unit if it is difffold's. */
+static bool
+readable(struct reader *r, const char *head, size_t len)
+{
+	switch (r->info->kind) {
+	case FLAMEGRAPH_SVG_DIFFFOLD:
+		own_unit(r, head, len);
+		return true;
+	case FLAMEGRAPH_SVG_INFERNO:
+	case FLAMEGRAPH_SVG_FLAMEGRAPH_PL:
+		return true;
+	case FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML:
+		return fail_at(r, 0,
+		        "async-profiler's HTML flame graph is not read (its frames are in a "
+		        "script); have async-profiler write collapsed stacks instead: asprof -o "
+		        "collapsed, or jfrconv --collapsed FILE.jfr");
+	case FLAMEGRAPH_SVG_NONE:
+		break;
+	}
+	return fail_at(r, 0, "not a flame graph SVG");
+}
+
 bool
 flamegraph_svg_read_mem(struct tree *t, enum side side, bool both, const char *name,
         const char *data, size_t len, struct flamegraph_svg_info *info, struct diag *err)
 {
 	struct reader r;
 	reader_init(&r, t, side, both, name, flamegraph_svg_detect(data, len), info, err);
-	if (info->kind == FLAMEGRAPH_SVG_DIFFFOLD) {
-		own_unit(&r, data, len);
-	}
-	bool ok = info->kind != FLAMEGRAPH_SVG_NONE
-	                  ? parse_chunk(&r, data, len, true) >= 0 && finish(&r)
-	                  : fail_at(&r, 0, "not a flame graph SVG");
+	bool ok = readable(&r, data, len) && parse_chunk(&r, data, len, true) >= 0 && finish(&r);
 	reader_finish(&r);
 	return ok;
 }
@@ -798,12 +822,8 @@ flamegraph_svg_read_source(struct tree *t, enum side side, bool both, struct sou
 	struct reader r;
 	reader_init(&r, t, side, both, source_name(src), flamegraph_svg_detect(head, head_len),
 	        info, err);
-	if (info->kind == FLAMEGRAPH_SVG_DIFFFOLD) {
-		own_unit(&r, head, head_len);
-	}
-	bool ok = info->kind != FLAMEGRAPH_SVG_NONE
-	                  ? source_parse(src, head, head_len, parse_chunk, &r, err) && finish(&r)
-	                  : fail_at(&r, 0, "not a flame graph SVG");
+	bool ok = readable(&r, head, head_len) &&
+	          source_parse(src, head, head_len, parse_chunk, &r, err) && finish(&r);
 	reader_finish(&r);
 	return ok;
 }

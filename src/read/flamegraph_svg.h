@@ -37,11 +37,14 @@ enum flamegraph_svg_kind {
 	FLAMEGRAPH_SVG_DIFFFOLD,
 	FLAMEGRAPH_SVG_INFERNO,
 	FLAMEGRAPH_SVG_FLAMEGRAPH_PL,
+	/* async-profiler's HTML (a canvas drawn by script): recognised, refused
+	 * with what to give difffold instead */
+	FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML,
 };
 
 /* What drew the SVG whose first len bytes are head; NONE when no tool we read. */
 enum flamegraph_svg_kind flamegraph_svg_detect(const char *head, size_t len);
-/* "difffold", "inferno", "flamegraph.pl". */
+/* "difffold", "inferno", "flamegraph.pl", "async-profiler". */
 const char *flamegraph_svg_tool(enum flamegraph_svg_kind kind);
 
 struct flamegraph_svg_info {

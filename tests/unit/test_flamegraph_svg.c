@@ -89,6 +89,21 @@ test_detect(void **state)
 	assert_int_equal(flamegraph_svg_detect(plain, strlen(plain)), FLAMEGRAPH_SVG_NONE);
 	static const char html[] = "<html><body>Flame graph stack visualization</body></html>";
 	assert_int_equal(flamegraph_svg_detect(html, strlen(html)), FLAMEGRAPH_SVG_NONE);
+	static const char async[] =
+	        "<!DOCTYPE html>\n<html lang='en'><body><header>Produced by <a "
+	        "href='https://github.com/async-profiler/async-profiler'>async-profiler</a>"
+	        "</header>\n<canvas id='canvas'></canvas><script>f(0,0,10,3,'all')</script>";
+	assert_int_equal(
+	        flamegraph_svg_detect(async, strlen(async)), FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML);
+	struct tree_options topt = {.min_delta = 0.001, .max_nodes = 1000};
+	struct tree *t = tree_create(&topt);
+	struct flamegraph_svg_info info;
+	struct diag err;
+	assert_false(flamegraph_svg_read_mem(
+	        t, SIDE_HEAD, true, "flame.html", async, strlen(async), &info, &err));
+	assert_non_null(strstr(err.msg, "flame.html: async-profiler's HTML flame graph"));
+	assert_non_null(strstr(err.msg, "asprof -o collapsed"));
+	tree_destroy(t);
 }
 
 static void
