@@ -319,6 +319,12 @@ read_group(struct reader *r, const char *p, uint64_t line, const char *end, cons
 	if (!svgscan_decode_text(&r->title, t + 7, (size_t)(tend - t - 7), why)) {
 		return SVGSCAN_BAD;
 	}
+	/* Each frame drawn is a frame of the tree (the root aside): the limit
+	 * holds before they are all kept. */
+	*why = "more frames drawn than --max-frames allows";
+	if (r->count > r->t->opt.max_nodes) {
+		return SVGSCAN_BAD;
+	}
 	struct frame *f = new_frame(r, line);
 	*f = tmp;
 	f->line = line;
@@ -384,35 +390,53 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 }
 
 /*
- * Rows: the root is the widest frame named "all" (every tool draws one),
- * and a frame's depth is its distance from the root's row in rows, one
- * row being the smallest distance there is.
+ * The root: the widest frame named "all" on the first or the last row
+ * (every tool draws one there), so a function called "all" is not taken
+ * for it.
+ */
+static uint32_t
+find_root(const struct reader *r)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < r->count; i++) {
+		lo = fmin(lo, r->frames[i].y);
+		hi = fmax(hi, r->frames[i].y);
+	}
+	uint32_t root = NONE;
+	for (size_t i = 0; i < r->count; i++) {
+		const struct frame *f = &r->frames[i];
+		if (f->name_len == 3 && memcmp(r->names.data + f->name_at, "all", 3) == 0 &&
+		        (f->y == lo || f->y == hi) && (root == NONE || r->frames[root].w < f->w)) {
+			root = (uint32_t)i;
+		}
+	}
+	return root;
+}
+
+/*
+ * A frame's depth is its distance from the root's row in rows, one row
+ * being the smallest distance there is; every frame is on the same side.
  */
 static bool
 set_depths(struct reader *r, uint32_t *root)
 {
-	*root = NONE;
-	for (size_t i = 0; i < r->count; i++) {
-		const struct frame *f = &r->frames[i];
-		if (f->name_len == 3 && memcmp(r->names.data + f->name_at, "all", 3) == 0 &&
-		        (*root == NONE || r->frames[*root].w < f->w)) {
-			*root = (uint32_t)i;
-		}
-	}
+	*root = find_root(r);
 	if (*root == NONE) {
 		return fail_at(r, 0, "a flame graph without its root frame `all`");
 	}
-	double y0 = r->frames[*root].y, step = INFINITY;
+	double y0 = r->frames[*root].y, step = INFINITY, side = 0;
 	for (size_t i = 0; i < r->count; i++) {
-		double d = fabs(r->frames[i].y - y0);
-		if (d > 0.5 && d < step) {
-			step = d;
+		double d = r->frames[i].y - y0;
+		if (fabs(d) > 0.5 && fabs(d) < step) {
+			step = fabs(d);
+			side = d;
 		}
 	}
 	for (size_t i = 0; i < r->count; i++) {
 		struct frame *f = &r->frames[i];
-		double rows = isfinite(step) ? fabs(f->y - y0) / step : 0;
-		if (fabs(rows - round(rows)) > 0.2 || rows > UINT32_MAX - 1.0) {
+		double rows = isfinite(step) ? (f->y - y0) / step : 0;
+		rows = side < 0 ? -rows : rows;
+		if (rows < -0.2 || fabs(rows - round(rows)) > 0.2 || rows > UINT32_MAX - 1.0) {
 			return fail_at(r, f->line, "a frame between two rows of the graph");
 		}
 		f->depth = (uint32_t)round(rows);

@@ -120,6 +120,20 @@ test_flamegraph_pl(void **state)
 	free(svg);
 }
 
+/* A function named "all" as wide as the root, drawn before it, is not the root. */
+static void
+test_function_named_all(void **state)
+{
+	(void)state;
+	char *svg = concat(fgpl_head,
+	        FGPL("all", "10", "100", "10.0", "84.0", "1180.0")
+	                FGPL("all", "10", "100", "10.0", "100.0", "1180.0")
+	                        FGPL("x", "10", "100", "10.0", "68.0", "1180.0") "</g></svg>");
+	struct flamegraph_svg_info info;
+	expect_stacks(svg, "all;x 10\n", &info);
+	free(svg);
+}
+
 /* An icicle graph: the root on top, rows going down. */
 static void
 test_inverted(void **state)
@@ -294,6 +308,13 @@ test_deep_paths_bounded(void **state)
 	        t, SIDE_HEAD, true, "g.svg", svg, strlen(svg), &info, &err));
 	assert_non_null(strstr(err.msg, "too deep to merge whole"));
 	tree_destroy(t);
+	/* The frame limit holds while the frames are read. */
+	struct tree_options small = {.min_delta = 0.001, .max_nodes = 100};
+	t = tree_create(&small);
+	assert_false(flamegraph_svg_read_mem(
+	        t, SIDE_HEAD, true, "g.svg", svg, strlen(svg), &info, &err));
+	assert_non_null(strstr(err.msg, "more frames drawn than --max-frames allows"));
+	tree_destroy(t);
 	char *dump;
 	if (!read_svg(svg, strlen(svg), SIDE_HEAD, true, &dump, &info, &err)) {
 		fail_msg("%s", err.msg);
@@ -371,6 +392,10 @@ test_hostile(void **state)
 	expect_refused(FGPL("main", "10", "100", "10.0", "100.0", "1180.0")
 	                       FGPL("x", "10", "100", "10.0", "84.0", "1180.0"),
 	        "without its root frame `all`");
+	/* A frame on the far side of the root's row: that row is no first or last. */
+	refused_under_root(FGPL("x", "5", "50", "10.0", "84.0", "590.0")
+	                           FGPL("y", "5", "50", "10.0", "116.0", "590.0"),
+	        "without its root frame `all`");
 	refused_under_root(FGPL("x", "20", "100", "10.0", "84.0", "1180.0"),
 	        "children add up to more than it");
 	refused_under_root(FGPL("x", "5", "50", "10.0", "84.0", "590.0")
@@ -400,6 +425,7 @@ main(void)
 	        cmocka_unit_test(test_detect),
 	        cmocka_unit_test(test_flamegraph_pl),
 	        cmocka_unit_test(test_inverted),
+	        cmocka_unit_test(test_function_named_all),
 	        cmocka_unit_test(test_inferno),
 	        cmocka_unit_test(test_own_round_trip),
 	        cmocka_unit_test(test_own_deep),
