@@ -7,52 +7,6 @@
 
 #include "utf8.h"
 
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
-
-const char *
-svgscan_skip_space(const char *p, const char *end)
-{
-	while (p < end && is_space(*p)) {
-		p++;
-	}
-	return p;
-}
-
-/*
- * The next attribute of the tag at *p, which ends at tag_end (its '>'),
- * and *p moves past it. Every tool quotes values with '"' and escapes '>'
- * in them, so the tag ends at its first '>' and a name runs from the end
- * of the value before it to the '=' before its opening quote: two memchr
- * an attribute, where most of the time of reading an SVG goes.
- */
-enum svgscan
-svgscan_next_attr(const char **p, const char *tag_end, struct svgscan_attr *a)
-{
-	const char *s = *p;
-	const char *open = memchr(s, '"', (size_t)(tag_end - s));
-	if (!open) {
-		s = svgscan_skip_space(s, tag_end);
-		s += s < tag_end && *s == '/';
-		*p = tag_end + 1;
-		return s == tag_end ? SVGSCAN_END : SVGSCAN_BAD;
-	}
-	const char *close = memchr(open + 1, '"', (size_t)(tag_end - open - 1));
-	s = svgscan_skip_space(s, open);
-	if (!close || open == s || open[-1] != '=') {
-		return SVGSCAN_BAD;
-	}
-	a->name = s;
-	a->name_len = (size_t)(open - 1 - s);
-	a->value = open + 1;
-	a->value_len = (size_t)(close - open - 1);
-	*p = close + 1;
-	return SVGSCAN_OK;
-}
-
 /* Plain decimals (what every tool writes) without strtod, which costs
  * more than the rest of a frame; anything else goes to strtod. */
 static bool
