@@ -7,35 +7,9 @@
 
 #include "buf.h"
 #include "count.h"
+#include "flamegraph_private.h"
 #include "svgscan.h"
 #include "xalloc.h"
-
-#define NONE UINT32_MAX
-
-/* One <g> with a <title> and a <rect>: a frame as drawn. */
-struct frame {
-	size_t name_at, name_len; /* in reader.names */
-	uint64_t line; /* of its <g>, for messages */
-	double x, w, y;
-	uint32_t parent, depth;
-	struct count total[2], self[2]; /* peers: the side read only */
-};
-
-struct reader {
-	struct tree *t;
-	enum side side;
-	bool both;
-	const char *name;
-	struct diag *err;
-	struct flamegraph_svg_info *info;
-	struct frame *frames;
-	size_t count, cap;
-	struct buf names;
-	struct buf title; /* the title being read, decoded */
-	uint64_t line; /* lines before `counted` */
-	bool semicolon; /* a name holds ';': stacks go in whole, split as folded lines are */
-	const char *counted; /* how far lines are counted in the current chunk */
-};
 
 static const char difffold_mark[] = "class=\"difffold\"";
 static const char inferno_mark[] = "xmlns:fg=\"http://github.com/jonhoo/inferno\"";
@@ -90,8 +64,8 @@ flamegraph_svg_tool(enum flamegraph_svg_kind kind)
 	return "an unknown tool";
 }
 
-static bool
-fail_at(struct reader *r, uint64_t line, const char *why)
+bool
+flamegraph_fail(struct reader *r, uint64_t line, const char *why)
 {
 	diag_set(r->err, r->name, line, why);
 	return false;
@@ -113,8 +87,8 @@ line_of(struct reader *r, const char *p)
 	return r->line + 1;
 }
 
-static struct frame *
-new_frame(struct reader *r, uint64_t line)
+struct frame *
+flamegraph_new_frame(struct reader *r, uint64_t line)
 {
 	if (r->count == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 1024;
@@ -123,7 +97,7 @@ new_frame(struct reader *r, uint64_t line)
 	struct frame *f = &r->frames[r->count++];
 	memset(f, 0, sizeof(*f));
 	f->line = line;
-	f->parent = NONE;
+	f->parent = FLAMEGRAPH_NONE;
 	return f;
 }
 
@@ -325,10 +299,10 @@ read_group(struct reader *r, const char *p, uint64_t line, const char *end, cons
 	if (r->count > r->t->opt.max_nodes) {
 		return SVGSCAN_BAD;
 	}
-	struct frame *f = new_frame(r, line);
+	struct frame *f = flamegraph_new_frame(r, line);
 	*f = tmp;
 	f->line = line;
-	f->parent = NONE;
+	f->parent = FLAMEGRAPH_NONE;
 	if (own) {
 		difffold_title(r, f);
 	} else if (!peer_title(r, f, why)) {
@@ -379,12 +353,13 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 		}
 		if (scan == SVGSCAN_SHORT && !at_eof) {
 			if ((size_t)(end - g) > FLAMEGRAPH_SVG_MAX_ELEMENT) {
-				fail_at(r, line, "an element larger than 16 MiB");
+				flamegraph_fail(r, line, "an element larger than 16 MiB");
 				return -1;
 			}
 			return (long long)(g - data);
 		}
-		fail_at(r, line, scan == SVGSCAN_SHORT ? "the file ends inside a frame" : why);
+		flamegraph_fail(
+		        r, line, scan == SVGSCAN_SHORT ? "the file ends inside a frame" : why);
 		return -1;
 	}
 }
@@ -402,11 +377,14 @@ find_root(const struct reader *r)
 		lo = fmin(lo, r->frames[i].y);
 		hi = fmax(hi, r->frames[i].y);
 	}
-	uint32_t root = NONE;
+	/* async-profiler's rows are levels: the root's is 0. */
+	bool levels = r->info->kind == FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML;
+	uint32_t root = FLAMEGRAPH_NONE;
 	for (size_t i = 0; i < r->count; i++) {
 		const struct frame *f = &r->frames[i];
 		if (f->name_len == 3 && memcmp(r->names.data + f->name_at, "all", 3) == 0 &&
-		        (f->y == lo || f->y == hi) && (root == NONE || r->frames[root].w < f->w)) {
+		        (f->y == lo || (f->y == hi && !levels)) &&
+		        (root == FLAMEGRAPH_NONE || r->frames[root].w < f->w)) {
 			root = (uint32_t)i;
 		}
 	}
@@ -421,8 +399,8 @@ static bool
 set_depths(struct reader *r, uint32_t *root)
 {
 	*root = find_root(r);
-	if (*root == NONE) {
-		return fail_at(r, 0, "a flame graph without its root frame `all`");
+	if (*root == FLAMEGRAPH_NONE) {
+		return flamegraph_fail(r, 0, "a flame graph without its root frame `all`");
 	}
 	double y0 = r->frames[*root].y, step = INFINITY, side = 0;
 	for (size_t i = 0; i < r->count; i++) {
@@ -437,11 +415,12 @@ set_depths(struct reader *r, uint32_t *root)
 		double rows = isfinite(step) ? (f->y - y0) / step : 0;
 		rows = side < 0 ? -rows : rows;
 		if (rows < -0.2 || fabs(rows - round(rows)) > 0.2 || rows > UINT32_MAX - 1.0) {
-			return fail_at(r, f->line, "a frame between two rows of the graph");
+			return flamegraph_fail(r, f->line, "a frame between two rows of the graph");
 		}
 		f->depth = (uint32_t)round(rows);
 		if (f->depth == 0 && i != *root) {
-			return fail_at(r, f->line, "a frame on the root's row beside the root");
+			return flamegraph_fail(
+			        r, f->line, "a frame on the root's row beside the root");
 		}
 	}
 	return true;
@@ -452,7 +431,7 @@ static bool
 parents_in_order(struct reader *r, uint32_t root)
 {
 	if (root != 0) {
-		return fail_at(r, r->frames[0].line, "a frame before the root `all`");
+		return flamegraph_fail(r, r->frames[0].line, "a frame before the root `all`");
 	}
 	uint32_t *open = xmalloc(r->count * sizeof(*open)); /* by depth */
 	size_t depth = 0;
@@ -461,7 +440,8 @@ parents_in_order(struct reader *r, uint32_t root)
 	for (size_t i = 1; ok && i < r->count; i++) {
 		struct frame *f = &r->frames[i];
 		if (f->depth > depth + 1) {
-			ok = fail_at(r, f->line, "a frame two rows above the frame before it");
+			ok = flamegraph_fail(
+			        r, f->line, "a frame two rows above the frame before it");
 			break;
 		}
 		f->parent = open[f->depth - 1];
@@ -528,7 +508,7 @@ parents_by_place(struct reader *r)
 		size_t a = last_at_or_before(order, below, row, mid);
 		const struct frame *p = a > below ? &r->frames[order[a - 1].frame] : NULL;
 		if (!p || p->depth + 1 != f->depth || mid > p->x + p->w) {
-			ok = fail_at(r, f->line, "a frame over no frame of the row below");
+			ok = flamegraph_fail(r, f->line, "a frame over no frame of the row below");
 			break;
 		}
 		f->parent = order[a - 1].frame;
@@ -567,7 +547,8 @@ self_counts(struct reader *r, uint32_t root, bool given)
 		}
 		r->info->pruned += short_of;
 		if (!ok) {
-			fail_at(r, f->line, "a frame whose children add up to more than it");
+			flamegraph_fail(
+			        r, f->line, "a frame whose children add up to more than it");
 		}
 	}
 	free(below);
@@ -643,7 +624,7 @@ enter(struct reader *r, struct walk *w, const struct frame *f, size_t d)
 		              : tree_add_count(
 		                        r->t, (enum side)s, w->at[d].node, f->self[s], &reason);
 	}
-	return ok || fail_at(r, f->line, reason);
+	return ok || flamegraph_fail(r, f->line, reason);
 }
 
 /*
@@ -668,7 +649,7 @@ paths_bounded(struct reader *r)
 		frames += own ? f->depth : 0;
 	}
 	if (frames > (uint64_t)64 * r->count + ((uint64_t)1 << 24)) {
-		return fail_at(r, 0,
+		return flamegraph_fail(r, 0,
 		        "the stacks are too deep to merge whole (--reverse, or the frame "
 		        "rewriting options): read the file without them");
 	}
@@ -738,7 +719,7 @@ static bool
 finish(struct reader *r)
 {
 	if (r->count < 2) {
-		return fail_at(r, 0, "a flame graph without frames");
+		return flamegraph_fail(r, 0, "a flame graph without frames");
 	}
 	uint32_t root;
 	bool own = r->info->kind == FLAMEGRAPH_SVG_DIFFFOLD;
@@ -749,7 +730,7 @@ finish(struct reader *r)
 	r->info->frames = r->count - 1;
 	bool two = own && !count_is_zero(r->frames[root].total[SIDE_BASE]);
 	if (two && !r->both) {
-		return fail_at(r, 0,
+		return flamegraph_fail(r, 0,
 		        "a differential flame graph holds two profiles: give it alone, or give "
 		        "the flame graph of each profile");
 	}
@@ -781,6 +762,8 @@ static void
 reader_finish(struct reader *r)
 {
 	free(r->frames);
+	free(r->pool_at);
+	free(r->pool_len);
 	buf_finish(&r->names);
 	buf_finish(&r->title);
 }
@@ -816,16 +799,26 @@ readable(struct reader *r, const char *head, size_t len)
 		return true;
 	case FLAMEGRAPH_SVG_INFERNO:
 	case FLAMEGRAPH_SVG_FLAMEGRAPH_PL:
-		return true;
 	case FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML:
-		return fail_at(r, 0,
-		        "async-profiler's HTML flame graph is not read (its frames are in a "
-		        "script); have async-profiler write collapsed stacks instead: asprof -o "
-		        "collapsed, or jfrconv --collapsed FILE.jfr");
+		return true;
 	case FLAMEGRAPH_SVG_NONE:
 		break;
 	}
-	return fail_at(r, 0, "not a flame graph SVG");
+	return flamegraph_fail(r, 0, "not a flame graph SVG");
+}
+
+/* The frames read: an async-profiler page must have had its pool of names. */
+static bool
+frames_read(struct reader *r)
+{
+	if (r->info->kind == FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML &&
+	        r->html_stage < FLAMEGRAPH_HTML_FRAMES) {
+		return flamegraph_fail(r, 0,
+		        "an async-profiler page without a pool of names (an older layout); have "
+		        "async-profiler write collapsed stacks instead: asprof -o collapsed, or "
+		        "jfrconv --collapsed FILE.jfr");
+	}
+	return finish(r);
 }
 
 bool
@@ -834,7 +827,10 @@ flamegraph_svg_read_mem(struct tree *t, enum side side, bool both, const char *n
 {
 	struct reader r;
 	reader_init(&r, t, side, both, name, flamegraph_svg_detect(data, len), info, err);
-	bool ok = readable(&r, data, len) && parse_chunk(&r, data, len, true) >= 0 && finish(&r);
+	source_parse_fn *parse = info->kind == FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML
+	                                 ? flamegraph_html_chunk
+	                                 : parse_chunk;
+	bool ok = readable(&r, data, len) && parse(&r, data, len, true) >= 0 && frames_read(&r);
 	reader_finish(&r);
 	return ok;
 }
@@ -846,8 +842,11 @@ flamegraph_svg_read_source(struct tree *t, enum side side, bool both, struct sou
 	struct reader r;
 	reader_init(&r, t, side, both, source_name(src), flamegraph_svg_detect(head, head_len),
 	        info, err);
+	source_parse_fn *parse = info->kind == FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML
+	                                 ? flamegraph_html_chunk
+	                                 : parse_chunk;
 	bool ok = readable(&r, head, head_len) &&
-	          source_parse(src, head, head_len, parse_chunk, &r, err) && finish(&r);
+	          source_parse(src, head, head_len, parse, &r, err) && frames_read(&r);
 	reader_finish(&r);
 	return ok;
 }

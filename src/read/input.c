@@ -299,8 +299,7 @@ read_flamegraph_svg(struct side_read *sd, struct tree *t, struct source *src, co
 	sd->three_column |= fi.differential;
 	struct buf note;
 	buf_init(&note);
-	buf_printf(
-	        &note, "stacks read back from %s's flame graph SVG", flamegraph_svg_tool(fi.kind));
+	buf_printf(&note, "stacks read back from %s's flame graph", flamegraph_svg_tool(fi.kind));
 	if (fi.kind != FLAMEGRAPH_SVG_DIFFFOLD || fi.pruned) {
 		buf_adds(&note,
 		        "; frames it pruned are missing, their counts in their callers' self");

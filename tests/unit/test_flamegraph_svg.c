@@ -101,7 +101,7 @@ test_detect(void **state)
 	struct diag err;
 	assert_false(flamegraph_svg_read_mem(
 	        t, SIDE_HEAD, true, "flame.html", async, strlen(async), &info, &err));
-	assert_non_null(strstr(err.msg, "flame.html: async-profiler's HTML flame graph"));
+	assert_non_null(strstr(err.msg, "flame.html: an async-profiler page without a pool"));
 	assert_non_null(strstr(err.msg, "asprof -o collapsed"));
 	tree_destroy(t);
 }
@@ -118,6 +118,68 @@ test_flamegraph_pl(void **state)
 	assert_string_equal(info.unit, "samples");
 	assert_false(info.differential);
 	free(svg);
+}
+
+/* async-profiler's page: the template's head, a pool, frames, its tail. */
+#define ASYNC_PAGE(maxdiff, pool, frames)                                                          \
+	"<!DOCTYPE html>\n<html lang='en'>\n<body>\n<header style='text-align: right'>Produced "   \
+	"by <a href='https://github.com/async-profiler/async-profiler'>async-profiler</a>"         \
+	"</header>\n<canvas id='canvas'></canvas>\n<script>\n\t'use strict';\n\tconst maxdiff "    \
+	"= " maxdiff ";\n\tfunction f(key, level, left, width) {}\nconst cpool = [\n" pool         \
+	"];\nunpack(cpool);\n\n" frames "search();\n</script></body></html>\n"
+
+static void
+test_async_profiler(void **state)
+{
+	(void)state;
+	/* all 10: idle 3, main 7 (self 1): parse 4 (self 3): parse's 1; run 2. */
+	static const char page[] = ASYNC_PAGE("-1",
+	        "'all',\n' idle',\n' main',\n' parse',\n"
+	        "'%\\'s',\n' run'\n",
+	        "n(3,10)\nu(9,3)\nn(17,7)\nf(25,2,1,4)\nf(33,3,3,1)\nf(41,2,1,2)\n");
+	struct flamegraph_svg_info info;
+	expect_stacks(
+	        page, "idle 3\nmain 1\nmain;parse 3\nmain;parse;parse's 1\nmain;run 2\n", &info);
+	assert_int_equal(info.kind, FLAMEGRAPH_SVG_ASYNC_PROFILER_HTML);
+	/* A width left out is the last one: u(9) is 3 wide like idle before it. */
+	static const char same[] = ASYNC_PAGE("-1",
+	        "'all',\n' idle',\n' main',\n' parse',\n"
+	        "'%\\'s',\n' run'\n",
+	        "n(3,6)\nu(9,3)\nn(17)\n");
+	expect_stacks(same, "idle 3\nmain 3\n", &info);
+}
+
+static void
+expect_async_refused(const char *page, const char *why)
+{
+	char *dump;
+	struct flamegraph_svg_info info;
+	struct diag err;
+	if (read_svg(page, strlen(page), SIDE_HEAD, true, &dump, &info, &err)) {
+		fail_msg("read: %s", dump);
+	}
+	if (!strstr(err.msg, why)) {
+		fail_msg("message '%s' lacks '%s'", err.msg, why);
+	}
+}
+
+static void
+test_async_profiler_refused(void **state)
+{
+	(void)state;
+	expect_async_refused(ASYNC_PAGE("12", "'all'\n", "n(3,10)\n"),
+	        "g.svg:8: async-profiler's differential page");
+	expect_async_refused(ASYNC_PAGE("-1", "'all'\n", "n(3,10)\nu(9,3)\n"),
+	        "g.svg:16: a frame of async-profiler's script is malformed");
+	expect_async_refused(ASYNC_PAGE("-1", "'all',\n'~x'\n", "n(3,10)\n"),
+	        "g.svg:12: a name of the pool shares more than the last");
+	expect_async_refused(ASYNC_PAGE("-1", "all\n", "n(3,10)\n"), "is not quoted");
+	expect_async_refused(ASYNC_PAGE("-1", "'all'\n", "n(3,10)\nu(0,11)\n"),
+	        "children add up to more than it");
+	static const char old[] = "<html><body><a href='https://github.com/jvm-profiling-tools/"
+	                          "async-profiler'>async-profiler</a><canvas id='canvas'></canvas>"
+	                          "<script>f(0,0,10,3,'all')\n</script></body></html>\n";
+	expect_async_refused(old, "without a pool of names");
 }
 
 /* A function named "all" as wide as the root, drawn before it, is not the root. */
@@ -426,6 +488,8 @@ main(void)
 	        cmocka_unit_test(test_flamegraph_pl),
 	        cmocka_unit_test(test_inverted),
 	        cmocka_unit_test(test_function_named_all),
+	        cmocka_unit_test(test_async_profiler),
+	        cmocka_unit_test(test_async_profiler_refused),
 	        cmocka_unit_test(test_inferno),
 	        cmocka_unit_test(test_own_round_trip),
 	        cmocka_unit_test(test_own_deep),
