@@ -15,6 +15,8 @@
 
 #include "xalloc.h"
 
+#define EXACT ((uint64_t)1 << 53)
+
 static bool
 starts(const char *s, size_t len, const char *prefix)
 {
@@ -40,9 +42,12 @@ pool_name(struct reader *r, const char *s, size_t len, uint64_t line)
 			c = s[++i];
 		}
 		if (first) {
+			/* A character of 32 to 127 says how much: a name costs at
+			 * most 95 bytes more than its line. */
 			first = false;
 			keep = (size_t)(unsigned char)c - 32;
-			if ((unsigned char)c < 32 || keep > r->pool_len[r->pool_count - 1]) {
+			if ((unsigned char)c < 32 || keep > 95 ||
+			        keep > r->pool_len[r->pool_count - 1]) {
 				return flamegraph_fail(
 				        r, line, "a name of the pool shares more than the last");
 			}
@@ -101,13 +106,15 @@ frame_call(struct reader *r, const char *s, size_t len, uint64_t line)
 	uint64_t level = s[0] == 'f' ? a[1] : r->level0 + (s[0] == 'u');
 	uint64_t left = s[0] == 'f' ? a[2] : s[0] == 'n' ? r->width0 : 0;
 	uint64_t width = n > fixed ? a[fixed] : 0;
-	if (left > UINT64_MAX / 2 - r->left0 || level > UINT32_MAX - 1) {
+	/* Places are compared as doubles: exact up to 2^53 samples. */
+	uint64_t w = width ? width : r->width0;
+	if (left > EXACT - r->left0 || w > EXACT - r->left0 - left || level > UINT32_MAX - 1) {
 		return flamegraph_fail(
 		        r, line, "a frame of async-profiler's script is out of range");
 	}
 	r->level0 = level;
 	r->left0 += left;
-	r->width0 = width ? width : r->width0;
+	r->width0 = w;
 	if (r->count > r->t->opt.max_nodes) {
 		return flamegraph_fail(r, line, "more frames drawn than --max-frames allows");
 	}

@@ -175,6 +175,7 @@ test_async_profiler_refused(void **state)
 	refused_whole(ASYNC_PAGE("-1", "'all',\n'~x'\n", "n(3,10)\n"),
 	        "g.svg:12: a name of the pool shares more than the last");
 	refused_whole(ASYNC_PAGE("-1", "all\n", "n(3,10)\n"), "is not quoted");
+	refused_whole(ASYNC_PAGE("-1", "'all'\n", "n(3,9007199254740993)\n"), "out of range");
 	refused_whole(ASYNC_PAGE("-1", "'all'\n", "n(3,10)\nu(0,11)\n"),
 	        "children add up to more than it");
 	static const char old[] = "<html><body><a href='https://github.com/jvm-profiling-tools/"
