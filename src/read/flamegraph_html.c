@@ -51,6 +51,9 @@ pool_name(struct reader *r, const char *s, size_t len, uint64_t line)
 				return flamegraph_fail(
 				        r, line, "a name of the pool shares more than the last");
 			}
+			/* The last name is in the same buffer: room first, so that
+			 * growing it does not move what is copied. */
+			buf_reserve(&r->names, keep);
 			buf_add(&r->names, r->names.data + r->pool_at[r->pool_count - 1], keep);
 			continue;
 		}
