@@ -92,6 +92,7 @@ struct options {
 	double min_width; /* pixels, or a percentage with min_width_percent */
 	bool min_width_percent;
 	bool inverted;
+	bool no_javascript; /* --no-javascript: an SVG without its script */
 	double width;
 	double frame_height;
 	double font_size;
@@ -108,7 +109,6 @@ struct options {
 	const char *palette; /* single-profile palette, one of color_palettes */
 	enum theme theme;
 	double scale; /* PNG pixel density */
-	bool no_javascript; /* --no-javascript: an SVG without its script */
 	/* report and gate */
 	const char *image_url;
 	unsigned top;

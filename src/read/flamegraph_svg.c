@@ -214,25 +214,55 @@ rect_attr(struct frame *f, const struct svgscan_attr *a, bool own, bool *exact)
 	return true;
 }
 
-/*
- * A tag's attributes from s, each handed to call; scan is SVGSCAN_END with s
- * past the tag's '>', SVGSCAN_SHORT when the data ends before it.
- */
-#define EACH_ATTR(scan, s, end, a, ok, call, stop)                                                 \
-	do {                                                                                       \
-		const char *tag_end = memchr(s, '>', (size_t)(end - s));                           \
-		if (!tag_end) {                                                                    \
-			scan = SVGSCAN_SHORT;                                                      \
-			break;                                                                     \
-		}                                                                                  \
-		while (!(stop) && (scan = svgscan_next_attr(&s, tag_end, &a)) == SVGSCAN_OK) {     \
-			ok = ok && (call);                                                         \
-		}                                                                                  \
-		if (stop) {                                                                        \
-			scan = SVGSCAN_END;                                                        \
-			s = tag_end + 1;                                                           \
-		}                                                                                  \
-	} while (0)
+/* The end of the tag at *s (its '>'); NULL when the data ends first. */
+static const char *
+tag_end(const char *s, const char *end)
+{
+	return memchr(s, '>', (size_t)(end - s));
+}
+
+/* The attributes of a <g> tag from *s: SVGSCAN_END with *s past its '>'. */
+static enum svgscan
+group_tag(const char **s, const char *end, struct frame *f, bool *is_frame)
+{
+	const char *close = tag_end(*s, end);
+	if (!close) {
+		return SVGSCAN_SHORT;
+	}
+	struct svgscan_attr a;
+	enum svgscan scan;
+	while ((scan = svgscan_next_attr(s, close, &a)) == SVGSCAN_OK) {
+		if (!group_attr(f, &a, is_frame)) {
+			return SVGSCAN_BAD;
+		}
+	}
+	return scan;
+}
+
+/* The attributes of a <rect> tag from *s; difffold's frames need the row
+ * alone, so their scan stops at y. */
+static enum svgscan
+rect_tag(const char **s, const char *end, struct frame *f, bool own)
+{
+	const char *close = tag_end(*s, end);
+	if (!close) {
+		return SVGSCAN_SHORT;
+	}
+	struct svgscan_attr a;
+	enum svgscan scan;
+	bool exact = false;
+	f->y = NAN;
+	while ((scan = svgscan_next_attr(s, close, &a)) == SVGSCAN_OK) {
+		if (!rect_attr(f, &a, own, &exact)) {
+			return SVGSCAN_BAD;
+		}
+		if (own && !isnan(f->y)) {
+			*s = close + 1;
+			return SVGSCAN_END;
+		}
+	}
+	return scan == SVGSCAN_END && isnan(f->y) ? SVGSCAN_BAD : scan;
+}
 
 /*
  * The <g> at p, which the data holds up to end: a frame when a <title>
@@ -244,14 +274,12 @@ read_group(struct reader *r, const char *p, uint64_t line, const char *end, cons
 {
 	struct frame tmp = {0};
 	bool own = r->info->kind == FLAMEGRAPH_SVG_DIFFFOLD;
-	bool is_frame = !own, ok = true, exact = false;
-	struct svgscan_attr a;
-	enum svgscan scan;
+	bool is_frame = !own;
 	const char *s = p + 2;
-	EACH_ATTR(scan, s, end, a, ok, group_attr(&tmp, &a, &is_frame), false);
+	enum svgscan scan = group_tag(&s, end, &tmp, &is_frame);
 	*why = "a malformed <g> tag";
-	if (scan != SVGSCAN_END || !ok) {
-		return ok ? scan : SVGSCAN_BAD;
+	if (scan != SVGSCAN_END) {
+		return scan;
 	}
 	const char *t = svgscan_skip_space(s, end);
 	*next = s;
@@ -279,16 +307,10 @@ read_group(struct reader *r, const char *p, uint64_t line, const char *end, cons
 		return SVGSCAN_BAD;
 	}
 	s = rect + 5;
-	/* difffold's frames need the row alone. */
-	tmp.y = NAN;
-	EACH_ATTR(scan, s, end, a, ok, rect_attr(&tmp, &a, own, &exact), own && !isnan(tmp.y));
-	if (scan == SVGSCAN_END && isnan(tmp.y)) {
-		*why = "a frame's <rect> has no y";
-		return SVGSCAN_BAD;
-	}
-	*why = "a frame's <rect> has a malformed attribute";
-	if (scan != SVGSCAN_END || !ok) {
-		return ok ? scan : SVGSCAN_BAD;
+	scan = rect_tag(&s, end, &tmp, own);
+	*why = "a frame's <rect> has a malformed attribute, or no y";
+	if (scan != SVGSCAN_END) {
+		return scan;
 	}
 	if (!svgscan_decode_text(&r->title, t + 7, (size_t)(tend - t - 7), why)) {
 		return SVGSCAN_BAD;
@@ -535,9 +557,9 @@ self_counts(struct reader *r, uint32_t root, bool given)
 		bool short_of = false;
 		for (int s = 0; ok && s < 2; s++) {
 			struct count used = below[2 * i + s];
-			if (given && !count_add(used, f->self[s], &used)) {
-				ok = false;
-			} else if (count_cmp(used, f->total[s]) > 0) {
+			/* The drawn children, and the frame's own count if given, fit in it. */
+			if ((given && !count_add(used, f->self[s], &used)) ||
+			        count_cmp(used, f->total[s]) > 0) {
 				ok = false;
 			} else {
 				struct count left = count_sub(f->total[s], below[2 * i + s]);
