@@ -9,8 +9,8 @@
 #include "callgrind.h"
 #include "detect.h"
 #include "dhat.h"
-#include "flamegraph_svg.h"
 #include "escape.h"
+#include "flamegraph_svg.h"
 #include "folded.h"
 #include "gecko.h"
 #include "massif.h"
@@ -282,9 +282,9 @@ read_folded(struct side_read *sd, struct tree *t, struct source *src, const char
 }
 
 /*
- * Flame graph SVGs (flamegraph.pl, inferno, difffold's own) read back
- * into stacks: detect.c calls them markup; this hook, and the one in
- * read_file, are for the reader table to take over.
+ * Flame graphs read back into stacks: the SVGs of flamegraph.pl, inferno
+ * and difffold, async-profiler's HTML. detect.c calls them markup; this
+ * hook, and the one in read_file, are for the reader table to take over.
  */
 static bool
 read_flamegraph_svg(struct side_read *sd, struct tree *t, struct source *src, const char *head,
