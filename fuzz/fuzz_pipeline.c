@@ -43,6 +43,7 @@
 #include "detect.h"
 #include "dhat.h"
 #include "export.h"
+#include "flamegraph_svg.h"
 #include "folded.h"
 #include "gecko.h"
 #include "layout.h"
@@ -368,6 +369,13 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 		return read_pprof(t, mode, name, data, len, o);
 	case INPUT_MASSIF:
 		return read_massif(t, mode, name, data, len, o);
+	case INPUT_MARKUP: { /* flame graph SVGs: a hook until the reader table */
+		struct flamegraph_svg_info info;
+		bool ok = flamegraph_svg_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD,
+		        mode == FOLDED_AUTO, name, data, len, &info, &err);
+		st->three_column = ok && info.differential;
+		return ok;
+	}
 	default:
 		return read_json_part(
 		        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len);

@@ -12,252 +12,14 @@
 
 #include "color.h"
 #include "escape.h"
+#include "options_private.h"
+#include "suggest.h"
 #include "transform.h"
 #include "xalloc.h"
 
 #ifndef DIFFFOLD_VERSION
 #define DIFFFOLD_VERSION "unknown"
 #endif
-
-static const char usage_text[] =
-        "Usage: difffold [OPTIONS] BASE HEAD     differential flame graph of two profiles\n"
-        "       difffold [OPTIONS] PROFILE       flame graph of one profile (or a 3-column diff)\n"
-        "\n"
-        "Reads folded stacks (`frame;frame;leaf COUNT` a line), valgrind callgrind files,\n"
-        "`perf script` output, speedscope, Firefox Profiler (samply) and DHAT JSON, each\n"
-        "judged by its content (`-` is standard input, gzip is read transparently;\n"
-        "other profilers' formats are refused with what to do instead), and writes an\n"
-        "SVG flame graph to standard output. callgrind stacks are\n"
-        "reconstructed from the call graph unless the file has call contexts (valgrind\n"
-        "--separate-callers=N); the picture and the reports say which, and self costs are\n"
-        "exact either way. perf script samples are folded as stackcollapse-perf.pl does.\n"
-        "pprof profiles (profile.proto) and valgrind massif heap trees are read too.\n"
-        "\n"
-        "Input:\n"
-        "  --base FILE           add FILE to the base profile (repeatable)\n"
-        "  --head FILE           add FILE to the head profile (repeatable)\n"
-        "  --strict              stop at the first malformed line (default: skip, warn once)\n"
-        "  --input-format NAME   read every input as folded, callgrind, perf, pprof,\n"
-        "                        massif, speedscope, gecko or dhat (default: each file\n"
-        "                        by its content; other formats are refused)\n"
-        "  --event NAME          callgrind: the event to read, or CEst for estimated\n"
-        "                        cycles (default the file's first); perf: the event to\n"
-        "                        read when several were recorded (cycles, cpu-clock...);\n"
-        "                        pprof: the sample type, by name or index (cpu,\n"
-        "                        alloc_space...; default the profile's default, else\n"
-        "                        its last); dhat: the metric (tb total bytes, default;\n"
-        "                        tbk, mb...)\n"
-        "  --objects             callgrind: name frames `function [object]`\n"
-        "  --weight WHAT         perf: count samples or their period (default samples)\n"
-        "  --snapshot N          massif: the snapshot whose heap tree is read, a number\n"
-        "                        or peak (default peak)\n"
-        "  --reverse             merge stacks from the leaf end\n"
-        "  --strip-hex           replace hex literals 0x1234abcd with 0x... before merging\n"
-        "  --normalize           scale base counts by head total / base total\n"
-        "  --min-delta SHARE     noise floor for slower/faster, a share of the total\n"
-        "                        (default 0.001, i.e. 0.1%)\n"
-        "  --max-frames N        fail when the merged tree would have more than N frames\n"
-        "                        (default 10000000)\n"
-        "\n"
-        "Making two runs comparable (applied to both sides, in this order, whatever the\n"
-        "order given; patterns are PCRE2; a stack left empty is dropped):\n"
-        "  --replace REGEX=REPLACEMENT\n"
-        "                        rewrite every match in frame names (repeatable, in\n"
-        "                        order); groups $1 or \\1, ${name}; $$ is a '$'; a '='\n"
-        "                        in REGEX is written \\=\n"
-        "  --hide REGEX          remove matching frames, their cost to the parent\n"
-        "  --focus REGEX         keep only stacks through a matching frame\n"
-        "  --focus-root          with --focus: start stacks at the first matching frame\n"
-        "  --exclude REGEX       drop stacks through a matching frame\n"
-        "  --skip-frames N       drop the first N frames of every stack (default 0)\n"
-        "  --collapse-recursion  one frame for consecutive repeats of a frame\n"
-        "\n"
-        "Output:\n"
-        "  -o, --output FILE     write to FILE instead of standard output (repeatable;\n"
-        "                        format from the extension: .svg .png .pdf .json .folded\n"
-        "                        .txt .md); files are replaced atomically\n"
-        "  -f, --format FORMAT   svg, png, pdf, json, folded, md, text (default svg)\n"
-        "  --json-layout LAYOUT  nested (one object per stack level) or flat (a node\n"
-        "                        array with parent ids, for any depth) (default nested)\n"
-        "\n"
-        "Picture:\n"
-        "  --widths BASIS        head, base or union: what frame widths show (default head)\n"
-        "  --min-width W         prune frames narrower than W pixels, or W% of the total\n"
-        "                        (default 0.1)\n"
-        "  --inverted            icicle graph: root on top\n"
-        "  --preset NAME         comment: sized for a pull-request comment (800 px wide,\n"
-        "                        13 px text, 18 px frames); default: the defaults;\n"
-        "                        --width, --font-size, --frame-height override it\n"
-        "                        (default default)\n"
-        "  --width PX            image width (default 1200)\n"
-        "  --frame-height PX     frame height (default 16)\n"
-        "  --font-size PX        label font size (default 12)\n"
-        "  --font-family NAME    label font (default a monospace stack)\n"
-        "  --title TEXT          title (default \"Differential flame graph\" or \"Flame graph\")\n"
-        "  --subtitle TEXT       second header line (default none)\n"
-        "  --countname WORD      unit of the counts (default samples)\n"
-        "  --notes TEXT          text stored in the image's description (default none)\n"
-        "  --truncate SIDE       cut long labels on the right or left (default right)\n"
-        "  --color-by WHAT       self or total change colours a frame (default self)\n"
-        "  --palette NAME        single-profile colours: hot, mem, io, java, js, perl,\n"
-        "                        rust, python, red, green, blue, aqua, yellow, purple,\n"
-        "                        orange (default hot)\n"
-        "  --theme THEME         light or dark (default light)\n"
-        "  --base-label TEXT     name of the base profile (default its file name)\n"
-        "  --head-label TEXT     name of the head profile (default its file name)\n"
-        "  --scale N             PNG pixel density (default 1)\n"
-        "\n"
-        "Report and gate:\n"
-        "  --top N               rows per report table (default 10)\n"
-        "  --image-url URL       image linked at the top of the Markdown report\n"
-        "  --fail-on-regression PCT\n"
-        "                        exit 3 when the head total or a function's total grew\n"
-        "                        by more than PCT percent of the base total (default off)\n"
-        "  --fail-on-function-regression PCT\n"
-        "                        exit 3 when a function's self grew by more than PCT\n"
-        "                        percent of its own base self (default off)\n"
-        "  --fail-on PATTERN:[self:|total:]+PCT\n"
-        "                        exit 3 when a function matching the glob PATTERN grew\n"
-        "                        by more than PCT percent of its own base (self unless\n"
-        "                        total: is given; repeatable)\n"
-        "  --fail-on-new SHARE   exit 3 when a new function's total exceeds SHARE of\n"
-        "                        the head total (default off)\n"
-        "  --gate-min-share SHARE\n"
-        "                        per-function gates skip functions whose gated count\n"
-        "                        is below SHARE of the larger total (default 0.005)\n"
-        "  --runs                each --base/--head file is one run of the same workload:\n"
-        "                        changes are tested against the runs' spread and those\n"
-        "                        not significant are drawn unchanged and never gate\n"
-        "                        (needs 2 or more files a side)\n"
-        "  --significance ALPHA  the level of the tests of changes (default 0.05)\n"
-        "  --counts KIND         exact or sampled: whether counts carry sampling noise\n"
-        "                        (default sampled; exact for callgrind, DHAT, massif)\n"
-        "  --alloc-pattern GLOB  a function that allocates, for the reports' signals\n"
-        "                        (repeatable; default malloc, calloc, realloc, free,\n"
-        "                        operator new*, alloc::*, *Vec*push* and similar)\n"
-        "  --io-pattern GLOB     a function that does I/O, for the signals (repeatable;\n"
-        "                        default read, write, *syscall*, *_[k] and similar)\n"
-        "\n"
-        "  -h, --help            show this help and exit\n"
-        "  -V, --version         show the version and exit\n"
-        "\n"
-        "Exit codes: 0 success, 1 bad input or I/O failure, 2 usage error,\n"
-        "3 a gate (--fail-on-regression, --fail-on...) tripped.\n";
-
-enum long_only {
-	OPT_BASE = 256,
-	OPT_HEAD,
-	OPT_STRICT,
-	OPT_REVERSE,
-	OPT_STRIP_HEX,
-	OPT_NORMALIZE,
-	OPT_MIN_DELTA,
-	OPT_MAX_FRAMES,
-	OPT_WIDTHS,
-	OPT_MIN_WIDTH,
-	OPT_INVERTED,
-	OPT_WIDTH,
-	OPT_PRESET,
-	OPT_FRAME_HEIGHT,
-	OPT_FONT_SIZE,
-	OPT_FONT_FAMILY,
-	OPT_TITLE,
-	OPT_SUBTITLE,
-	OPT_COUNTNAME,
-	OPT_NOTES,
-	OPT_TRUNCATE,
-	OPT_COLOR_BY,
-	OPT_PALETTE,
-	OPT_THEME,
-	OPT_BASE_LABEL,
-	OPT_HEAD_LABEL,
-	OPT_SCALE,
-	OPT_TOP,
-	OPT_IMAGE_URL,
-	OPT_FAIL_ON_REGRESSION,
-	OPT_FAIL_ON_FUNCTION,
-	OPT_FAIL_ON,
-	OPT_FAIL_ON_NEW,
-	OPT_GATE_MIN_SHARE,
-	OPT_INPUT_FORMAT,
-	OPT_EVENT,
-	OPT_OBJECTS,
-	OPT_WEIGHT,
-	OPT_SNAPSHOT,
-	OPT_JSON_LAYOUT,
-	OPT_RUNS,
-	OPT_SIGNIFICANCE,
-	OPT_COUNTS,
-	OPT_ALLOC_PATTERN,
-	OPT_IO_PATTERN,
-	OPT_REPLACE,
-	OPT_HIDE,
-	OPT_FOCUS,
-	OPT_FOCUS_ROOT,
-	OPT_EXCLUDE,
-	OPT_SKIP_FRAMES,
-	OPT_COLLAPSE_RECURSION,
-};
-
-static const struct option long_options[] = {
-        {"base", required_argument, NULL, OPT_BASE},
-        {"head", required_argument, NULL, OPT_HEAD},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"reverse", no_argument, NULL, OPT_REVERSE},
-        {"strip-hex", no_argument, NULL, OPT_STRIP_HEX},
-        {"normalize", no_argument, NULL, OPT_NORMALIZE},
-        {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
-        {"max-frames", required_argument, NULL, OPT_MAX_FRAMES},
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
-        {"widths", required_argument, NULL, OPT_WIDTHS},
-        {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
-        {"inverted", no_argument, NULL, OPT_INVERTED},
-        {"width", required_argument, NULL, OPT_WIDTH},
-        {"preset", required_argument, NULL, OPT_PRESET},
-        {"frame-height", required_argument, NULL, OPT_FRAME_HEIGHT},
-        {"font-size", required_argument, NULL, OPT_FONT_SIZE},
-        {"font-family", required_argument, NULL, OPT_FONT_FAMILY},
-        {"title", required_argument, NULL, OPT_TITLE},
-        {"subtitle", required_argument, NULL, OPT_SUBTITLE},
-        {"countname", required_argument, NULL, OPT_COUNTNAME},
-        {"notes", required_argument, NULL, OPT_NOTES},
-        {"truncate", required_argument, NULL, OPT_TRUNCATE},
-        {"color-by", required_argument, NULL, OPT_COLOR_BY},
-        {"palette", required_argument, NULL, OPT_PALETTE},
-        {"theme", required_argument, NULL, OPT_THEME},
-        {"base-label", required_argument, NULL, OPT_BASE_LABEL},
-        {"head-label", required_argument, NULL, OPT_HEAD_LABEL},
-        {"scale", required_argument, NULL, OPT_SCALE},
-        {"top", required_argument, NULL, OPT_TOP},
-        {"image-url", required_argument, NULL, OPT_IMAGE_URL},
-        {"fail-on-regression", required_argument, NULL, OPT_FAIL_ON_REGRESSION},
-        {"fail-on-function-regression", required_argument, NULL, OPT_FAIL_ON_FUNCTION},
-        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
-        {"fail-on-new", required_argument, NULL, OPT_FAIL_ON_NEW},
-        {"gate-min-share", required_argument, NULL, OPT_GATE_MIN_SHARE},
-        {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
-        {"event", required_argument, NULL, OPT_EVENT},
-        {"objects", no_argument, NULL, OPT_OBJECTS},
-        {"weight", required_argument, NULL, OPT_WEIGHT},
-        {"snapshot", required_argument, NULL, OPT_SNAPSHOT},
-        {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
-        {"runs", no_argument, NULL, OPT_RUNS},
-        {"significance", required_argument, NULL, OPT_SIGNIFICANCE},
-        {"counts", required_argument, NULL, OPT_COUNTS},
-        {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
-        {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
-        {"replace", required_argument, NULL, OPT_REPLACE},
-        {"hide", required_argument, NULL, OPT_HIDE},
-        {"focus", required_argument, NULL, OPT_FOCUS},
-        {"focus-root", no_argument, NULL, OPT_FOCUS_ROOT},
-        {"exclude", required_argument, NULL, OPT_EXCLUDE},
-        {"skip-frames", required_argument, NULL, OPT_SKIP_FRAMES},
-        {"collapse-recursion", no_argument, NULL, OPT_COLLAPSE_RECURSION},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-};
 
 static const char *const format_names[] = {
         [FORMAT_SVG] = "svg",
@@ -341,6 +103,10 @@ format_from_name(const char *name, enum format *f)
 	return false;
 }
 
+/* Every name --format takes, for "did you mean". */
+static const char *const format_list[] = {
+        "svg", "png", "pdf", "json", "folded", "md", "text", "markdown", NULL};
+
 bool
 options_format_from_path(const char *path, enum format *f)
 {
@@ -369,9 +135,8 @@ options_format_from_path(const char *path, enum format *f)
 	return false;
 }
 
-/* Sets a usage error "what" followed by the quoted argument, if any. */
-static bool
-usage(struct diag *err, const char *what, const char *arg)
+bool
+options_usage(struct diag *err, const char *what, const char *arg)
 {
 	if (arg) {
 		struct buf shown; /* an argument may be a file name: no terminal escapes */
@@ -409,7 +174,7 @@ parse_min_width(struct options *o, const char *arg, struct diag *err)
 	bool pct = len > 0 && arg[len - 1] == '%';
 	char tmp[64];
 	if (len >= sizeof(tmp)) {
-		return usage(err, "--min-width: invalid value", arg);
+		return options_usage(err, "--min-width: invalid value", arg);
 	}
 	memcpy(tmp, arg, len + 1);
 	if (pct) {
@@ -417,6 +182,31 @@ parse_min_width(struct options *o, const char *arg, struct diag *err)
 	}
 	o->min_width_percent = pct;
 	return parse_number(tmp, "--min-width", 0, pct ? 100 : 1e6, &o->min_width, err);
+}
+
+bool
+options_unknown_value(struct diag *err, const char *what, const char *arg, const char *const *names)
+{
+	size_t count = 0;
+	while (names[count]) {
+		count++;
+	}
+	const char *near = suggest_closest(arg, strlen(arg), names, count);
+	options_usage(err, what, arg);
+	size_t used = strlen(err->msg);
+	if (near) {
+		snprintf(err->msg + used, sizeof(err->msg) - used, "; did you mean '%s'?", near);
+	} else {
+		snprintf(err->msg + used, sizeof(err->msg) - used, " (one of");
+		for (size_t i = 0; i < count; i++) {
+			used = strlen(err->msg);
+			snprintf(err->msg + used, sizeof(err->msg) - used, "%s %s", i ? "," : "",
+			        names[i]);
+		}
+		used = strlen(err->msg);
+		snprintf(err->msg + used, sizeof(err->msg) - used, ")");
+	}
+	return false;
 }
 
 /* Picks one of `names` by string; *out gets its index. */
@@ -429,8 +219,9 @@ parse_choice(const char *arg, const char *opt, const char *const *names, int *ou
 			return true;
 		}
 	}
-	snprintf(err->msg, sizeof(err->msg), "%s: unknown value '%s'", opt, arg);
-	return false;
+	char what[64];
+	snprintf(what, sizeof(what), "%s: unknown value", opt);
+	return options_unknown_value(err, what, arg, names);
 }
 
 /* Cuts `suffix` off the end of [s, *len) when it is there. */
@@ -454,13 +245,13 @@ parse_fail_on(struct options *o, const char *arg, struct diag *err)
 {
 	const char *colon = strrchr(arg, ':');
 	if (!colon || colon[1] != '+') {
-		return usage(
+		return options_usage(
 		        err, "--fail-on: expected PATTERN:+PCT or PATTERN:total:+PCT, got", arg);
 	}
 	char num[64];
 	size_t n = strlen(colon + 2);
 	if (n >= sizeof(num)) {
-		return usage(err, "--fail-on: invalid threshold in", arg);
+		return options_usage(err, "--fail-on: invalid threshold in", arg);
 	}
 	memcpy(num, colon + 2, n + 1);
 	if (n > 0 && num[n - 1] == '%') {
@@ -476,7 +267,7 @@ parse_fail_on(struct options *o, const char *arg, struct diag *err)
 		cut_suffix(arg, &len, ":self");
 	}
 	if (len == 0) {
-		return usage(err, "--fail-on: empty pattern in", arg);
+		return options_usage(err, "--fail-on: empty pattern in", arg);
 	}
 	o->fail_on = xrealloc(o->fail_on, (o->fail_on_count + 1) * sizeof(*o->fail_on));
 	o->fail_on[o->fail_on_count++] =
@@ -530,7 +321,7 @@ parse_transform_option(struct options *o, int c, const char *arg, struct diag *e
 			return false;
 		}
 		if (v != floor(v)) {
-			return usage(err, "--skip-frames: not a whole number", arg);
+			return options_usage(err, "--skip-frames: not a whole number", arg);
 		}
 		transform_set_skip(o->transforms, (uint64_t)v);
 		return true;
@@ -616,7 +407,7 @@ parse_snapshot(struct options *o, const char *arg, struct diag *err)
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
 	if (errno || end == arg || *end || *arg < '0' || *arg > '9' || v > LONG_MAX) {
-		return usage(err, "--snapshot: peak or a snapshot's number", arg);
+		return options_usage(err, "--snapshot: peak or a snapshot's number", arg);
 	}
 	o->snapshot = (long)v;
 	return true;
@@ -635,7 +426,7 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 			return false;
 		}
 		if (v != floor(v)) {
-			return usage(err, "--max-frames: not a whole number", arg);
+			return options_usage(err, "--max-frames: not a whole number", arg);
 		}
 		o->tree.max_nodes = (uint32_t)v;
 		return true;
@@ -681,6 +472,8 @@ struct parse_state {
 	bool base_label_given, head_label_given;
 	const struct preset *preset; /* NULL: the defaults */
 	bool width_given, font_size_given, frame_height_given;
+	bool widths_given;
+	bool negate; /* --negate: the sides are swapped once they are known */
 };
 
 /*
@@ -711,7 +504,8 @@ parse_preset(const char *arg, struct parse_state *ps, struct diag *err)
 			return true;
 		}
 	}
-	return usage(err, "--preset: comment or default", arg);
+	static const char *const names[] = {"comment", "default", NULL};
+	return options_unknown_value(err, "--preset: comment or default, not", arg, names);
 }
 
 /* Notes the sizes given by name, which a preset must not override. */
@@ -735,9 +529,75 @@ apply_preset(struct options *o, const struct parse_state *ps)
 	o->frame_height = ps->frame_height_given ? o->frame_height : p->frame_height;
 }
 
+/* --input-format: the readers' names, for "did you mean". */
+static bool
+unknown_reader(const char *arg, struct diag *err)
+{
+	const char *names[INPUT_BINARY + 2];
+	size_t n = 0;
+	for (int f = 0; f <= INPUT_BINARY; f++) {
+		const char *name = detect_reader_name((enum input_format)f);
+		if (name) {
+			names[n++] = name;
+		}
+	}
+	names[n] = NULL;
+	return options_unknown_value(err, "--input-format: unknown reader", arg, names);
+}
+
+/*
+ * -c/--colors: flamegraph.pl's and inferno's palette names. Theirs are
+ * difffold's, plus wakeup, which flamegraph.pl draws aqua; chain also
+ * picks out waker frames by name, which no palette here does.
+ */
+static bool
+parse_colors(struct options *o, const char *arg, struct diag *err)
+{
+	if (strcmp(arg, "wakeup") == 0) {
+		arg = "aqua";
+	} else if (strcmp(arg, "chain") == 0) {
+		return options_usage(err,
+		        "--colors chain: flamegraph.pl's chain palette (off-CPU blue, waker "
+		        "frames `_[w]` aqua) has no equivalent; --palette blue colours every "
+		        "frame blue",
+		        NULL);
+	}
+	int v = 0;
+	if (!parse_choice(arg, "--colors", color_palettes, &v, err)) {
+		return false;
+	}
+	o->palette = color_palettes[v];
+	return true;
+}
+
+/* The peers' options that are not difffold's own under another name. */
+static bool
+parse_peer_option(
+        struct options *o, int c, const char *arg, struct parse_state *ps, struct diag *err)
+{
+	switch (c) {
+	case OPT_COLORS:
+		return parse_colors(o, arg, err);
+	case OPT_NEGATE:
+		ps->negate = true;
+		return true;
+	case OPT_NO_JAVASCRIPT:
+		o->no_javascript = true;
+		return true;
+	case OPT_ACCEPTED:
+	case OPT_ACCEPTED_VALUE:
+		return true;
+	default:
+		note_size_given(ps, c);
+		ps->widths_given |= c == OPT_WIDTHS;
+		return parse_value_option(o, c, arg, err);
+	}
+}
+
 static bool
 parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, struct diag *err)
 {
+	static const char *const weights[] = {"samples", "period", NULL};
 	switch (c) {
 	case OPT_BASE:
 		add_input(&o->base, &o->base_count, arg);
@@ -775,7 +635,7 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case 'f':
 		ps->format_given = true;
 		return format_from_name(arg, &ps->format) ||
-		       usage(err, "--format: unknown format", arg);
+		       options_unknown_value(err, "--format: unknown format", arg, format_list);
 	case OPT_FONT_FAMILY:
 		o->font_family = arg;
 		return true;
@@ -791,11 +651,7 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
-		return detect_parse_reader(arg, &o->input_format) ||
-		       usage(err,
-		               "--input-format: unknown reader (folded, callgrind, perf, pprof, "
-		               "massif, speedscope, gecko or dhat)",
-		               arg);
+		return detect_parse_reader(arg, &o->input_format) || unknown_reader(arg, err);
 	case OPT_EVENT:
 		o->event = arg;
 		return true;
@@ -806,7 +662,8 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:
 		if (strcmp(arg, "samples") != 0 && strcmp(arg, "period") != 0) {
-			return usage(err, "--weight: samples or period", arg);
+			return options_unknown_value(
+			        err, "--weight: samples or period, not", arg, weights);
 		}
 		o->weight_period = strcmp(arg, "period") == 0;
 		return true;
@@ -827,8 +684,7 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_PRESET:
 		return parse_preset(arg, ps, err);
 	default:
-		note_size_given(ps, c);
-		return parse_value_option(o, c, arg, err);
+		return parse_peer_option(o, c, arg, ps, err);
 	}
 }
 
@@ -850,10 +706,40 @@ static bool
 runs_usable(const struct options *o, struct diag *err)
 {
 	if (o->runs && (o->single || o->base_count < 2 || o->head_count < 2)) {
-		return usage(err,
+		return options_usage(err,
 		        "--runs needs two or more files a side (--base A --base B "
 		        "--head C --head D)",
 		        NULL);
+	}
+	return true;
+}
+
+/*
+ * --negate as flamegraph.pl means it on `difffolded.pl A B`: the widths of
+ * B, the hues switched, so red is what A has more of. That is the graph
+ * from B to A with the base's widths, which keeps every count and label
+ * true instead of painting a change with the other side's colour.
+ */
+static bool
+negate(struct options *o, const struct parse_state *ps, struct diag *err)
+{
+	if (!ps->negate) {
+		return true;
+	}
+	if (o->single) {
+		return options_usage(err,
+		        "--negate swaps the two profiles: give BASE HEAD (a 3-column file's "
+		        "sides are its columns)",
+		        NULL);
+	}
+	const char **files = o->base;
+	size_t count = o->base_count;
+	o->base = o->head;
+	o->base_count = o->head_count;
+	o->head = files;
+	o->head_count = count;
+	if (!ps->widths_given) {
+		o->widths = WIDTHS_BASE;
 	}
 	return true;
 }
@@ -862,12 +748,19 @@ runs_usable(const struct options *o, struct diag *err)
 static bool
 resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, struct diag *err)
 {
+	if (npos > 0 && o->base_count && !o->head_count) {
+		return options_usage(err,
+		        "--base takes the base profile's FILE (with --head FILE); for inferno's "
+		        "--base SYMBOL (only stacks through SYMBOL, cut to start there) use "
+		        "--focus '^SYMBOL$' --focus-root",
+		        NULL);
+	}
 	if (npos > 0 && (o->base_count || o->head_count)) {
-		return usage(
+		return options_usage(
 		        err, "give the profiles either as arguments or with --base/--head", NULL);
 	}
 	if (npos > 2) {
-		return usage(err, "too many profiles: at most two (BASE HEAD)", NULL);
+		return options_usage(err, "too many profiles: at most two (BASE HEAD)", NULL);
 	}
 	if (npos == 2) {
 		add_input(&o->base, &o->base_count, pos[0]);
@@ -875,7 +768,7 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 	} else if (npos == 1) {
 		o->single = pos[0];
 	} else if (!o->base_count || !o->head_count) {
-		return usage(err,
+		return options_usage(err,
 		        o->base_count || o->head_count
 		                ? "--base and --head must both be given"
 		                : "no input: give BASE HEAD, or one PROFILE (see --help)",
@@ -889,18 +782,18 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 		if (ps->format_given) {
 			out->format = ps->format;
 		} else if (out->path && !options_format_from_path(out->path, &out->format)) {
-			return usage(err, "cannot tell the format from the extension (use -f) of",
-			        out->path);
+			return options_usage(err,
+			        "cannot tell the format from the extension (use -f) of", out->path);
 		}
 	}
 	if (stdin_used_twice(o)) {
-		return usage(err, "standard input ('-') can be read only once", NULL);
+		return options_usage(err, "standard input ('-') can be read only once", NULL);
 	}
 	if (o->transforms && transform_focus_root(o->transforms) &&
 	        !transform_has_focus(o->transforms)) {
-		return usage(err, "--focus-root needs --focus REGEX", NULL);
+		return options_usage(err, "--focus-root needs --focus REGEX", NULL);
 	}
-	return runs_usable(o, err);
+	return negate(o, ps, err) && runs_usable(o, err);
 }
 
 /*
@@ -938,29 +831,51 @@ settle(struct options *o, const struct parse_state *ps)
 	}
 }
 
+/* The peers' short options (difffolded.pl's -n -s, inferno's -i -c) are
+ * difffold's long ones. */
+static int
+short_as_long(int c)
+{
+	switch (c) {
+	case 'n':
+		return OPT_NORMALIZE;
+	case 's':
+		return OPT_STRIP_HEX;
+	case 'i':
+		return OPT_INVERTED;
+	case 'c':
+		return OPT_COLORS;
+	default:
+		return c;
+	}
+}
+
 enum options_result
 options_parse(struct options *o, int argc, char **argv, struct diag *err)
 {
 	struct parse_state ps = {.format = FORMAT_SVG};
 	optind = 0; /* also resets glibc's state, so tests can parse twice */
 	opterr = 0;
+	if (!options_check_argv(argc, argv, err)) {
+		return OPTIONS_USAGE;
+	}
 	for (;;) {
-		int c = getopt_long(argc, argv, ":o:f:hV", long_options, NULL);
+		int c = short_as_long(getopt_long(argc, argv, options_short, options_long, NULL));
 		if (c == -1) {
 			break;
 		}
 		switch (c) {
 		case 'h':
-			fputs(usage_text, stdout);
+			fputs(options_usage_text, stdout);
 			return OPTIONS_EXIT;
 		case 'V':
 			printf("difffold %s\n", DIFFFOLD_VERSION);
 			return OPTIONS_EXIT;
 		case ':':
-			usage(err, "option needs a value:", argv[optind - 1]);
+			options_usage(err, "option needs a value:", argv[optind - 1]);
 			return OPTIONS_USAGE;
 		case '?':
-			usage(err, "unknown option (see --help):", argv[optind - 1]);
+			options_usage(err, "unknown option (see --help):", argv[optind - 1]);
 			return OPTIONS_USAGE;
 		default:
 			if (!parse_one(o, c, optarg, &ps, err)) {

@@ -84,6 +84,7 @@ struct options {
 	double min_width; /* pixels, or a percentage with min_width_percent */
 	bool min_width_percent;
 	bool inverted;
+	bool no_javascript; /* --no-javascript: an SVG without its script */
 	double width;
 	double frame_height;
 	double font_size;

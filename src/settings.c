@@ -24,6 +24,7 @@ settings_draw(const struct options *o, struct draw_options *d)
 	        .palette = o->palette,
 	        .theme = o->theme,
 	        .scale = o->scale,
+	        .no_javascript = o->no_javascript,
 	        .transform = o->tree.transform,
 	};
 }

@@ -51,6 +51,7 @@ struct draw_options {
 	const char *palette; /* single-profile palette, one of color_palettes */
 	enum theme theme;
 	double scale; /* PNG pixel density */
+	bool no_javascript; /* an SVG without its script: no zoom, search or details */
 	/* The transforms that rewrote the stacks, for the caption (NULL: none). */
 	const struct transform *transform;
 };

@@ -835,6 +835,8 @@ svg_write(struct out *o, const struct layout *l)
 	write_controls(b, l, fg);
 	out_maybe_flush(o);
 	write_frames(o, l, prefix);
-	write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
+	if (!opt->no_javascript) { /* --no-javascript: a static picture */
+		write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
+	}
 	buf_adds(b, "</svg>\n");
 }

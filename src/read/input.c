@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "dhat.h"
 #include "escape.h"
+#include "flamegraph_svg.h"
 #include "folded.h"
 #include "gecko.h"
 #include "massif.h"
@@ -282,6 +283,34 @@ read_folded(struct side_read *sd, struct tree *t, struct source *src, const char
 	return true;
 }
 
+/*
+ * Flame graphs read back into stacks: the SVGs of flamegraph.pl, inferno
+ * and difffold, async-profiler's HTML. detect.c calls them markup; this
+ * hook, and the one in read_file, are for the reader table to take over.
+ */
+static bool
+read_flamegraph_svg(struct side_read *sd, struct tree *t, struct source *src, const char *head,
+        size_t len, struct diag *err)
+{
+	struct flamegraph_svg_info fi;
+	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
+	if (!flamegraph_svg_read_source(
+	            t, side, sd->mode == FOLDED_AUTO, src, head, len, &fi, err)) {
+		return false;
+	}
+	sd->three_column |= fi.differential;
+	struct buf note;
+	buf_init(&note);
+	buf_printf(&note, "stacks read back from %s's flame graph", flamegraph_svg_tool(fi.kind));
+	if (fi.kind != FLAMEGRAPH_SVG_DIFFFOLD || fi.pruned) {
+		buf_adds(&note,
+		        "; frames it pruned are missing, their counts in their callers' self");
+	}
+	unit_info_add(&sd->info, note.data, fi.unit[0] ? fi.unit : "samples");
+	buf_finish(&note);
+	return true;
+}
+
 /* One file: its format judged by its first bytes, unless --input-format. */
 static bool
 read_file(struct side_read *sd, struct tree *t, const char *path, char *head, struct diag *err)
@@ -308,6 +337,8 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 			ok = read_pprof(sd, t, src, head, len, err);
 		} else if (f == INPUT_FOLDED) {
 			ok = read_folded(sd, t, src, head, len, err);
+		} else if (f == INPUT_MARKUP && flamegraph_svg_detect(head, len)) {
+			ok = read_flamegraph_svg(sd, t, src, head, len, err); /* hook: SVG reader */
 		} else {
 			ok = refuse(sd, source_name(src), f);
 			err->msg[0] = '\0';

@@ -14,7 +14,9 @@
 
 #include <cmocka.h>
 
+#include "buf.h"
 #include "color.h"
+#include "transform.h"
 
 #define MAX_ARGS 64
 
@@ -414,6 +416,173 @@ test_usage_errors(void **state)
 	        "-");
 }
 
+/* A peer's spelling gives the options its difffold equivalent gives. */
+static void
+expect_same(const char *const *peer, const char *const *own)
+{
+	struct options a, b;
+	struct diag err;
+	if (parse_v(&a, &err, peer) != OPTIONS_OK) {
+		fail_msg("refused %s: %s", peer[0], err.msg);
+	}
+	assert_int_equal(parse_v(&b, &err, own), OPTIONS_OK);
+	assert_true(a.min_width == b.min_width && a.min_width_percent == b.min_width_percent);
+	assert_true(a.frame_height == b.frame_height && a.font_size == b.font_size);
+	assert_string_equal(a.font_family, b.font_family);
+	assert_string_equal(a.palette, b.palette);
+	assert_int_equal(a.tree.normalize, b.tree.normalize);
+	assert_int_equal(a.tree.strip_hex, b.tree.strip_hex);
+	assert_int_equal(a.inverted, b.inverted);
+	struct buf da, db;
+	buf_init(&da);
+	buf_init(&db);
+	if (a.transforms) {
+		transform_describe(a.transforms, &da);
+	}
+	if (b.transforms) {
+		transform_describe(b.transforms, &db);
+	}
+	assert_string_equal(da.data, db.data);
+	buf_finish(&da);
+	buf_finish(&db);
+	options_finish(&a);
+	options_finish(&b);
+}
+
+#define SAME(peer, own)                                                                            \
+	expect_same((const char *const[]){peer, "a", "b", NULL},                                   \
+	        (const char *const[]){own, "a", "b", NULL})
+#define SAME2(peer, v, own)                                                                        \
+	expect_same((const char *const[]){peer, v, "a", "b", NULL},                                \
+	        (const char *const[]){own, v, "a", "b", NULL})
+
+static void
+test_peer_spellings(void **state)
+{
+	(void)state;
+	SAME2("--minwidth", "0.5", "--min-width");
+	SAME2("--minwidth", "1%", "--min-width");
+	SAME2("--height", "24", "--frame-height");
+	SAME2("--fonttype", "Verdana", "--font-family");
+	SAME2("--fontsize", "14", "--font-size");
+	SAME2("--colors", "java", "--palette");
+	SAME2("-c", "mem", "--palette");
+	SAME("-n", "--normalize");
+	SAME("-s", "--strip-hex");
+	SAME("-i", "--inverted");
+	SAME2("--ignore", "^std::", "--exclude");
+	SAME2("--include", "main", "--focus");
+	expect_same((const char *const[]){"-nsi", "a", "b", NULL},
+	        (const char *const[]){"--normalize", "--strip-hex", "--inverted", "a", "b", NULL});
+	expect_same((const char *const[]){"--colors=wakeup", "a", "b", NULL},
+	        (const char *const[]){"--palette", "aqua", "a", "b", NULL});
+	/* Flags whose meaning difffold always has change nothing. */
+	SAME("--hash", "--strict");
+	SAME("--deterministic", "--strict");
+	SAME("--cp", "--strict");
+	SAME("--pretty-xml", "--strict");
+	SAME2("--nametype", "Symbol:", "--title");
+
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--no-javascript", "a"), OPTIONS_OK);
+	assert_true(o.no_javascript);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "a"), OPTIONS_OK);
+	assert_false(o.no_javascript);
+	options_finish(&o);
+}
+
+/* --negate A B: the graph from B to A at B's widths. */
+static void
+test_negate(void **state)
+{
+	(void)state;
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--negate", "old", "new"), OPTIONS_OK);
+	assert_string_equal(o.base[0], "new");
+	assert_string_equal(o.head[0], "old");
+	assert_string_equal(o.base_label, "new");
+	assert_int_equal(o.widths, WIDTHS_BASE);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--widths", "union", "--negate", "--base", "b1", "--base",
+	                         "b2", "--head", "h"),
+	        OPTIONS_OK);
+	assert_int_equal(o.base_count, 1);
+	assert_int_equal(o.head_count, 2);
+	assert_string_equal(o.head[1], "b2");
+	assert_int_equal(o.widths, WIDTHS_UNION);
+	options_finish(&o);
+	USAGE("--negate swaps the two profiles", "--negate", "diff.folded");
+}
+
+/* Peer spellings that mean something else here say what to use. */
+static void
+test_peer_refusals(void **state)
+{
+	(void)state;
+	USAGE("--focus '^SYMBOL$' --focus-root", "--base", "main", "a.folded");
+	USAGE("scales the base to the head's total", "-normalize", "a", "b");
+	USAGE("random colours are not offered", "--random", "a", "b");
+	USAGE("--theme", "--bgcolors", "blue", "a", "b");
+	USAGE("--normalize scales the base", "--factor", "2", "a", "b");
+	USAGE("chain palette", "--colors", "chain", "a", "b");
+	USAGE("--flamechart: not offered", "--flamechart", "a");
+	USAGE("--colors: unknown value 'hto'; did you mean 'hot'?", "-c", "hto", "a");
+	USAGE("long options take two dashes: '-focus'; write '--focus'", "-focus", "x", "a");
+}
+
+static void
+test_did_you_mean(void **state)
+{
+	(void)state;
+	USAGE("unknown option (see --help): '--minwdith'; did you mean '--minwidth'?", "--minwdith",
+	        "3", "a");
+	USAGE("'--inverterd'; did you mean '--inverted'?", "--inverterd", "a");
+	USAGE("'--colour-by=self'; did you mean '--color-by'?", "--colour-by=self", "a");
+	USAGE("'-minwidht'; did you mean '--minwidth'?", "-minwidht", "3", "a");
+	USAGE("'--frobnicate'", "--frobnicate", "a");
+	USAGE("--palette: unknown value 'jav'; did you mean 'java'?", "--palette", "jav", "a");
+	USAGE("--widths: unknown value 'unoin'; did you mean 'union'?", "--widths", "unoin", "a");
+	USAGE("--theme: unknown value 'drak'; did you mean 'dark'?", "--theme", "drak", "a");
+	USAGE("--truncate: unknown value 'lef'; did you mean 'left'?", "--truncate", "lef", "a");
+	USAGE("--input-format: unknown reader 'calgrind'; did you mean 'callgrind'?",
+	        "--input-format", "calgrind", "a");
+	USAGE("--format: unknown format 'svf'; did you mean 'svg'?", "-f", "svf", "a");
+	USAGE("--preset: comment or default, not 'coment'; did you mean 'comment'?", "--preset",
+	        "coment", "a");
+	USAGE("--weight: samples or period, not 'sample'; did you mean 'samples'?", "--weight",
+	        "sample", "a");
+	/* Nothing near: the whole list. */
+	USAGE("--json-layout: unknown value 'deep' (one of nested, flat)", "--json-layout", "deep",
+	        "a");
+}
+
+/* getopt_long takes unique prefixes; difffold refuses them with the full name. */
+static void
+test_no_abbreviations(void **state)
+{
+	(void)state;
+	USAGE("options are not abbreviated: '--skip'; write '--skip-frames'", "--skip", "1", "a");
+	USAGE("options are not abbreviated: '--normal'; write '--normalize'", "--normal", "a", "b");
+	USAGE("'--inv'; write '--inverted'", "--inv", "a");
+	USAGE("'--fo'; write '--format' or '--font-size'", "--fo", "svg", "a");
+	/* A value that looks like an option is a value, not an option. */
+	struct options o;
+	struct diag err;
+	assert_int_equal(PARSE(&o, &err, "--title", "--skip", "-o", "--x.svg", "a"), OPTIONS_OK);
+	assert_string_equal(o.title, "--skip");
+	assert_string_equal(o.outputs[0].path, "--x.svg");
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "--", "--skip"), OPTIONS_OK);
+	assert_string_equal(o.single, "--skip");
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "-oout.svg", "a"), OPTIONS_OK);
+	assert_string_equal(o.outputs[0].path, "out.svg");
+	options_finish(&o);
+}
+
 int
 main(void)
 {
@@ -430,6 +599,11 @@ main(void)
 	        cmocka_unit_test(test_no_color),
 	        cmocka_unit_test(test_help_version),
 	        cmocka_unit_test(test_usage_errors),
+	        cmocka_unit_test(test_peer_spellings),
+	        cmocka_unit_test(test_negate),
+	        cmocka_unit_test(test_peer_refusals),
+	        cmocka_unit_test(test_did_you_mean),
+	        cmocka_unit_test(test_no_abbreviations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -327,6 +327,29 @@ test_notes_and_theme(void **state)
 	undraw(&d);
 }
 
+static void
+tune_no_javascript(struct options *o)
+{
+	o->no_javascript = true;
+}
+
+/* --no-javascript: the same picture, without the script. */
+static void
+test_no_javascript(void **state)
+{
+	(void)state;
+	struct drawn with, without;
+	draw(&with, diff_pair, FOLDED_AUTO, NULL);
+	draw(&without, diff_pair, FOLDED_AUTO, tune_no_javascript);
+	assert_int_equal(occurrences(with.svg, "<script"), 1);
+	assert_int_equal(occurrences(without.svg, "<script"), 0);
+	assert_int_equal(occurrences(without.svg, "<g class=\"frame\""),
+	        occurrences(with.svg, "<g class=\"frame\""));
+	assert_non_null(strstr(without.svg, "</svg>\n"));
+	undraw(&with);
+	undraw(&without);
+}
+
 int
 main(void)
 {
@@ -341,6 +364,7 @@ main(void)
 	        cmocka_unit_test(test_labels_follow_layout),
 	        cmocka_unit_test(test_single_profile),
 	        cmocka_unit_test(test_notes_and_theme),
+	        cmocka_unit_test(test_no_javascript),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
