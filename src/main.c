@@ -126,8 +126,7 @@ gate(const struct tree *t, const struct options *o)
 
 /*
  * The options as the outputs see them: what the inputs said fills in what
- * the user left open (callgrind's unit, and how its stacks were made; perf
- * script's event and sample count).
+ * the user left open (the readers' unit, and their note on the input).
  */
 static struct options
 with_input(const struct options *o, const struct input_info *info)
@@ -136,17 +135,8 @@ with_input(const struct options *o, const struct input_info *info)
 	if (!o->countname_given && info->countname) {
 		eff.countname = info->countname;
 	}
-	if (info->callgrind && info->reconstructed) {
-		eff.input_note = "callgrind: stacks reconstructed from the call graph, "
-		                 "self costs exact";
-	} else if (info->callgrind) {
-		eff.input_note = "callgrind: stacks from call contexts";
-	} else if (info->perf) {
+	if (info->note[0]) {
 		eff.input_note = info->note;
-	} else if (info->json_note[0]) {
-		eff.input_note = info->json_note;
-	} else if (info->unit_note[0]) {
-		eff.input_note = info->unit_note; /* pprof, massif */
 	}
 	return eff;
 }

@@ -12,6 +12,7 @@
 
 #include "color.h"
 #include "escape.h"
+#include "readers.h"
 #include "transform.h"
 #include "xalloc.h"
 
@@ -593,6 +594,25 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	}
 }
 
+/* A reader's name (readers.c) as the format to read; usage error if none. */
+static bool
+parse_reader(enum input_format *f, const char *option, const char *arg, struct diag *err)
+{
+	const struct profile_reader *r = readers_find(arg);
+	if (r) {
+		*f = r->format;
+		return true;
+	}
+	struct buf what;
+	buf_init(&what);
+	buf_printf(&what, "%s: unknown reader (", option);
+	readers_list(&what);
+	buf_adds(&what, ")");
+	bool ok = usage(err, what.data, arg);
+	buf_finish(&what);
+	return ok;
+}
+
 /* --snapshot peak, or a massif snapshot's number. */
 static bool
 parse_snapshot(struct options *o, const char *arg, struct diag *err)
@@ -780,11 +800,7 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
-		return detect_parse_reader(arg, &o->input_format) ||
-		       usage(err,
-		               "--input-format: unknown reader (folded, callgrind, perf, pprof, "
-		               "massif, speedscope, gecko or dhat)",
-		               arg);
+		return parse_reader(&o->input_format, "--input-format", arg, err);
 	case OPT_EVENT:
 		o->event = arg;
 		return true;

@@ -488,39 +488,38 @@ detect_format(const char *data, size_t len, bool whole)
 
 static const struct {
 	const char *name;
-	const char *reader; /* --input-format name, NULL: not readable */
-	const char *advice;
+	const char *advice; /* NULL: a reader reads it (readers.c) */
 } formats[] = {
-        [INPUT_FOLDED] = {"folded stacks", "folded", NULL},
-        [INPUT_CALLGRIND] = {"callgrind", "callgrind", NULL},
-        [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)", NULL,
+        [INPUT_FOLDED] = {"folded stacks", NULL},
+        [INPUT_CALLGRIND] = {"callgrind", NULL},
+        [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)",
                 "turn it into text first: perf script -i FILE > FILE.perf, and give difffold "
                 "FILE.perf"},
-        [INPUT_PERF_SCRIPT] = {"perf script output", "perf", NULL},
-        [INPUT_PPROF] = {"pprof (profile.proto)", "pprof", NULL},
-        [INPUT_SPEEDSCOPE] = {"speedscope JSON", "speedscope", NULL},
-        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", "gecko", NULL},
-        [INPUT_CHROME_TRACE] = {"Chrome trace event JSON", NULL,
+        [INPUT_PERF_SCRIPT] = {"perf script output", NULL},
+        [INPUT_PPROF] = {"pprof (profile.proto)", NULL},
+        [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL},
+        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL},
+        [INPUT_CHROME_TRACE] = {"Chrome trace event JSON",
                 "export a sampled profile as folded stacks instead"},
-        [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON", NULL,
+        [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON",
                 "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
-        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", "dhat", NULL},
-        [INPUT_JSON] = {"JSON", NULL,
+        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL},
+        [INPUT_JSON] = {"JSON",
                 "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
                 "speedscope, gecko or dhat reads a file not recognised as one); "
                 "for difffold's own -f json output, write -f folded instead"},
-        [INPUT_MASSIF] = {"valgrind massif output", "massif", NULL},
-        [INPUT_HEAPTRACK] = {"heaptrack data", NULL,
+        [INPUT_MASSIF] = {"valgrind massif output", NULL},
+        [INPUT_HEAPTRACK] = {"heaptrack data",
                 "fold it first: heaptrack_print -F FILE.folded FILE"},
-        [INPUT_JFR] = {"Java Flight Recorder (JFR)", NULL,
+        [INPUT_JFR] = {"Java Flight Recorder (JFR)",
                 "fold it first: async-profiler's converter (jfrconv --collapsed) or jfr print"},
-        [INPUT_UTF16] = {"UTF-16 text", NULL,
+        [INPUT_UTF16] = {"UTF-16 text",
                 "convert it to UTF-8 first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8"},
-        [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)", NULL,
+        [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)",
                 "give difffold the profiles the graph was drawn from"},
-        [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)", NULL,
+        [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)",
                 "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself"},
-        [INPUT_BINARY] = {"binary data", NULL,
+        [INPUT_BINARY] = {"binary data",
                 "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
                 "files"},
 };
@@ -535,22 +534,4 @@ const char *
 detect_advice(enum input_format f)
 {
 	return formats[f].advice;
-}
-
-const char *
-detect_reader_name(enum input_format f)
-{
-	return formats[f].reader;
-}
-
-bool
-detect_parse_reader(const char *name, enum input_format *f)
-{
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-		if (formats[i].reader && strcmp(formats[i].reader, name) == 0) {
-			*f = (enum input_format)i;
-			return true;
-		}
-	}
-	return false;
 }

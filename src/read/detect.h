@@ -41,9 +41,5 @@ enum input_format detect_format(const char *data, size_t len, bool whole);
 const char *detect_format_name(enum input_format f);
 /* What to do with a file of that format instead; NULL for readable ones. */
 const char *detect_advice(enum input_format f);
-/* The name --input-format takes for a reader, or NULL if none reads f. */
-const char *detect_reader_name(enum input_format f);
-/* Parses an --input-format value ("folded", "callgrind"); false if unknown. */
-bool detect_parse_reader(const char *name, enum input_format *f);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonstream.h"
+#include "readers.h"
 
 /* The metrics of a program point, and what they count. */
 static const struct {
@@ -205,21 +206,19 @@ finish(struct dhat *d, bool ok, struct tree *t, enum side side, const char *name
 }
 
 bool
-dhat_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const char *metric, struct dhat_info *info, struct diag *err)
+dhat_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct dhat_info info;
 	struct dhat d;
-	bool ok = init(&d, metric, info, source_name(src), err) &&
+	bool ok = init(&d, ro->event, &info, source_name(src), err) &&
 	          jsonstream_read_source(src, head, head_len, &reader, &d, err);
-	return finish(&d, ok, t, side, source_name(src), err);
-}
-
-bool
-dhat_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const char *metric, struct dhat_info *info, struct diag *err)
-{
-	struct dhat d;
-	bool ok = init(&d, metric, info, name, err) &&
-	          jsonstream_read_mem(name, data, len, &reader, &d, err);
-	return finish(&d, ok, t, side, name, err);
+	ok = finish(&d, ok, t, readers_side(mode), source_name(src), err);
+	if (ok) {
+		readers_json_unit(res, info.unit);
+		snprintf(res->note, sizeof(res->note), "DHAT: %s (%s)", info.what, info.metric);
+		snprintf(res->key, sizeof(res->key), "%s", info.metric);
+		res->exact = true;
+	}
+	return ok;
 }

@@ -43,13 +43,6 @@ struct folded_stats {
 };
 
 /*
- * Reads one file ("-" = standard input) into the tree. With strict, the first
- * bad line is fatal. Returns false with *err filled on a fatal error: I/O,
- * a line over FOLDED_MAX_LINE, an overflowing sum, no valid line at all.
- */
-bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
-        struct folded_stats *st, struct diag *err);
-/*
  * Reads the rest of an open source, head (head_len bytes already read from
  * it, for judging its format) first. The caller closes the source.
  */
@@ -63,9 +56,8 @@ bool folded_read_source(struct tree *t, struct source *src, const char *head, si
 bool folded_read_source_threaded(struct tree *t, struct source *src, const char *head,
         size_t head_len, enum folded_mode mode, bool strict, struct folded_stats *st,
         struct diag *err);
-/* The same over bytes in memory; `name` is used in messages. */
-bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
-        enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
+/* The reader as the table runs it (readers.h): folded_read. */
+
 /*
  * True when `stack COUNT` as the first stack line of a single input would be
  * read as the 3 columns `STACK BASE HEAD`: the stack itself ends in a field

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonstream.h"
+#include "readers.h"
 #include "xalloc.h"
 
 #define NONE JSON_NONE /* a null prefix: a root stack */
@@ -380,21 +381,17 @@ finish(struct gecko *g, bool ok, struct tree *t, enum side side, const char *fil
 }
 
 bool
-gecko_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct gecko_info *info, struct diag *err)
+gecko_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	(void)ro;
+	struct gecko_info info;
 	struct gecko g;
-	init(&g, info);
+	init(&g, &info);
 	bool ok = jsonstream_read_source(src, head, head_len, &reader, &g, err);
-	return finish(&g, ok, t, side, source_name(src), err);
-}
-
-bool
-gecko_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        struct gecko_info *info, struct diag *err)
-{
-	struct gecko g;
-	init(&g, info);
-	bool ok = jsonstream_read_mem(name, data, len, &reader, &g, err);
-	return finish(&g, ok, t, side, name, err);
+	ok = finish(&g, ok, t, readers_side(mode), source_name(src), err);
+	if (ok) {
+		readers_json_unit(res, info.unit);
+	}
+	return ok;
 }

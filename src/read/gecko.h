@@ -29,10 +29,6 @@ struct gecko_info {
 	uint64_t threads; /* threads read */
 };
 
-/* Reads the rest of src (head first) into a side of t; false with err set. */
-bool gecko_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct gecko_info *info, struct diag *err);
-bool gecko_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        struct gecko_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h): gecko_read. */
 
 #endif

@@ -74,9 +74,6 @@ struct jsonstream {
 /* Reads src (head first) through reader; false with err set. */
 bool jsonstream_read_source(struct source *src, const char *head, size_t head_len,
         const struct json_reader *reader, void *ctx, struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer). */
-bool jsonstream_read_mem(const char *name, const char *data, size_t len,
-        const struct json_reader *reader, void *ctx, struct diag *err);
 
 /*
  * Whether the value's position is the path pat: one element per open

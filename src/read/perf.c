@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "count.h"
+#include "readers.h"
 #include "xalloc.h"
 
 #define MAX_LINE ((size_t)16 << 20)
@@ -610,18 +611,6 @@ perf_finish(struct perf *pf)
 	free(pf->starts);
 }
 
-bool
-perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct perf_options *opt, struct perf_info *info, struct diag *err)
-{
-	struct perf pf;
-	perf_init(&pf, t, side, name, opt, err);
-	memset(info, 0, sizeof(*info));
-	bool ok = parse_lines(&pf, data, len, true) >= 0 && finish(&pf, info);
-	perf_finish(&pf);
-	return ok;
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
@@ -629,14 +618,51 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 }
 
 bool
-perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err)
+perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct perf_options opt = {
+	        ro->event, ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
+	struct perf_info info;
 	struct perf pf;
-	perf_init(&pf, t, side, source_name(src), opt, err);
-	memset(info, 0, sizeof(*info));
+	perf_init(&pf, t, readers_side(mode), source_name(src), &opt, err);
+	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pf, err);
-	ok = ok && finish(&pf, info);
+	ok = ok && finish(&pf, &info);
 	perf_finish(&pf);
-	return ok;
+	if (!ok) {
+		return false;
+	}
+	snprintf(res->key, sizeof(res->key), "%s", info.event);
+	res->samples = info.samples;
+	res->flag = ro->weight_period;
+	if (ro->weight_period) {
+		/* The period of cycles is cycles, of cpu-clock nanoseconds: the
+		 * event's name without its modifiers says which. */
+		size_t len = strcspn(info.event, ":");
+		snprintf(res->unit, sizeof(res->unit), "%.*s", (int)len, info.event);
+	}
+	return true;
+}
+
+/* "perf script: N base and M head samples of EVENT", or one side's count. */
+void
+perf_note(const struct read_sum *s, bool single, char *dst, size_t cap)
+{
+	const char *ev = s->first.key;
+	const uint64_t *n = s->samples;
+	const char *weighted = s->flag ? ", weighted by period" : "";
+	if (s->key_mixed) {
+		snprintf(dst, cap, "perf script: samples of different events%s", weighted);
+	} else if (single || n[SIDE_BASE] == 0 || n[SIDE_HEAD] == 0) {
+		/* One profile, or one side only of perf script (the other folded). */
+		const char *side = single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
+		snprintf(dst, cap, "perf script: %s%llu samples of %s%s", side,
+		        (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD], ev,
+		        weighted);
+	} else {
+		snprintf(dst, cap, "perf script: %llu base and %llu head samples of %s%s",
+		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], ev,
+		        weighted);
+	}
 }

@@ -50,17 +50,6 @@ struct perf_info {
 	uint64_t samples; /* samples read into the tree */
 };
 
-/*
- * Reads the rest of an open source, head (head_len bytes already read from
- * it, for judging its format) first, into a side of t. False with err set
- * on a line that is not perf script output, several events and none
- * chosen, no sample of the chosen event, or a stack the tree refused.
- * The caller closes the source.
- */
-bool perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer); name is for messages. */
-bool perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct perf_options *opt, struct perf_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h): perf_read. */
 
 #endif

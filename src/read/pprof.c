@@ -10,6 +10,7 @@
 #include "hash.h"
 #include "idmap.h"
 #include "pprof.pb-c.h"
+#include "readers.h"
 #include "xalloc.h"
 
 /* A top-level field this long is no sample or table entry: an error, not
@@ -780,18 +781,6 @@ pprof_finish(struct pprof *pp)
 	buf_finish(&pp->path);
 }
 
-bool
-pprof_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct pprof_options *opt, struct pprof_info *info, struct diag *err)
-{
-	struct pprof pp;
-	pprof_init(&pp, t, side, name, opt, err);
-	memset(info, 0, sizeof(*info));
-	bool ok = parse_fields(&pp, data, len, true) >= 0 && finish(&pp, info);
-	pprof_finish(&pp);
-	return ok;
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
@@ -799,14 +788,24 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 }
 
 bool
-pprof_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct pprof_options *opt, struct pprof_info *info, struct diag *err)
+pprof_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct pprof_options opt = {ro->event};
+	struct pprof_info info;
 	struct pprof pp;
-	pprof_init(&pp, t, side, source_name(src), opt, err);
-	memset(info, 0, sizeof(*info));
+	pprof_init(&pp, t, readers_side(mode), source_name(src), &opt, err);
+	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pp, err);
-	ok = ok && finish(&pp, info);
+	ok = ok && finish(&pp, &info);
 	pprof_finish(&pp);
-	return ok;
+	if (!ok) {
+		return false;
+	}
+	snprintf(res->note, sizeof(res->note), "pprof: sample type %s (%s)", info.type, info.unit);
+	snprintf(res->unit, sizeof(res->unit), "%s", info.unit);
+	snprintf(res->measure, sizeof(res->measure), "%s", info.unit);
+	snprintf(res->key, sizeof(res->key), "%s", info.type);
+	res->samples = info.samples;
+	return true;
 }

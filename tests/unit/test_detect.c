@@ -1,5 +1,6 @@
 /* detect: each profile format by its first bytes; folded text stays folded. */
 #include "detect.h"
+#include "readers.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,19 +150,20 @@ static void
 test_names_and_readers(void **state)
 {
 	(void)state;
-	enum input_format f;
-	assert_true(detect_parse_reader("callgrind", &f));
-	assert_int_equal(f, INPUT_CALLGRIND);
-	assert_true(detect_parse_reader("folded", &f));
-	assert_int_equal(f, INPUT_FOLDED);
-	assert_true(detect_parse_reader("pprof", &f));
-	assert_int_equal(f, INPUT_PPROF);
-	assert_false(detect_parse_reader("heaptrack", &f));
+	assert_int_equal(readers_find("callgrind")->format, INPUT_CALLGRIND);
+	assert_int_equal(readers_find("folded")->format, INPUT_FOLDED);
+	assert_int_equal(readers_find("pprof")->format, INPUT_PPROF);
+	assert_null(readers_find("heaptrack"));
 	for (int i = INPUT_FOLDED; i <= INPUT_BINARY; i++) {
 		assert_non_null(detect_format_name((enum input_format)i));
 		/* Every format is either readable or comes with advice. */
-		assert_true((detect_reader_name((enum input_format)i) != NULL) !=
+		assert_true((readers_for((enum input_format)i) != NULL) !=
 		            (detect_advice((enum input_format)i) != NULL));
+	}
+	/* Every reader reads a format of its own, found by its name. */
+	for (size_t i = 0; readers_at(i); i++) {
+		assert_ptr_equal(readers_for(readers_at(i)->format), readers_at(i));
+		assert_ptr_equal(readers_find(readers_at(i)->name), readers_at(i));
 	}
 }
 

@@ -16,24 +16,29 @@
 #include "dhat.h"
 #include "gecko.h"
 #include "helpers.h"
+#include "readers.h"
 #include "speedscope.h"
 
 enum reader { SPEEDSCOPE, GECKO, DHAT };
 
+/* data read by one of the JSON readers, metric as its --event. */
+static bool
+read_named(enum reader r, struct tree *t, const char *name, const char *data, size_t len,
+        const char *metric, struct read_result *res, struct diag *err)
+{
+	static const char *const names[] = {"speedscope", "gecko", "dhat"};
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.event = metric;
+	return readers_read_mem(
+	        readers_find(names[r]), t, FOLDED_HEAD, name, data, len, &ro, res, err);
+}
+
 static bool
 read_with(enum reader r, struct tree *t, const char *data, const char *metric, struct diag *err)
 {
-	size_t len = strlen(data);
-	if (r == SPEEDSCOPE) {
-		struct speedscope_info si;
-		return speedscope_read_mem(t, SIDE_HEAD, "f.json", data, len, &si, err);
-	}
-	if (r == GECKO) {
-		struct gecko_info gi;
-		return gecko_read_mem(t, SIDE_HEAD, "f.json", data, len, &gi, err);
-	}
-	struct dhat_info di;
-	return dhat_read_mem(t, SIDE_HEAD, "f.json", data, len, metric, &di, err);
+	struct read_result res;
+	return read_named(r, t, "f.json", data, strlen(data), metric, &res, err);
 }
 
 static void
@@ -206,11 +211,11 @@ test_dhat_names_and_metrics(void **state)
 	check(DHAT, f, "tbk", "main;f;??? 2\nmain;operator new(unsigned long) 1\n");
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct dhat_info di;
+	struct read_result di;
 	struct diag err;
-	assert_true(dhat_read_mem(t, SIDE_HEAD, "f", f, strlen(f), "tl", &di, &err));
+	assert_true(read_named(DHAT, t, "f", f, strlen(f), "tl", &di, &err));
 	assert_string_equal(di.unit, "instructions");
-	assert_int_equal(di.points, 2);
+	assert_string_equal(di.note, "DHAT: total lifetime of the blocks (tl)");
 	tree_destroy(t);
 }
 
@@ -226,9 +231,9 @@ test_dhat_errors(void **state)
 	        "f.json: frame 9 has no name in the frame table");
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct dhat_info di;
+	struct read_result di;
 	struct diag err;
-	assert_false(dhat_read_mem(t, SIDE_HEAD, "f", "{}", 2, "cycles", &di, &err));
+	assert_false(read_named(DHAT, t, "f", "{}", 2, "cycles", &di, &err));
 	assert_non_null(strstr(err.msg, "--event for DHAT"));
 	tree_destroy(t);
 }
@@ -270,9 +275,9 @@ test_deep_stacks_linear(void **state)
 	char *doc = deep_gecko();
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct gecko_info gi;
+	struct read_result gi;
 	struct diag err;
-	assert_true(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	assert_true(read_named(GECKO, t, "deep", doc, strlen(doc), NULL, &gi, &err));
 	tree_finish(t, false);
 	assert_int_equal(t->node_count, DEEP + 2); /* the root, the thread, the chain */
 	assert_int_equal(t->nodes[0].total_units[SIDE_HEAD], DEEP);
@@ -281,7 +286,7 @@ test_deep_stacks_linear(void **state)
 	/* --reverse needs whole paths: refused before any is built. */
 	to.reverse = true;
 	t = tree_create(&to);
-	assert_false(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	assert_false(read_named(GECKO, t, "deep", doc, strlen(doc), NULL, &gi, &err));
 	assert_non_null(strstr(err.msg, "too deep to merge from the leaf end"));
 	tree_destroy(t);
 	free(doc);

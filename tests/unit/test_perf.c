@@ -13,19 +13,30 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "readers.h"
 
-static const struct perf_options defaults = {NULL, PERF_WEIGHT_SAMPLES};
+/* The readers' options with perf's --event and --weight period set. */
+static struct read_options
+perf_options(const char *event, bool weight_period)
+{
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.event = event;
+	ro.weight_period = weight_period;
+	return ro;
+}
 
 /* The folded export of a file read with opt; fails the test on error. */
 static char *
-read_as(const char *data, const struct perf_options *opt, struct perf_info *info)
+read_as(const char *data, const struct read_options *opt, struct read_result *info)
 {
+	const struct read_options defaults = perf_options(NULL, false);
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct perf_info ignored;
+	struct read_result ignored;
 	struct diag err;
-	if (!perf_read_mem(t, SIDE_HEAD, "mem", data, strlen(data), opt ? opt : &defaults,
-	            info ? info : &ignored, &err)) {
+	if (!readers_read_mem(readers_find("perf"), t, FOLDED_HEAD, "mem", data, strlen(data),
+	            opt ? opt : &defaults, info ? info : &ignored, &err)) {
 		fail_msg("read failed: %s", err.msg);
 	}
 	tree_finish(t, false);
@@ -44,14 +55,15 @@ check(const char *data, const char *want)
 
 /* The read fails with a message containing `want`. */
 static void
-check_error(const char *data, const struct perf_options *opt, const char *want)
+check_error(const char *data, const struct read_options *opt, const char *want)
 {
+	const struct read_options defaults = perf_options(NULL, false);
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct perf_info info;
+	struct read_result info;
 	struct diag err;
-	assert_false(perf_read_mem(
-	        t, SIDE_HEAD, "f.perf", data, strlen(data), opt ? opt : &defaults, &info, &err));
+	assert_false(readers_read_mem(readers_find("perf"), t, FOLDED_HEAD, "f.perf", data,
+	        strlen(data), opt ? opt : &defaults, &info, &err));
 	if (!strstr(err.msg, want)) {
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
 	}
@@ -122,11 +134,11 @@ static void
 test_period(void **state)
 {
 	(void)state;
-	struct perf_options po = {NULL, PERF_WEIGHT_PERIOD};
-	struct perf_info info;
+	struct read_options po = perf_options(NULL, true);
+	struct read_result info;
 	char *got = read_as(SAMPLE_A SAMPLE_A "prog 1 1.1: 7 cpu-clock:ppp: \n\n", &po, &info);
 	assert_string_equal(got, "prog 7\nprog;__libc_start_call_main;main;leaf 500000\n");
-	assert_string_equal(info.event, "cpu-clock:ppp");
+	assert_string_equal(info.key, "cpu-clock:ppp");
 	assert_int_equal(info.samples, 3);
 	free(got);
 	check_error(
@@ -141,7 +153,7 @@ test_events(void **state)
 	                  "prog 1 1.2: 1 instructions:u: \n\t10 b (/p)\n\n"
 	                  "prog 1 1.3: 1 cycles:u: \n\t10 c (/p)\n\n";
 	check_error(two, NULL, "several events were recorded (cycles:u, instructions:u); choose");
-	struct perf_options po = {"cycles", PERF_WEIGHT_SAMPLES};
+	struct read_options po = perf_options("cycles", false);
 	char *got = read_as(two, &po, NULL);
 	assert_string_equal(got, "prog;a 1\nprog;c 1\n");
 	free(got);
