@@ -606,7 +606,7 @@ parse_reader(enum input_format *f, const char *option, const char *arg, struct d
 	struct buf what;
 	buf_init(&what);
 	buf_printf(&what, "%s: unknown reader (", option);
-	readers_list(&what);
+	readers_list(&what, " or ");
 	buf_adds(&what, ")");
 	bool ok = usage(err, what.data, arg);
 	buf_finish(&what);

@@ -3,6 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "perf.h"
+
 /*
  * Each test looks at the first chunk only and errs towards "folded": a
  * folded file is refused later anyway when most of its lines are malformed,
@@ -75,12 +77,6 @@ static bool
 is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 static enum input_format
@@ -170,10 +166,6 @@ varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 	return false;
 }
 
-/*
- * pprof's profile.proto starts with field 1 (sample_type, a message); a run
- * of well-formed fields numbered like Profile's (1 to 14) makes it pprof.
- */
 /* Bytes no text holds (controls but tab, newline, CR, FF) among the first 64. */
 static bool
 has_binary_bytes(struct span s)
@@ -189,38 +181,15 @@ has_binary_bytes(struct span s)
 }
 
 /*
- * The first field of a profile, sample_type, is a ValueType: a length, then
- * only fields 1 and 2 (type and unit, string table indexes) as varints.
+ * A protobuf message's fields, each a tag then a varint, a length and its
+ * bytes, or 8 or 4 bytes: whether all of [p, end) is well formed.
  */
 static bool
-value_type(const unsigned char *p, const unsigned char *end)
+message(const unsigned char *p, const unsigned char *end)
 {
-	uint64_t len, tag, v;
-	if (!varint(&p, end, &len) || len < 2 || len > (uint64_t)(end - p)) {
-		return false;
-	}
-	const unsigned char *stop = p + len;
-	while (p < stop) {
-		if (!varint(&p, stop, &tag) || (tag != 0x08 && tag != 0x10) ||
-		        !varint(&p, stop, &v)) {
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool
-pprof(struct span s)
-{
-	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
-	/* A text starting with an empty line starts with 0x0a too. */
-	if (p >= end || *p != 0x0a || !has_binary_bytes(s) || !value_type(p + 1, end)) {
-		return false;
-	}
-	int fields = 0;
-	while (p < end && fields < 8) {
+	while (p < end) {
 		uint64_t tag, v;
-		if (!varint(&p, end, &tag) || tag >> 3 < 1 || tag >> 3 > 14) {
+		if (!varint(&p, end, &tag) || tag >> 3 == 0) {
 			return false;
 		}
 		switch (tag & 7) {
@@ -229,18 +198,83 @@ pprof(struct span s)
 				return false;
 			}
 			break;
+		case 1:
+		case 5:
+			if ((size_t)(end - p) < ((tag & 7) == 1 ? 8u : 4u)) {
+				return false;
+			}
+			p += (tag & 7) == 1 ? 8 : 4;
+			break;
 		case 2:
 			if (!varint(&p, end, &v) || v > (uint64_t)(end - p)) {
-				return fields >= 1 && p < end; /* a field cut by the chunk */
+				return false;
 			}
 			p += v;
 			break;
 		default:
 			return false;
 		}
+	}
+	return true;
+}
+
+/*
+ * The wire type of each of profile.proto's top-level fields (1 to 15):
+ * 2 for messages, strings and packed lists, 0 for integers; comment (13)
+ * may be packed or not.
+ */
+static bool
+profile_field(uint64_t tag)
+{
+	static const unsigned char wire[16] = {
+	        [1] = 2, [2] = 2, [3] = 2, [4] = 2, [5] = 2, [6] = 2, [11] = 2};
+	uint64_t field = tag >> 3, type = tag & 7;
+	if (field < 1 || field > 15) {
+		return false;
+	}
+	return type == wire[field] || (field == 13 && type == 2);
+}
+
+/* Of profile.proto's fields, the messages whose bytes are checked too. */
+static bool
+submessage(uint64_t field)
+{
+	return (field >= 1 && field <= 5) || field == 11;
+}
+
+/*
+ * pprof's Profile, in any field order (Go writes time_nanos first, some
+ * writers a mapping): every field of the chunk is one of profile.proto's
+ * with its wire type, and every message among them is well formed. The
+ * walk stops at a field the chunk (or a truncation) cuts.
+ */
+static bool
+pprof(struct span s)
+{
+	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
+	if (p >= end || !has_binary_bytes(s)) {
+		return false; /* a text starting with an empty line starts with 0x0a too */
+	}
+	int fields = 0;
+	while (p < end) {
+		uint64_t tag, v;
+		if (!varint(&p, end, &tag) || !profile_field(tag) || !varint(&p, end, &v)) {
+			return fields >= 2 && p >= end;
+		}
+		if ((tag & 7) == 2) {
+			/* A field cut by the chunk, or by a truncated file: the
+			 * reader says which. */
+			if (v > (uint64_t)(end - p)) {
+				return fields >= 1;
+			}
+			if (submessage(tag >> 3) && !message(p, p + v)) {
+				return false;
+			}
+			p += v;
+		}
 		fields++;
 	}
-	return fields >= 3 || (fields >= 1 && p == end);
+	return fields >= 1;
 }
 
 static enum input_format
@@ -360,47 +394,31 @@ heaptrack(struct span s)
 	return true;
 }
 
-/* A `perf script` sample header such as "cmd 123 [000] 45.678901: 1 cycles:". */
-static bool
-perf_header(struct span line)
-{
-	if (line.p == line.end || is_space(*line.p)) {
-		return false;
-	}
-	/* The time stamp comes after the command, pid and cpu: early. */
-	if (line.end - line.p > 256) {
-		line.end = line.p + 256;
-	}
-	for (const char *q = line.p; q + 2 < line.end; q++) {
-		if (is_digit(*q) && q[1] == '.') {
-			const char *r = q + 2;
-			while (r < line.end && is_digit(*r)) {
-				r++;
-			}
-			if (r > q + 2 && r < line.end && *r == ':') {
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-/* A `perf script` stack line: indented, a hex address, a space. */
+/*
+ * A `perf script` stack line: a hex address of any width (`d70` in a small
+ * binary), then a symbol; indented, or else ending in its `(dso)`, as old
+ * perf versions print frames flush left.
+ */
 static bool
 perf_frame(struct span line)
 {
 	const char *q = line.p;
-	if (q == line.end || !is_space(*q)) {
+	while (q < line.end && is_space(*q)) {
+		q++;
+	}
+	bool indented = q > line.p;
+	const char *hex = q;
+	while (q < line.end && is_hex(*q)) {
+		q++;
+	}
+	if (q == hex || q == line.end || (*q != ' ' && *q != '\t')) {
 		return false;
 	}
 	while (q < line.end && is_space(*q)) {
 		q++;
 	}
-	const char *hex = q;
-	while (q < line.end && is_hex(*q)) {
-		q++;
-	}
-	return q - hex >= 4 && q < line.end && *q == ' ';
+	/* A symbol follows; flush left, a `(dso)` ends the line too. */
+	return q < line.end && (indented || (line.end - q > 3 && line.end[-1] == ')'));
 }
 
 /*
@@ -411,19 +429,11 @@ perf_frame(struct span line)
 #define PERF_LINES 16
 
 /*
- * Without call chains perf script prints a sample a line, its frame after
- * the event: `cmd 1 [000] 1.5: 1 cycles:  4005d6 main+0x16 (/bin/prog)`.
- * Such a line is no folded stack: it does not end in a count.
+ * A sample header (perf.c's grammar, every -F selection) followed by a
+ * stack line. Without call chains perf script prints a sample a line, its
+ * frame after the event: `cmd 1 [000] 1.5: 1 cycles:  4005d6 main+0x16
+ * (/bin/prog)`; such a line is no folded stack, which ends in a count.
  */
-static bool
-perf_oneline(struct span line)
-{
-	while (line.p < line.end && is_space(*line.p)) {
-		line.p++; /* the command is right-aligned */
-	}
-	return line.end - line.p > 2 && line.end[-1] == ')' && perf_header(line);
-}
-
 static bool
 perf_script(struct span s, bool whole)
 {
@@ -437,12 +447,34 @@ perf_script(struct span s, bool whole)
 		if (header && perf_frame(line)) {
 			return true;
 		}
-		header = perf_header(line);
-		oneline += perf_oneline(line);
+		bool one = false;
+		header = line.p < line.end &&
+		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one);
+		oneline += header && one;
 		seen++;
 	}
 	/* Two such lines, or the whole file. */
 	return oneline >= 2 || (oneline == 1 && seen == 1 && whole);
+}
+
+/*
+ * gperftools' and Go's legacy profiles: the binary CPU profile (a header
+ * of 0, 3, 0 in 32- or 64-bit words) or the text ones, whose first line
+ * names the kind ("heap profile:", "--- contentionz").
+ */
+static bool
+pprof_legacy(struct span s)
+{
+	static const unsigned char cpu64[16] = {0, 0, 0, 0, 0, 0, 0, 0, 3};
+	static const unsigned char cpu32[8] = {0, 0, 0, 0, 3};
+	static const char *const text[] = {"heap profile:", "--- heapz", "--- contention",
+	        "--- threadz", "threadcreate profile:", "goroutine profile:", "--- heap",
+	        "--- mutex", "--- block", NULL};
+	size_t n = (size_t)(s.end - s.p);
+	if ((n >= 16 && memcmp(s.p, cpu64, 16) == 0) || (n >= 8 && memcmp(s.p, cpu32, 8) == 0)) {
+		return true;
+	}
+	return header_key(s, text);
 }
 
 enum input_format
@@ -458,6 +490,9 @@ detect_format(const char *data, size_t len, bool whole)
 	}
 	if (pprof(s)) {
 		return INPUT_PPROF;
+	}
+	if (pprof_legacy(s)) {
+		return INPUT_PPROF_LEGACY;
 	}
 	if (binary(s)) {
 		return INPUT_BINARY;
@@ -497,6 +532,9 @@ static const struct {
                 "FILE.perf"},
         [INPUT_PERF_SCRIPT] = {"perf script output", NULL},
         [INPUT_PPROF] = {"pprof (profile.proto)", NULL},
+        [INPUT_PPROF_LEGACY] = {"a legacy pprof profile (gperftools, or Go's debug text)",
+                "convert it to profile.proto with pprof: pprof -proto FILE > FILE.pb.gz (give "
+                "pprof the program too, to name the addresses: pprof -proto PROGRAM FILE)"},
         [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL},
         [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL},
         [INPUT_CHROME_TRACE] = {"Chrome trace event JSON",
@@ -520,8 +558,8 @@ static const struct {
         [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)",
                 "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself"},
         [INPUT_BINARY] = {"binary data",
-                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
-                "files"},
+                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and the "
+                "formats of its readers: READERS (--input-format NAME reads a file as one)"},
 };
 
 const char *

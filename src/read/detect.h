@@ -17,6 +17,7 @@ enum input_format {
 	INPUT_PERF_DATA,
 	INPUT_PERF_SCRIPT,
 	INPUT_PPROF,
+	INPUT_PPROF_LEGACY, /* gperftools' binary CPU profile, the text heap and others */
 	INPUT_SPEEDSCOPE,
 	INPUT_GECKO, /* the Firefox Profiler's format, as samply saves it */
 	INPUT_CHROME_TRACE,

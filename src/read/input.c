@@ -52,15 +52,19 @@ refuse(struct side_read *sd, const char *name, enum input_format f)
 	escape_diag(sd->msg, name, strlen(name));
 	buf_printf(sd->msg, ": this looks like %s, which difffold does not read; ",
 	        detect_format_name(f));
-	/* The advice's commands name the file: FILE stands for it. */
+	/* The advice's commands name the file: FILE stands for it; READERS
+	 * for the readers' names. */
 	for (const char *a = detect_advice(f); *a;) {
-		const char *at = strstr(a, "FILE");
+		const char *file = strstr(a, "FILE"), *readers = strstr(a, "READERS");
+		const char *at = file && (!readers || file < readers) ? file : readers;
 		size_t n = at ? (size_t)(at - a) : strlen(a);
 		buf_add(sd->msg, a, n);
-		if (at) {
+		if (at == file && at) {
 			escape_diag(sd->msg, name, strlen(name));
+		} else if (at) {
+			readers_list(sd->msg, " and ");
 		}
-		a += n + (at ? 4 : 0);
+		a += n + (at ? strlen(at == file ? "FILE" : "READERS") : 0);
 	}
 	buf_addc(sd->msg, '\n');
 	return false;

@@ -25,7 +25,7 @@ struct span {
 /* What a sample's header line says. */
 struct header {
 	struct span comm, event, rest;
-	bool has_period;
+	bool has_time, has_period;
 	struct count period;
 };
 
@@ -132,97 +132,98 @@ is_cpu(struct span s)
 	       all_digits((struct span){s.p + 1, s.len - 2});
 }
 
-/* The token that ends right before `end` (after spaces), if any. */
+/* `SECONDS.FRACTION:`, the time stamp. */
 static bool
-token_before(const char *s, const char *end, struct span *tok)
+is_time(struct span s)
 {
-	while (end > s && is_space(end[-1])) {
-		end--;
+	if (s.len < 4 || s.p[s.len - 1] != ':') {
+		return false;
 	}
-	const char *q = end;
-	while (q > s && !is_space(q[-1])) {
-		q--;
+	const char *dot = memchr(s.p, '.', s.len);
+	return dot && all_digits((struct span){s.p, (size_t)(dot - s.p)}) &&
+	       all_digits((struct span){dot + 1, (size_t)(s.p + s.len - 2 - dot)});
+}
+
+/* An event's name as perf prints it: `cycles:u:`, `sched:sched_switch:`. */
+static bool
+is_event(struct span s)
+{
+	return s.len >= 2 && s.p[s.len - 1] == ':' && !is_time(s);
+}
+
+/* The tokens a header is judged by: its fields come early in the line. */
+#define HEADER_TOKENS 24
+
+/*
+ * The fields perf script prints after the command, in its order, each
+ * there or not as -F chose: `[PID/]TID [CPU] TIME: PERIOD EVENT:`, from
+ * tok[i]; at least one of them, and words after them only after an
+ * event (a frame, a tracepoint's fields). False if tok[i..n) is not that.
+ */
+static bool
+header_fields(const struct span *tok, size_t i, size_t n, const char *end, struct header *h)
+{
+	size_t first = i;
+	i += i < n && is_pid(tok[i]);
+	i += i < n && is_cpu(tok[i]);
+	h->has_time = i < n && is_time(tok[i]);
+	i += h->has_time;
+	h->has_period = false;
+	if (i < n && all_digits(tok[i])) {
+		const char *why;
+		h->has_period = count_parse(tok[i].p, tok[i].len, &h->period, &why);
+		if (!h->has_period) {
+			return false;
+		}
+		i++;
 	}
-	*tok = (struct span){q, (size_t)(end - q)};
-	return tok->len > 0;
+	h->event = (struct span){"", 0};
+	if (i < n && is_event(tok[i])) {
+		h->event = (struct span){tok[i].p, tok[i].len - 1};
+		i++;
+	}
+	if (i == first || (i < n && h->event.len == 0)) {
+		return false;
+	}
+	h->rest = i < n ? (struct span){tok[i].p, (size_t)(end - tok[i].p)} : (struct span){end, 0};
+	return true;
 }
 
 /*
- * The time stamp `SECONDS.FRACTION:` between spaces: found from its ':'
- * with memchr, so that a frame line (with no such ':') is passed over fast.
+ * `COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [rest]` with any of the
+ * fields after the command left out (perf script -F), where COMM may hold
+ * spaces: the command is the fewest words after which the rest reads as
+ * the fields. rest is the frame when perf recorded no call chain, or a
+ * tracepoint's fields.
  */
 static bool
-find_time(const char *s, const char *end, struct span *tok)
+parse_header(const char *s, size_t len, struct header *h)
 {
-	for (const char *c = memchr(s, ':', (size_t)(end - s)); c;
-	        c = memchr(c + 1, ':', (size_t)(end - c - 1))) {
-		const char *q = c;
-		while (q > s && is_digit(q[-1])) {
-			q--;
-		}
-		if (q == c || q - s < 2 || q[-1] != '.' || !is_digit(q[-2])) {
-			continue;
-		}
-		q--;
-		while (q > s && is_digit(q[-1])) {
-			q--;
-		}
-		if (q > s && is_space(q[-1]) && (c + 1 == end || is_space(c[1]))) {
-			*tok = (struct span){q, (size_t)(c + 1 - q)};
-			return true;
+	const char *end = s + len, *p = s;
+	struct span tok[HEADER_TOKENS];
+	size_t n = 0;
+	while (n < HEADER_TOKENS && next_token(&p, end, &tok[n])) {
+		n++;
+	}
+	for (size_t c = 1; c < n; c++) {
+		if (header_fields(tok, c, n, end, h)) {
+			h->comm = (struct span){
+			        tok[0].p, (size_t)(tok[c - 1].p + tok[c - 1].len - tok[0].p)};
+			/* A line of more words is a header only up to its event. */
+			return n < HEADER_TOKENS || h->event.len;
 		}
 	}
 	return false;
 }
 
-/*
- * `COMM TID [CPU] TIME: [PERIOD] EVENT: [rest]`, where COMM may hold
- * spaces (so it is what precedes the thread) and rest is a frame when perf
- * recorded no call chain, or a tracepoint's fields.
- */
-static bool
-parse_header(const char *s, size_t len, struct header *h)
+bool
+perf_line_is_header(const char *s, size_t len, bool *one_line)
 {
-	const char *end = s + len;
-	struct span time, tok, pid;
-	if (!find_time(s, end, &time) || !token_before(s, time.p, &pid)) {
+	struct header h;
+	if (!parse_header(s, len, &h) || !(h.event.len || h.has_time)) {
 		return false;
 	}
-	if (is_cpu(pid) && !token_before(s, pid.p, &pid)) {
-		return false;
-	}
-	if (!is_pid(pid)) {
-		return false;
-	}
-	const char *c = s;
-	while (c < pid.p && is_space(*c)) {
-		c++;
-	}
-	const char *ce = pid.p;
-	while (ce > c && is_space(ce[-1])) {
-		ce--;
-	}
-	if (ce == c) {
-		return false;
-	}
-	h->comm = (struct span){c, (size_t)(ce - c)};
-	const char *p = time.p + time.len;
-	if (!next_token(&p, end, &tok)) {
-		return false;
-	}
-	const char *why;
-	h->has_period = all_digits(tok) && count_parse(tok.p, tok.len, &h->period, &why);
-	if (h->has_period && !next_token(&p, end, &tok)) {
-		return false;
-	}
-	if (tok.len < 2 || tok.p[tok.len - 1] != ':') {
-		return false;
-	}
-	h->event = (struct span){tok.p, tok.len - 1};
-	while (p < end && is_space(*p)) {
-		p++;
-	}
-	h->rest = (struct span){p, (size_t)(end - p)};
+	*one_line = h.event.len && h.rest.len > 2 && h.rest.p[h.rest.len - 1] == ')';
 	return true;
 }
 
@@ -506,10 +507,11 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	if (header) {
 		return start_sample(pf, &h);
 	}
-	if (!pf->in_sample || !is_space(s[0])) {
+	/* Old perf versions print frames without indentation. */
+	if (!pf->in_sample) {
 		return fail(pf, pf->line_no,
-		        "not a perf script sample (`COMM TID [CPU] TIME: "
-		        "[PERIOD] EVENT:` with the default fields)");
+		        "not a perf script sample (`COMM [PID/]TID [CPU] TIME: "
+		        "[PERIOD] EVENT:`, any of the fields after COMM left out)");
 	}
 	struct frame f;
 	if (!parse_frame(s, len, &f)) {
@@ -652,17 +654,18 @@ perf_note(const struct read_sum *s, bool single, char *dst, size_t cap)
 	const char *ev = s->first.key;
 	const uint64_t *n = s->samples;
 	const char *weighted = s->flag ? ", weighted by period" : "";
+	const char *of = ev[0] ? " of " : "";
 	if (s->key_mixed) {
 		snprintf(dst, cap, "perf script: samples of different events%s", weighted);
 	} else if (single || n[SIDE_BASE] == 0 || n[SIDE_HEAD] == 0) {
 		/* One profile, or one side only of perf script (the other folded). */
 		const char *side = single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
-		snprintf(dst, cap, "perf script: %s%llu samples of %s%s", side,
-		        (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD], ev,
+		snprintf(dst, cap, "perf script: %s%llu samples%s%s%s", side,
+		        (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD], of, ev,
 		        weighted);
 	} else {
-		snprintf(dst, cap, "perf script: %llu base and %llu head samples of %s%s",
-		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], ev,
+		snprintf(dst, cap, "perf script: %llu base and %llu head samples%s%s%s",
+		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], of, ev,
 		        weighted);
 	}
 }

@@ -52,4 +52,13 @@ struct perf_info {
 
 /* The reader as the table runs it (readers.h): perf_read. */
 
+/*
+ * Whether a line (without its newline) is a sample's header in any field
+ * selection of perf script -F that keeps the time or the event (without
+ * both, `COMM TID` is a folded line too); *one_line: a sample without a
+ * call chain, its frame `ADDRESS SYMBOL (DSO)` after the event. For
+ * detect.c.
+ */
+bool perf_line_is_header(const char *s, size_t len, bool *one_line);
+
 #endif

@@ -56,10 +56,10 @@ readers_find(const char *name)
 }
 
 void
-readers_list(struct buf *b)
+readers_list(struct buf *b, const char *last)
 {
 	for (size_t i = 0; i < READERS; i++) {
-		buf_adds(b, i == 0 ? "" : i + 1 < READERS ? ", " : " or ");
+		buf_adds(b, i == 0 ? "" : i + 1 < READERS ? ", " : last);
 		buf_adds(b, table[i].name);
 	}
 }

@@ -95,8 +95,8 @@ struct profile_reader {
 const struct profile_reader *readers_for(enum input_format f);
 /* The reader called name (--input-format), NULL if none. */
 const struct profile_reader *readers_find(const char *name);
-/* Appends the readers' names, "callgrind, perf, ... or folded", to b. */
-void readers_list(struct buf *b);
+/* Appends the readers' names to b, last before the last: ", perf or folded". */
+void readers_list(struct buf *b, const char *last);
 /* The readers in order of precedence for the note and unit; NULL ends it. */
 const struct profile_reader *readers_at(size_t i);
 /* The side a mode reads into: the head for a single profile. */

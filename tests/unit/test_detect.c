@@ -81,6 +81,24 @@ test_perf(void **state)
 	/* One such line among folded stacks is a malformed folded line. */
 	assert_int_equal(DETECT("a;b 1\nprog 1 1.1: 1 cycles:  1157 main (/p)\na;c 2\n", true),
 	        INPUT_FOLDED);
+	/* Without the time (-F comm,tid,event,ip,sym), a short address, frames
+	 * flush left (old perf). */
+	assert_int_equal(
+	        DETECT("func_ab 15294 cpu-clock: \n\t  400570 func_b (/root/func_ab)\n", true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("emulator 4152 75695.008865: 1 cycles:u: \n\t d70 _start+0x10 (/ld.so)\n",
+	                true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("java 19983 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n",
+	                true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("prog [003] 5734.290180:\n\t1157 leaf (/tmp/prog)\n", true),
+	        INPUT_PERF_SCRIPT);
+	/* `COMM TID` alone is a folded line: a header needs a time or an event. */
+	assert_int_equal(DETECT("a;b 16\n\tabc def 7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a;b 16\n\t \t 7\n", true), INPUT_FOLDED);
 }
 
 static void
@@ -96,6 +114,24 @@ test_pprof(void **state)
 	assert_int_equal(DETECT("\n<&>;a 0.59\r\nd .5;ab;<&> 12\r\n", true), INPUT_FOLDED);
 	assert_int_equal(DETECT("\n\t;x\t2;\t27\r\na_[k];7; sp .5\r\n1.5;x\x01y;0x  5.\r\n", true),
 	        INPUT_FOLDED);
+	/* Go's runtime/pprof writes time_nanos (field 9) first; google/pprof's
+	 * sample.cpu starts with a mapping (field 3). */
+	static const char go[] = "\x48\x86\xdb\xbd\xcf\x83\x81\xcd\x17\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(go, sizeof go - 1, true), INPUT_PPROF);
+	static const char mapping[] = "\x1a\x04\x08\x01\x10\x02\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(mapping, sizeof mapping - 1, true), INPUT_PPROF);
+	/* A field profile.proto does not have (16), or a wrong wire type. */
+	static const char other[] = "\x82\x01\x02\x08\x01\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(other, sizeof other - 1, true), INPUT_BINARY);
+	static const char wire[] = "\x4a\x02\x08\x01\x0a\x04\x08\x01\x10\x02\x01\x02";
+	assert_int_equal(detect_format(wire, sizeof wire - 1, true), INPUT_BINARY);
+	/* The legacy formats are named, so their refusal can say what to run. */
+	static const char cpu[] = "\0\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0\0\0\0\0";
+	assert_int_equal(detect_format(cpu, sizeof cpu - 1, true), INPUT_PPROF_LEGACY);
+	assert_int_equal(DETECT("heap profile:    1:  8 [   1:  8] @ heapz_v2/524288\n", true),
+	        INPUT_PPROF_LEGACY);
+	assert_int_equal(
+	        DETECT("--- contentionz 1 ---\ncycles/second = 3\n", true), INPUT_PPROF_LEGACY);
 	/* One control character in a short text is a bad line, not binary. */
 	assert_int_equal(DETECT("x\x01y\t4\r\n\r\n", true), INPUT_FOLDED);
 }

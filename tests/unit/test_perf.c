@@ -201,6 +201,46 @@ test_comments_and_crlf(void **state)
 	        "prog;a 1\n");
 }
 
+/*
+ * Every field selection of perf script -F: the command, then any of
+ * [PID/]TID, [CPU], TIME:, PERIOD and EVENT:, frames at any indentation
+ * and with addresses of any width.
+ */
+static void
+test_field_selections(void **state)
+{
+	(void)state;
+	static const char *const headers[] = {
+	        "prog  7998  5734.290180:     250000 cpu-clock:ppp: ",
+	        "prog 7998/7999 [003] 5734.290180: 250000 cycles:u: ",
+	        "prog  7998 [003] 5734.290180: cycles: ",
+	        "prog  7998  5734.290180: ",
+	        "prog  7998 cpu-clock: ",
+	        "prog [003] 5734.290180: cycles: ",
+	        "prog 5734.290180: 250000 cycles: ",
+	        "prog cycles: ",
+	        "prog  7998",
+	        "prog  7998  1000",
+	};
+	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+		struct buf in;
+		buf_init(&in);
+		buf_printf(&in,
+		        "%s\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n",
+		        headers[i]);
+		char *got = read_as(in.data, NULL, NULL);
+		if (strcmp(got, "prog;_start;leaf 1\n") != 0) {
+			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
+		}
+		free(got);
+		buf_finish(&in);
+	}
+	/* A command of several words, and frames with no indentation. */
+	check("Web Content 77 1.5: 1 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n"
+	      "4005b1 main (/bin/x)\n\n",
+	        "Web_Content;main;native_write_[k] 1\n");
+}
+
 static void
 test_malformed(void **state)
 {
@@ -210,8 +250,8 @@ test_malformed(void **state)
 	        "f.perf:3: not a stack frame");
 	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\t\n\tzz\n", NULL,
 	        "f.perf:4: not a perf script sample");
-	check_error("prog 1 1.1: 1 cycles: \nprog x 1.2: 1 cycles: \n", NULL,
-	        "f.perf:2: not a perf script sample");
+	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\nprog x y\n", NULL,
+	        "f.perf:4: not a perf script sample");
 	check_error("prog 1 1.1: 1 cycles\n", NULL, "f.perf:1: not a perf script sample");
 	check_error("# only comments\n\n", NULL, "f.perf: no sample in the input");
 	/* A sample's frames make one folded line: at most 16 MiB, like a folded line. */
@@ -239,6 +279,7 @@ main(void)
 	        cmocka_unit_test(test_events),
 	        cmocka_unit_test(test_without_stack),
 	        cmocka_unit_test(test_comments_and_crlf),
+	        cmocka_unit_test(test_field_selections),
 	        cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Every file of the profilers' public fixtures is read or refused by name.
+
+    conformance_profilers.py DIFFFOLD CONFORMANCE_DIR [--verbose]
+
+Reads CONFORMANCE_DIR/profilers/ORIGINS.tsv and runs difffold on each file
+in place (the fixtures are third-party data: never copied). A file is
+
+  - read, when its format is one difffold reads: exit 0, and where the
+    `truth` column gives totals, the folded output's total equals each
+    (read with the --event or --weight that total is of);
+  - refused, when its format is one difffold does not read (legacy pprof,
+    raw Gecko, Chrome traces, JFR, the files marked `other`, speedscope's
+    invalid profiles): exit 1 with a message that names the file and,
+    for a known format, the format (and no traceback, no signal).
+
+Prints one line per failure and a summary; exit 1 if any file failed.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# The formats difffold reads, by ORIGINS.tsv's `format` column prefix.
+READ = ("folded", "perf-script", "pprof", "speedscope", "gecko-processed", "callgrind", "dhat")
+
+# What the refusal must say of a format it knows.
+REFUSED_NAME = {
+    "pprof-legacy": "legacy pprof",
+    "gecko-raw": "raw Gecko",
+    "chrome-trace": "Chrome trace",
+    "jfr": "Java Flight Recorder",
+}
+
+
+def fold_total(text):
+    """The total of difffold's folded output (2 or 3 columns: the head)."""
+    total = 0
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        total += int(line.rsplit(" ", 1)[1])
+    return total
+
+
+def run(difffold, path, extra):
+    p = subprocess.run([difffold, "-f", "folded", "-o", "/dev/stdout"] + extra + [path],
+                       capture_output=True, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), \
+        p.stderr.decode("utf-8", "replace")
+
+
+def truths(fmt, truth):
+    """(extra options, expected total) pairs from the truth column."""
+    out = []
+    if not truth:
+        return out
+    fields = dict(kv.split("=", 1) for kv in truth.split(";"))
+    if fmt == "perf-script":
+        per_event = {k[8:-1]: int(v) for k, v in fields.items() if k.startswith("samples[")}
+        if per_event:
+            for ev, n in per_event.items():
+                out.append((["--event", ev], n))
+        else:
+            out.append(([], int(fields["samples"])))
+            if "period" in fields:
+                out.append((["--weight", "period"], int(fields["period"])))
+    elif fmt in ("folded",):
+        out.append(([], int(fields["total"])))
+    elif fmt.startswith("gecko-processed"):
+        out.append(([], int(fields["samples"])))
+    elif fmt == "speedscope":
+        out.append(([], sum(int(v) for v in fields.values())))
+    elif fmt == "dhat":
+        for metric, n in fields.items():
+            out.append((["--event", metric], int(n)))
+    elif fmt == "pprof":
+        for key, n in fields.items():
+            out.append((["--event", key.split("/")[0]], int(n)))
+    elif fmt == "callgrind":
+        for event, n in fields.items():
+            out.append((["--event", event], int(n)))
+    return out
+
+
+def check_refused(difffold, path, fmt, notes, fail):
+    code, _, err = run(difffold, path, [])
+    name = os.path.basename(path)
+    if code != 1 or name not in err or "Traceback" in err:
+        fail("%s (%s): want a refusal (exit 1 naming the file), got exit %d: %s"
+             % (path, fmt, code, err.strip()[:300]))
+        return
+    for prefix, word in REFUSED_NAME.items():
+        if fmt.startswith(prefix) and word.lower() not in err.lower():
+            fail("%s (%s): the refusal does not name %s: %s" % (path, fmt, word, err.strip()))
+    if notes.startswith("firefox-devtools-export") and "devtools" not in err.lower():
+        fail("%s: the refusal does not name the Firefox DevTools export: %s"
+             % (path, err.strip()))
+
+
+def main(argv):
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    difffold, root = argv[1], os.path.join(argv[2], "profilers")
+    verbose = "--verbose" in argv
+    failures = []
+    counts = {"read": 0, "refused": 0}
+
+    def fail(msg):
+        failures.append(msg)
+        print("FAIL " + msg, flush=True)
+
+    with open(os.path.join(root, "ORIGINS.tsv"), encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f if line.strip()]
+    for row in rows:
+        path = os.path.join(root, row["path"])
+        fmt, truth, notes = row["format"], row.get("truth", ""), row.get("notes", "")
+        if not os.path.exists(path):
+            fail("%s: missing from the conformance folder" % path)
+            continue
+        invalid = "/invalid/" in row["path"] or notes.startswith("firefox-devtools-export")
+        if fmt.startswith(READ) and not invalid and not fmt.startswith("pprof-legacy"):
+            counts["read"] += 1
+            cases = truths(fmt, truth) or [([], None)]
+            for extra, want in cases:
+                code, out, err = run(difffold, path, extra)
+                if code != 0:
+                    fail("%s (%s) %s: exit %d: %s" % (path, fmt, " ".join(extra), code,
+                                                     err.strip()[:300]))
+                    continue
+                got = fold_total(out)
+                if want is not None and got != want:
+                    fail("%s (%s) %s: total %d, ORIGINS.tsv says %d"
+                         % (path, fmt, " ".join(extra), got, want))
+                elif verbose:
+                    print("ok   %s %s: %d" % (row["path"], " ".join(extra), got))
+        else:
+            counts["refused"] += 1
+            check_refused(difffold, path, fmt, notes, fail)
+            if verbose:
+                print("ok   %s refused" % row["path"])
+    print("%d files read, %d refused, %d failures"
+          % (counts["read"], counts["refused"], len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
