@@ -235,6 +235,30 @@ profile_field(uint64_t tag)
 	return type == wire[field] || (field == 13 && type == 2);
 }
 
+/*
+ * A ValueType (sample_type): type and unit, string indexes, as varints.
+ * Every writer puts one near the start; a text whose bytes happen to read
+ * as fields (ASCII letters are valid tags) rarely holds one.
+ */
+static bool
+value_type(const unsigned char *p, const unsigned char *end)
+{
+	uint64_t tag, v;
+	if (end - p < 2) {
+		return false;
+	}
+	while (p < end) {
+		if (!varint(&p, end, &tag) || (tag != 0x08 && tag != 0x10) ||
+		        !varint(&p, end, &v)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Without a sample_type in the chunk, this many well-formed fields. */
+#define PPROF_FIELDS 8
+
 /* Of profile.proto's fields, the messages whose bytes are checked too. */
 static bool
 submessage(uint64_t field)
@@ -245,8 +269,9 @@ submessage(uint64_t field)
 /*
  * pprof's Profile, in any field order (Go writes time_nanos first, some
  * writers a mapping): every field of the chunk is one of profile.proto's
- * with its wire type, and every message among them is well formed. The
- * walk stops at a field the chunk (or a truncation) cuts.
+ * with its wire type, every message among them is well formed, and one is
+ * a sample_type. The walk stops at a field the chunk (or a truncation)
+ * cuts.
  */
 static bool
 pprof(struct span s)
@@ -256,25 +281,28 @@ pprof(struct span s)
 		return false; /* a text starting with an empty line starts with 0x0a too */
 	}
 	int fields = 0;
+	bool typed = false; /* a sample_type seen, well formed */
 	while (p < end) {
 		uint64_t tag, v;
 		if (!varint(&p, end, &tag) || !profile_field(tag) || !varint(&p, end, &v)) {
-			return fields >= 2 && p >= end;
+			return p >= end && (typed || fields >= PPROF_FIELDS);
 		}
 		if ((tag & 7) == 2) {
 			/* A field cut by the chunk, or by a truncated file: the
 			 * reader says which. */
 			if (v > (uint64_t)(end - p)) {
-				return fields >= 1;
+				return typed || fields >= PPROF_FIELDS;
 			}
-			if (submessage(tag >> 3) && !message(p, p + v)) {
+			if ((tag >> 3 == 1 && !value_type(p, p + v)) ||
+			        (submessage(tag >> 3) && !message(p, p + v))) {
 				return false;
 			}
+			typed |= tag >> 3 == 1;
 			p += v;
 		}
 		fields++;
 	}
-	return fields >= 1;
+	return typed || fields >= PPROF_FIELDS;
 }
 
 static enum input_format
@@ -283,11 +311,17 @@ json_kind(struct span s)
 	if (contains(s, "\"dhatFileVersion\"")) {
 		return INPUT_DHAT;
 	}
+	/* A trace may name speedscope (a URL, a tool): its keys come first. */
+	if (contains(s, "\"traceEvents\"") || contains(s, "\"ph\":") || contains(s, "\"ph\": ")) {
+		return INPUT_CHROME_TRACE;
+	}
 	if (contains(s, "speedscope")) {
 		return INPUT_SPEEDSCOPE;
 	}
-	if (contains(s, "\"traceEvents\"") || contains(s, "\"ph\":")) {
-		return INPUT_CHROME_TRACE;
+	/* Firefox's old DevTools performance panel: a raw Gecko profile inside. */
+	if (contains(s, "\"allocations\"") && contains(s, "\"ticks\"") &&
+	        contains(s, "\"profile\"")) {
+		return INPUT_FIREFOX_DEVTOOLS;
 	}
 	if (contains(s, "\"meta\"") &&
 	        (contains(s, "\"threads\"") || contains(s, "\"processes\"") ||
@@ -370,6 +404,13 @@ callgrind(struct span s, bool whole)
 	return false;
 }
 
+/* GHC's profiling report (+RTS -p): a header then COST CENTRE columns. */
+static bool
+ghc_prof(struct span s)
+{
+	return contains(s, "Time and Allocation Profiling Report") && contains(s, "\nCOST CENTRE");
+}
+
 /* massif's out file: desc:, cmd:, time_unit:, then snapshot blocks. */
 static bool
 massif(struct span s)
@@ -447,6 +488,11 @@ perf_script(struct span s, bool whole)
 		if (header && perf_frame(line)) {
 			return true;
 		}
+		/* A blank line after a header is malformed perf script, which the
+		 * perf reader refuses with its line, not a folded file. */
+		if (header && line.p == line.end) {
+			continue;
+		}
 		bool one = false;
 		header = line.p < line.end &&
 		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one);
@@ -515,6 +561,9 @@ detect_format(const char *data, size_t len, bool whole)
 	if (heaptrack(s)) {
 		return INPUT_HEAPTRACK;
 	}
+	if (ghc_prof(s)) {
+		return INPUT_GHC_PROF;
+	}
 	if (perf_script(s, whole)) {
 		return INPUT_PERF_SCRIPT;
 	}
@@ -539,6 +588,12 @@ static const struct {
         [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL},
         [INPUT_CHROME_TRACE] = {"Chrome trace event JSON",
                 "export a sampled profile as folded stacks instead"},
+        [INPUT_FIREFOX_DEVTOOLS] = {"a Firefox DevTools performance export",
+                "open it in the Firefox Profiler (profiler.firefox.com imports it) and save it "
+                "from there: difffold reads the processed profile it saves"},
+        [INPUT_GHC_PROF] = {"a GHC profiling report (.prof)",
+                "fold it first: inferno-collapse-ghcprof FILE > FILE.folded, or "
+                "ghc-prof-flamegraph"},
         [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON",
                 "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
         [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL},
@@ -556,7 +611,9 @@ static const struct {
         [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)",
                 "give difffold the profiles the graph was drawn from"},
         [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)",
-                "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself"},
+                "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself. "
+                "A heaptrack recording (heaptrack.*.zst) is folded by heaptrack_print, which "
+                "reads it compressed: heaptrack_print -F FILE.folded FILE"},
         [INPUT_BINARY] = {"binary data",
                 "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and the "
                 "formats of its readers: READERS (--input-format NAME reads a file as one)"},

@@ -22,6 +22,8 @@ enum input_format {
 	INPUT_GECKO, /* the Firefox Profiler's format, as samply saves it */
 	INPUT_CHROME_TRACE,
 	INPUT_CPUPROFILE, /* Chrome / V8 / Node .cpuprofile */
+	INPUT_FIREFOX_DEVTOOLS, /* Firefox's old performance panel export */
+	INPUT_GHC_PROF, /* GHC's +RTS -p report */
 	INPUT_DHAT,
 	INPUT_JSON, /* JSON of no kind we know */
 	INPUT_MASSIF,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "jsonstream.h"
 #include "readers.h"
 #include "xalloc.h"
@@ -12,7 +13,7 @@
 
 /* The columns difffold needs of a thread's (or the shared) tables. */
 struct tables {
-	struct json_u32s prefix, frame; /* stackTable */
+	struct json_u32s prefix, frame; /* stackTable (prefix from prefixOffset since v66) */
 	struct json_u32s func; /* frameTable */
 	struct json_u32s name; /* funcTable */
 	struct json_strings strings;
@@ -34,8 +35,13 @@ struct thread {
 	char weight_type[16];
 };
 
+/* The newest processed format read (PROCESSED_PROFILE_VERSION in the Firefox
+ * Profiler's sources): a newer one is read if its tables are as they were. */
+#define KNOWN_VERSION 70
+
 struct gecko {
 	struct tables shared;
+	uint64_t version; /* meta.preprocessedProfileVersion, 0 when absent */
 	struct thread *threads;
 	size_t count, cap;
 	struct gecko_info *info;
@@ -110,6 +116,19 @@ table_value(struct jsonstream *js, struct tables *tb, size_t base, enum json_kin
 			return jsonstream_fail(js, "a stack's prefix does not come before it");
 		}
 		json_u32s_push(&tb->prefix, v);
+		return true;
+	}
+	if (is(js, base, "stackTable") && is(js, base + 1, "prefixOffset")) {
+		/* Since version 66: 0 for a root, else how far back the prefix is. */
+		uint32_t v, i = (uint32_t)jsonstream_index(js, base + 2);
+		if (!index_value(js, kind, s, len, false, &v)) {
+			return false;
+		}
+		if (v > i) {
+			return jsonstream_fail(
+			        js, "a stack's prefixOffset reaches before the table");
+		}
+		json_u32s_push(&tb->prefix, v == 0 ? NONE : i - v);
 		return true;
 	}
 	struct json_u32s *col = is(js, base, "stackTable") && is(js, base + 1, "frame") ? &tb->frame
@@ -247,6 +266,12 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 		}
 		return table_value(js, &th->tab, 2, kind, s, len);
 	}
+	if (js->depth == 2 && is(js, 0, "meta") && is(js, 1, "preprocessedProfileVersion") &&
+	        kind == JSON_NUMBER) {
+		struct count c;
+		g->version = json_count(s, len, &c) ? c.units : 0;
+		return true;
+	}
 	if (js->depth >= 2 && is(js, 0, "shared")) {
 		return table_value(js, &g->shared, 1, kind, s, len);
 	}
@@ -347,6 +372,22 @@ emit(struct gecko *g, struct tree *t, enum side side, const char *file, struct d
 	return ok;
 }
 
+/* A newer format than known whose tables did not read: the version says why. */
+static void
+newer(const struct gecko *g, struct diag *err)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b,
+	        "%s (the Firefox Profiler's processed format version %llu is newer than the "
+	        "versions difffold reads, 0 to %d, and its tables are not where they were)",
+	        err->msg, (unsigned long long)g->version, KNOWN_VERSION);
+	size_t n = b.len < sizeof(err->msg) - 1 ? b.len : sizeof(err->msg) - 1;
+	memcpy(err->msg, b.data, n);
+	err->msg[n] = '\0';
+	buf_finish(&b);
+}
+
 static void
 init(struct gecko *g, struct gecko_info *info)
 {
@@ -365,6 +406,9 @@ finish(struct gecko *g, bool ok, struct tree *t, enum side side, const char *fil
 	}
 	g->info->threads = g->count;
 	ok = ok && emit(g, t, side, file, err);
+	if (!ok && g->version > KNOWN_VERSION) {
+		newer(g, err);
+	}
 	for (size_t i = 0; i < g->count; i++) {
 		struct thread *th = &g->threads[i];
 		tables_finish(&th->tab);

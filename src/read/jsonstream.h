@@ -30,7 +30,7 @@
 #include "source.h"
 #include "tree.h"
 
-#define JSONSTREAM_KEY 24
+#define JSONSTREAM_KEY 32 /* "preprocessedProfileVersion" fits */
 #define JSONSTREAM_DEPTH 64
 
 enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_OBJECT, JSON_ARRAY };

@@ -236,6 +236,11 @@ profile_end(struct jsonstream *js, struct speedscope *sc)
 	if (p->has_weights && p->samples != p->weighed) {
 		return jsonstream_fail(js, "a profile has not as many weights as samples");
 	}
+	/* speedscope refuses it too: the open frames' time has no end. */
+	if (p->open.count > 0) {
+		return jsonstream_fail(js, "an evented profile ends with a frame still open "
+		                           "(an \"O\" event without its \"C\")");
+	}
 	sc->info->profiles++;
 	bool ok = profile_unit(js, sc);
 	profile_reset(p);

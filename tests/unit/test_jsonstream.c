@@ -127,6 +127,12 @@ test_speedscope_errors(void **state)
 	        "\"profiles\":[{\"type\":\"evented\",\"events\":[\n"
 	        "{\"type\":\"O\",\"frame\":0,\"at\":5},\n{\"type\":\"C\",\"frame\":0,\"at\":2}]}]}",
 	        "f.json:3: events go back in time");
+	/* speedscope refuses a frame opened and never closed. */
+	check_error(SPEEDSCOPE,
+	        SS "\"profiles\":[{\"type\":\"evented\",\"events\":[\n"
+	           "{\"type\":\"O\",\"frame\":0,\"at\":0}]\n}]}",
+	        "f.json:3: an evented profile ends with a frame still open (an \"O\" event without "
+	        "its \"C\")");
 	check_error(SPEEDSCOPE, SS "\"profiles\":[{\"samples\":[[0]],\"weights\":[1,2]}]}",
 	        "f.json:1: more weights than samples");
 	check_error(SPEEDSCOPE, SS "\"profiles\":[{\"samples\":[[7]],\"weights\":[1]}]}",
@@ -174,6 +180,38 @@ test_gecko_thread_strings(void **state)
 	        "{\"meta\":{},\"threads\":[{\"stringArray\":[\"f\",\"m\"],\"samples\":{\"stack\":"
 	        "[1,1],\"weight\":null}," GK_TABLES "}]}",
 	        NULL, "[unknown thread];m;f 2\n");
+}
+
+/*
+ * Since version 60 the tables live under "shared"; since 66 a stack names
+ * its prefix by how far back it is (prefixOffset, 0 for a root).
+ */
+static void
+test_gecko_shared_tables(void **state)
+{
+	(void)state;
+	static const char v68[] =
+	        "{\"meta\":{\"preprocessedProfileVersion\":68},\"threads\":[{\"name\":\"t\","
+	        "\"samples\":{\"weight\":null,\"stack\":[2,1,2]}}],\"shared\":{\"stackTable\":"
+	        "{\"frame\":[0,1,0],\"prefixOffset\":[0,1,1]},\"frameTable\":{\"func\":[0,1]},"
+	        "\"funcTable\":{\"name\":[1,0]},\"stringArray\":[\"f\",\"m\"]}}";
+	check(GECKO, v68, NULL, "t;m;f 1\nt;m;f;m 2\n");
+	/* A newer version is read while its tables are as they were... */
+	char *v71 = strdup(v68);
+	memcpy(strstr(v71, "68"), "71", 2);
+	check(GECKO, v71, NULL, "t;m;f 1\nt;m;f;m 2\n");
+	free(v71);
+	/* ...and refused, naming its version, when they are not. */
+	check_error(GECKO,
+	        "{\"meta\":{\"preprocessedProfileVersion\":75},\"threads\":[{\"samples\":{"
+	        "\"stack\":[0]}}],\"shared\":{\"stacks\":{}}}",
+	        "f.json: a sample's stack is not in the stack table (the Firefox Profiler's "
+	        "processed format version 75 is newer than the versions difffold reads, 0 to 70, "
+	        "and its tables are not where they were)");
+	check_error(GECKO,
+	        "{\"meta\":{},\"threads\":[],\"shared\":{\"stackTable\":{\"prefixOffset\":[0,\n2]}}"
+	        "}",
+	        "f.json:2: a stack's prefixOffset reaches before the table");
 }
 
 static void
@@ -323,6 +361,7 @@ main(void)
 	        cmocka_unit_test(test_malformed_json_line),
 	        cmocka_unit_test(test_gecko_shared_strings_and_weights),
 	        cmocka_unit_test(test_gecko_thread_strings),
+	        cmocka_unit_test(test_gecko_shared_tables),
 	        cmocka_unit_test(test_gecko_errors),
 	        cmocka_unit_test(test_dhat_names_and_metrics),
 	        cmocka_unit_test(test_dhat_errors),
