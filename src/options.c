@@ -41,6 +41,8 @@ static const char usage_text[] =
         "  --input-format NAME   read every input as folded, callgrind, perf, pprof,\n"
         "                        massif, speedscope, gecko or dhat (default: each file\n"
         "                        by its content; other formats are refused)\n"
+        "  --base-format NAME    read the base's files as NAME, the head's by content\n"
+        "  --head-format NAME    read the head's files as NAME, the base's by content\n"
         "  --event NAME          callgrind: the event to read, or CEst for estimated\n"
         "                        cycles (default the file's first); perf: the event to\n"
         "                        read when several were recorded (cycles, cpu-clock...);\n"
@@ -179,6 +181,8 @@ enum long_only {
 	OPT_FAIL_ON_NEW,
 	OPT_GATE_MIN_SHARE,
 	OPT_INPUT_FORMAT,
+	OPT_BASE_FORMAT,
+	OPT_HEAD_FORMAT,
 	OPT_EVENT,
 	OPT_OBJECTS,
 	OPT_WEIGHT,
@@ -235,6 +239,8 @@ static const struct option long_options[] = {
         {"fail-on-new", required_argument, NULL, OPT_FAIL_ON_NEW},
         {"gate-min-share", required_argument, NULL, OPT_GATE_MIN_SHARE},
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
+        {"base-format", required_argument, NULL, OPT_BASE_FORMAT},
+        {"head-format", required_argument, NULL, OPT_HEAD_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
         {"weight", required_argument, NULL, OPT_WEIGHT},
@@ -801,6 +807,12 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
 		return parse_reader(&o->input_format, "--input-format", arg, err);
+	case OPT_BASE_FORMAT:
+		o->side_forced[0] = true;
+		return parse_reader(&o->side_format[0], "--base-format", arg, err);
+	case OPT_HEAD_FORMAT:
+		o->side_forced[1] = true;
+		return parse_reader(&o->side_format[1], "--head-format", arg, err);
 	case OPT_EVENT:
 		o->event = arg;
 		return true;

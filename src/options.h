@@ -77,6 +77,11 @@ struct options {
 	bool strict;
 	bool input_forced; /* --input-format: every file read as input_format */
 	enum input_format input_format;
+	/* --base-format, --head-format: one side's files read as side_format[side]
+	 * (before --input-format), indexed by enum side; a single profile is
+	 * the head. */
+	bool side_forced[2];
+	enum input_format side_format[2];
 	const char *event; /* --event: which of the profile's events (callgrind, perf, pprof) */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */

@@ -81,7 +81,7 @@ reader_index(const struct profile_reader *r)
 	return i;
 }
 
-/* One file: its format judged by its first bytes, unless --input-format. */
+/* One file: its format judged by its first bytes, unless the options name it. */
 static bool
 read_file(struct side_read *sd, struct tree *t, const char *path, char *head, struct diag *err)
 {
@@ -93,8 +93,10 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 	size_t len = source_peek(src, head, DETECT_SIZE, &whole, err);
 	bool ok = len != SIZE_MAX;
 	if (ok) {
-		enum input_format f =
-		        sd->o->input_forced ? sd->o->input_format : detect_format(head, len, whole);
+		enum side side = readers_side(sd->mode);
+		enum input_format f = sd->o->side_forced[side] ? sd->o->side_format[side]
+		                      : sd->o->input_forced    ? sd->o->input_format
+		                                               : detect_format(head, len, whole);
 		const struct profile_reader *r = readers_for(f);
 		struct read_result res;
 		if (!r) {
@@ -104,7 +106,7 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 		                    r, t, sd->mode, src, head, len, &sd->ro, &res, err))) {
 			warn_bad_lines(source_name(src), &res.folded, sd->msg);
 			sd->three_column |= res.folded.three_column;
-			readers_sum_add(&sd->sums[reader_index(r)], &res, readers_side(sd->mode));
+			readers_sum_add(&sd->sums[reader_index(r)], &res, side);
 		}
 	}
 	source_close(src);
