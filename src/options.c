@@ -51,6 +51,8 @@ static const char usage_text[] =
         "                        its last); dhat: the metric (tb total bytes, default;\n"
         "                        tbk, mb...)\n"
         "  --objects             callgrind: name frames `function [object]`\n"
+        "  --comparable          compare sides whose readers count different things\n"
+        "                        (instructions against samples...); the picture says so\n"
         "  --weight WHAT         perf: count samples or their period (default samples)\n"
         "  --snapshot N          massif: the snapshot whose heap tree is read, a number\n"
         "                        or peak (default peak)\n"
@@ -185,6 +187,7 @@ enum long_only {
 	OPT_HEAD_FORMAT,
 	OPT_EVENT,
 	OPT_OBJECTS,
+	OPT_COMPARABLE,
 	OPT_WEIGHT,
 	OPT_SNAPSHOT,
 	OPT_JSON_LAYOUT,
@@ -243,6 +246,7 @@ static const struct option long_options[] = {
         {"head-format", required_argument, NULL, OPT_HEAD_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
+        {"comparable", no_argument, NULL, OPT_COMPARABLE},
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"snapshot", required_argument, NULL, OPT_SNAPSHOT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
@@ -815,6 +819,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return parse_reader(&o->side_format[1], "--head-format", arg, err);
 	case OPT_EVENT:
 		o->event = arg;
+		return true;
+	case OPT_COMPARABLE:
+		o->comparable = true;
 		return true;
 	case OPT_OBJECTS:
 		o->objects = true;

@@ -86,6 +86,7 @@ struct options {
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool comparable; /* --comparable: sides of different measures compared */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	struct tree_options tree;
 	/* outputs */

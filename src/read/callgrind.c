@@ -1388,7 +1388,7 @@ static void
 describe_result(const struct callgrind_info *ci, struct read_result *res)
 {
 	snprintf(res->key, sizeof(res->key), "%s", ci->event);
-	snprintf(res->measure, sizeof(res->measure), "%s", ci->event);
+	snprintf(res->measure, sizeof(res->measure), "%s", ci->countname);
 	snprintf(res->unit, sizeof(res->unit), "%s", ci->countname);
 	res->flag = ci->reconstructed;
 	res->exact = true;

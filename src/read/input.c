@@ -175,10 +175,11 @@ side_measure(const struct read_sum *sums, const struct profile_reader **r)
 
 /*
  * Base and head must count the same thing: instructions against bytes
- * would draw a graph of a misread, with a verdict to match.
+ * would draw a graph of a misread, with a verdict to match, unless the
+ * user says they compare (--comparable; the note then says so).
  */
 static bool
-same_units(const struct input_info *info, const struct options *o, struct buf *msg)
+same_measure(struct input_info *info, const struct options *o, struct buf *msg)
 {
 	const struct profile_reader *br = NULL, *hr = NULL;
 	const char *bu = side_measure(info->sums[SIDE_BASE], &br);
@@ -186,12 +187,17 @@ same_units(const struct input_info *info, const struct options *o, struct buf *m
 	if (!bu || !hu || strcmp(bu, hu) == 0) {
 		return true;
 	}
+	if (o->comparable) {
+		info->compared_as_asked = true;
+		return true;
+	}
 	struct buf b;
 	buf_init(&b);
 	buf_printf(&b,
-	        "base and head count different things: %s counts %s %s, %s counts %s %s; "
-	        "compare profiles of one kind (the same --event for both)",
-	        o->base[0], br->measure_kind, bu, o->head[0], hr->measure_kind, hu);
+	        "base and head count different things: %s counts %s (%s), %s counts %s (%s); "
+	        "compare profiles of one kind (the same --event for both), or say they compare "
+	        "with --comparable",
+	        o->base[0], bu, br->name, o->head[0], hu, hr->name);
 	buf_adds(msg, "difffold: ");
 	escape_diag(msg, b.data, b.len);
 	buf_adds(msg, "\n");
@@ -224,7 +230,7 @@ read_both(struct tree *t, const struct options *o, const struct read_progress *p
 	base.sums = info->sums[SIDE_BASE];
 	head.sums = info->sums[SIDE_HEAD];
 	return read_side(&base, t, o->base, o->base_count) &&
-	       read_side(&head, t, o->head, o->head_count) && same_units(info, o, msg);
+	       read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
 }
 
 /* A progress line while reading big inputs, on a terminal only. */
@@ -281,6 +287,53 @@ progress_end(struct progress *p)
  * The picture's note and count name from what every file said: the first
  * reader in the table's order that has one.
  */
+/* "callgrind (instructions)": a side's reader and what its counts measure. */
+static void
+side_words(struct buf *b, const struct input_info *info, enum side side)
+{
+	const char *r = input_side_reader(info, side), *m = input_side_measure(info, side);
+	buf_adds(b, r ? r : "several readers");
+	if (m) {
+		buf_printf(b, " (%s)", m);
+	}
+}
+
+/*
+ * Each side's reader and measure after the readers' note, when a reader
+ * says what it measures: "base: callgrind (instructions), head: perf
+ * (samples of cycles)", or "base and head: ..." when they agree.
+ */
+static void
+describe_sides(struct input_info *info)
+{
+	if (!input_side_measure(info, SIDE_BASE) && !input_side_measure(info, SIDE_HEAD)) {
+		return;
+	}
+	struct buf b, h;
+	buf_init(&b);
+	buf_init(&h);
+	side_words(&b, info, SIDE_BASE);
+	side_words(&h, info, SIDE_HEAD);
+	struct buf all;
+	buf_init(&all);
+	buf_adds(&all, info->note);
+	buf_adds(&all, info->note[0] ? "; " : "");
+	if (strcmp(b.data, h.data) == 0) {
+		buf_printf(&all, "base and head: %s", b.data);
+	} else {
+		buf_printf(&all, "base: %s, head: %s", b.data, h.data);
+	}
+	if (info->compared_as_asked) {
+		buf_adds(&all, ", compared as asked (--comparable)");
+	}
+	size_t n = all.len < sizeof(info->note) - 1 ? all.len : sizeof(info->note) - 1;
+	memcpy(info->note, all.data, n);
+	info->note[n] = '\0';
+	buf_finish(&all);
+	buf_finish(&h);
+	buf_finish(&b);
+}
+
 static void
 describe(struct input_info *info, bool single)
 {
@@ -340,6 +393,9 @@ input_read(
 	progress_end(&pr);
 	info->single = o->single != NULL;
 	describe(info, info->single);
+	if (!info->single) {
+		describe_sides(info);
+	}
 	timing_stage("read");
 	if (!ok) {
 		runs_destroy(runs);

@@ -25,9 +25,12 @@
 /* What the inputs said beyond their stacks, for the picture and reports. */
 struct input_info {
 	const char *countname; /* the unit the readers named ("instructions"), NULL: none */
-	char note[192]; /* the picture's note on the input ("perf script: ..."), "" none */
+	/* The picture's note on the input ("perf script: ...; base and head: perf
+	 * (samples of cycles)"), "" none. */
+	char note[384];
 	char unit[64]; /* storage for countname */
 	bool single; /* one profile: its file is read into the head's sums */
+	bool compared_as_asked; /* the sides measure different things: --comparable */
 	/* What each side's files said, per reader in the table's order. */
 	struct read_sum sums[2][READERS_MAX];
 };

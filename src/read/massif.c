@@ -464,7 +464,7 @@ massif_read(struct tree *t, enum folded_mode mode, struct source *src, const cha
 		        info.snapshot);
 	}
 	snprintf(res->unit, sizeof(res->unit), "bytes");
-	snprintf(res->measure, sizeof(res->measure), "bytes");
+	snprintf(res->measure, sizeof(res->measure), "heap bytes in use");
 	res->exact = true;
 	return true;
 }

@@ -638,11 +638,15 @@ perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char 
 	snprintf(res->key, sizeof(res->key), "%s", info.event);
 	res->samples = info.samples;
 	res->flag = ro->weight_period;
+	/* The period of cycles is cycles, of cpu-clock nanoseconds: the
+	 * event's name without its modifiers says which. */
+	int len = (int)strcspn(info.event, ":");
 	if (ro->weight_period) {
-		/* The period of cycles is cycles, of cpu-clock nanoseconds: the
-		 * event's name without its modifiers says which. */
-		size_t len = strcspn(info.event, ":");
-		snprintf(res->unit, sizeof(res->unit), "%.*s", (int)len, info.event);
+		snprintf(res->unit, sizeof(res->unit), "%.*s", len, info.event);
+		snprintf(res->measure, sizeof(res->measure), "%.*s", len, info.event);
+	} else {
+		snprintf(res->measure, sizeof(res->measure), "samples%s%.*s", len ? " of " : "",
+		        len, info.event);
 	}
 	return true;
 }

@@ -12,14 +12,14 @@
  * readers that name a unit.
  */
 static const struct profile_reader table[] = {
-        {"callgrind", INPUT_CALLGRIND, callgrind_read, "callgrind event", callgrind_note},
-        {"perf", INPUT_PERF_SCRIPT, perf_read, NULL, perf_note},
-        {"dhat", INPUT_DHAT, dhat_read, "unit", NULL},
-        {"pprof", INPUT_PPROF, pprof_read, "pprof unit", NULL},
-        {"massif", INPUT_MASSIF, massif_read, "massif unit", NULL},
-        {"speedscope", INPUT_SPEEDSCOPE, speedscope_read, "unit", NULL},
-        {"gecko", INPUT_GECKO, gecko_read, "unit", NULL},
-        {"folded", INPUT_FOLDED, folded_read, NULL, NULL},
+        {"callgrind", INPUT_CALLGRIND, callgrind_read, callgrind_note},
+        {"perf", INPUT_PERF_SCRIPT, perf_read, perf_note},
+        {"dhat", INPUT_DHAT, dhat_read, NULL},
+        {"pprof", INPUT_PPROF, pprof_read, NULL},
+        {"massif", INPUT_MASSIF, massif_read, NULL},
+        {"speedscope", INPUT_SPEEDSCOPE, speedscope_read, NULL},
+        {"gecko", INPUT_GECKO, gecko_read, NULL},
+        {"folded", INPUT_FOLDED, folded_read, NULL},
 };
 
 #define READERS (sizeof table / sizeof table[0])

@@ -43,9 +43,10 @@ void readers_options_init(struct read_options *ro);
 struct read_result {
 	/* The count name the picture and reports use ("instructions"); "" none. */
 	char unit[64];
-	/* What the counts measure, to compare two sides ("Ir", "bytes"); "" the
-	 * reader does not say, which compares with anything. */
-	char measure[64];
+	/* What the counts measure, to compare two sides ("instructions", "samples
+	 * of cycles", "heap bytes in use"); "" the reader does not say (folded
+	 * stacks), which compares with anything. */
+	char measure[160];
 	/* The picture's note for this file ("pprof: sample type cpu ..."), "" none. */
 	char note[192];
 	/* The event or type read: files of different keys share no note. */
@@ -82,8 +83,6 @@ struct profile_reader {
 	const char *name; /* as --input-format takes it */
 	enum input_format format;
 	readers_read_fn *read;
-	/* The kind of measure for messages ("callgrind event", "pprof unit"). */
-	const char *measure_kind;
 	/* NULL: the files' note when they agree, else none. */
 	readers_note_fn *note;
 };
