@@ -51,6 +51,8 @@ static const char usage_text[] =
         "                        its last); dhat: the metric (tb total bytes, default;\n"
         "                        tbk, mb...)\n"
         "  --objects             callgrind: name frames `function [object]`\n"
+        "  --perf-names RULES    perf frame names: difffold, or stackcollapse as\n"
+        "                        stackcollapse-perf.pl names them (default difffold)\n"
         "  --comparable          compare sides whose readers count different things\n"
         "                        (instructions against samples...); the picture says so\n"
         "  --weight WHAT         perf: count samples or their period (default samples)\n"
@@ -188,6 +190,7 @@ enum long_only {
 	OPT_EVENT,
 	OPT_OBJECTS,
 	OPT_COMPARABLE,
+	OPT_PERF_NAMES,
 	OPT_WEIGHT,
 	OPT_SNAPSHOT,
 	OPT_JSON_LAYOUT,
@@ -247,6 +250,7 @@ static const struct option long_options[] = {
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
         {"comparable", no_argument, NULL, OPT_COMPARABLE},
+        {"perf-names", required_argument, NULL, OPT_PERF_NAMES},
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"snapshot", required_argument, NULL, OPT_SNAPSHOT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
@@ -819,6 +823,12 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return parse_reader(&o->side_format[1], "--head-format", arg, err);
 	case OPT_EVENT:
 		o->event = arg;
+		return true;
+	case OPT_PERF_NAMES:
+		if (strcmp(arg, "stackcollapse") != 0 && strcmp(arg, "difffold") != 0) {
+			return usage(err, "--perf-names: difffold or stackcollapse", arg);
+		}
+		o->perf_stackcollapse = strcmp(arg, "stackcollapse") == 0;
 		return true;
 	case OPT_COMPARABLE:
 		o->comparable = true;

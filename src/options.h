@@ -87,6 +87,7 @@ struct options {
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	bool comparable; /* --comparable: sides of different measures compared */
+	bool perf_stackcollapse; /* --perf-names stackcollapse */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	struct tree_options tree;
 	/* outputs */

@@ -213,6 +213,7 @@ read_options_of(struct read_options *ro, const struct options *o, bool threaded)
 	ro->event = o->event;
 	ro->objects = o->objects;
 	ro->weight_period = o->weight_period;
+	ro->stackcollapse = o->perf_stackcollapse;
 	ro->snapshot = o->snapshot;
 	ro->strict = o->strict;
 	ro->threaded = threaded;

@@ -30,7 +30,7 @@ struct header {
 };
 
 struct frame {
-	struct span sym;
+	struct span sym, dso;
 	bool kernel;
 };
 
@@ -56,6 +56,7 @@ struct perf {
 	int chosen; /* index in events of the event read, -1: none yet */
 	bool mixed; /* several events and none named: refused at the end */
 	uint64_t samples;
+	bool java; /* the sample's command is java: `Lpkg/Class;` names */
 };
 
 static bool
@@ -315,6 +316,7 @@ parse_frame(const char *s, size_t len, struct frame *f)
 			}
 		}
 	}
+	f->dso = dso;
 	f->kernel = a >= KERNEL_ADDRESS || span_is(dso, "[kernel.kallsyms]") ||
 	            ends_with(dso, "vmlinux");
 	return true;
@@ -345,14 +347,111 @@ fail(struct perf *pf, uint64_t line, const char *reason)
 	return false;
 }
 
+/* Where the argument list of a C++ or Java name starts, as stackcollapse-perf.pl
+ * cuts it: at the first '(' that does not open "(anonymous namespace)";
+ * none in a Go method name (`net/http.(*Client).Do`). */
+static size_t
+arguments_at(struct span s)
+{
+	static const char anon[] = "(anonymous namespace)";
+	const char *end = s.p + s.len;
+	const char *go = s.len > 1 ? memmem(s.p, s.len, ".(", 2) : NULL;
+	if (go && memmem(go + 2, (size_t)(end - go - 2), ").", 2)) {
+		return s.len; /* `.(...).`: a Go method */
+	}
+	const char *open = memchr(s.p, '(', s.len);
+	for (; open; open = memchr(open + 1, '(', (size_t)(end - open - 1))) {
+		if ((size_t)(end - open) < sizeof anon - 1 ||
+		        memcmp(open, anon, sizeof anon - 1) != 0) {
+			return (size_t)(open - s.p);
+		}
+	}
+	return s.len;
+}
+
+/*
+ * One name of a frame line: `[unknown]`, or after its dso under
+ * --perf-names stackcollapse; Java's `Lpkg/Class;` loses its `L` (under a
+ * java command, as the folders do); a name inlined into the one before it
+ * in a perf-map-agent chain (`a->b->c`) is marked `_[i]`.
+ */
+static void
+push_name(struct perf *pf, const struct frame *f, struct span s, bool inlined)
+{
+	bool sc = pf->opt->stackcollapse;
+	pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
+	size_t at = pf->starts[pf->frames++] = pf->names.len;
+	if (s.len == 0 || span_is(s, "[unknown]")) {
+		if (sc && f->dso.len && !span_is(f->dso, "[unknown]")) {
+			const char *slash = f->dso.p + f->dso.len;
+			while (slash > f->dso.p && slash[-1] != '/') {
+				slash--;
+			}
+			buf_addc(&pf->names, '[');
+			add_name(&pf->names,
+			        (struct span){slash, (size_t)(f->dso.p + f->dso.len - slash)},
+			        false);
+			buf_addc(&pf->names, ']');
+		} else {
+			buf_adds(&pf->names, "[unknown]");
+		}
+	} else {
+		if (pf->java && s.p[0] == 'L' && memchr(s.p, '/', s.len)) {
+			s.p++;
+			s.len--;
+		}
+		if (sc) {
+			s.len = arguments_at(s);
+		}
+		add_name(&pf->names, s, false);
+		if (sc) {
+			/* stackcollapse-perf.pl deletes quotes (JIT names hold them). */
+			size_t w = at;
+			for (size_t r = at; r < pf->names.len; r++) {
+				char c = pf->names.data[r];
+				pf->names.data[w] = c;
+				w += c != '"' && c != '\'';
+			}
+			buf_setlen(&pf->names, w);
+		}
+	}
+	if (inlined) {
+		if (!memmem(pf->names.data + at, pf->names.len - at, "_[i]", 4)) {
+			buf_adds(&pf->names, "_[i]");
+		}
+	} else if (f->kernel && !sc) {
+		buf_adds(&pf->names, "_[k]");
+	}
+}
+
+/*
+ * A frame line's names, leaf first: a perf-map-agent chain `a->b->c` is a
+ * caller and the functions inlined into it, so c, b, a.
+ */
 static void
 push_frame(struct perf *pf, const struct frame *f)
 {
-	pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
-	pf->starts[pf->frames++] = pf->names.len;
-	add_name(&pf->names, f->sym.len ? f->sym : (struct span){"[unknown]", 9}, false);
-	if (f->kernel) {
-		buf_adds(&pf->names, "_[k]");
+	if (pf->opt->stackcollapse && f->sym.len && f->sym.p[0] == '(') {
+		return; /* stackcollapse-perf.pl skips these process names */
+	}
+	const char *end = f->sym.p + f->sym.len;
+	const char *arrow = f->sym.len > 1 ? memmem(f->sym.p, f->sym.len, "->", 2) : NULL;
+	if (!arrow) {
+		push_name(pf, f, f->sym, false);
+		return;
+	}
+	/* From the last piece back to the first: the first is not inlined. */
+	const char *piece_end = end;
+	for (;;) {
+		const char *q = piece_end;
+		while (q > f->sym.p && !(q - f->sym.p >= 2 && q[-2] == '-' && q[-1] == '>')) {
+			q--;
+		}
+		push_name(pf, f, (struct span){q, (size_t)(piece_end - q)}, q > f->sym.p);
+		if (q == f->sym.p) {
+			break;
+		}
+		piece_end = q - 2;
 	}
 }
 
@@ -468,6 +567,7 @@ start_sample(struct perf *pf, const struct header *h)
 	buf_reset(&pf->names);
 	buf_reset(&pf->comm);
 	add_name(&pf->comm, h->comm, true);
+	pf->java = h->comm.len >= 4 && memcmp(h->comm.p, "java", 4) == 0;
 	/* Without a call chain the header line ends with the sample's one frame. */
 	struct frame f;
 	if (h->rest.len && parse_frame(h->rest.p, h->rest.len, &f) && f.sym.len) {
@@ -623,8 +723,8 @@ bool
 perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
         size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
-	struct perf_options opt = {
-	        ro->event, ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
+	struct perf_options opt = {ro->event,
+	        ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES, ro->stackcollapse};
 	struct perf_info info;
 	struct perf pf;
 	perf_init(&pf, t, readers_side(mode), source_name(src), &opt, err);

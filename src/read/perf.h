@@ -43,6 +43,10 @@ struct perf_options {
 	 */
 	const char *event;
 	enum perf_weight weight;
+	/* Frames named as stackcollapse-perf.pl's defaults name them: argument
+	 * lists and quotes dropped, an unresolved symbol after its dso, no
+	 * `_[k]` (--perf-names stackcollapse). */
+	bool stackcollapse;
 };
 
 struct perf_info {

@@ -31,6 +31,7 @@ struct read_options {
 	bool objects; /* callgrind: frames named `function [object]` */
 	double floor; /* callgrind: share under which a branch stays unexpanded */
 	bool weight_period; /* perf: a sample counts its period */
+	bool stackcollapse; /* perf: frames named as stackcollapse-perf.pl names them */
 	long snapshot; /* massif: a snapshot's number, or -1 for the peak */
 	bool strict; /* folded: the first bad line is fatal */
 	bool threaded; /* folded: read on two threads */

@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 # The formats difffold reads, by ORIGINS.tsv's `format` column prefix.
 READ = ("folded", "perf-script", "pprof", "speedscope", "gecko-processed", "callgrind", "dhat")
@@ -121,6 +122,54 @@ def check_refused(difffold, path, fmt, notes, fail):
              % (path, err.strip()))
 
 
+def merge_check(difffold, root, rows, tmp, fail, verbose):
+    """A base folded by stackcollapse-perf.pl's default rules (FlameGraph's
+    --jit expectation without its _[j] marks) merges exactly with the perf
+    script it was folded from, read with --perf-names stackcollapse: every
+    stack has the same count on both sides. stackcollapse-perf.pl drops a
+    last sample not followed by a blank line; the head is cut there too."""
+    checked = 0
+    for row in rows:
+        if not (row["path"].startswith("flamegraph/test/results/")
+                and row["path"].endswith("-collapsed-jit.txt")):
+            continue
+        perf = os.path.join(root, row["role"].split(":", 1)[1])
+        with open(perf, "rb") as f:
+            text = f.read()
+        if not text.endswith(b"\n\n"):
+            text = text[:text.rfind(b"\n\n") + 2]
+        head = os.path.join(tmp, "head.perf")
+        base = os.path.join(tmp, "base.folded")
+        with open(head, "wb") as f:
+            f.write(text)
+        with open(os.path.join(root, row["path"]), "rb") as f:
+            folded = f.read().replace(b"_[j]", b"")
+        with open(base, "wb") as f:
+            f.write(folded)
+        source = next(r for r in rows if r["path"] == row["role"].split(":", 1)[1])
+        extra = ["--perf-names", "stackcollapse"]
+        if "period=" in source.get("truth", ""):
+            extra += ["--weight", "period"]
+        if "samples[" in source.get("truth", ""):
+            first = source["truth"].split("samples[", 1)[1].split("]", 1)[0]
+            extra += ["--event", first]
+        code, out, err = run(difffold, head, extra + ["--base", base, "--head"])
+        checked += 1
+        if code != 0:
+            fail("%s: merge with its stackcollapse-perf.pl fold: exit %d: %s"
+                 % (perf, code, err.strip()[:300]))
+            continue
+        uneven = [line for line in out.splitlines()
+                  if line and not line.startswith("#")
+                  and line.rsplit(" ", 2)[1] != line.rsplit(" ", 2)[2]]
+        if uneven:
+            fail("%s: %d stacks differ from stackcollapse-perf.pl's fold, first: %s"
+                 % (perf, len(uneven), uneven[0][:300]))
+        elif verbose:
+            print("ok   %s merges with its stackcollapse-perf.pl fold" % perf)
+    return checked
+
+
 def main(argv):
     if len(argv) < 3:
         raise SystemExit(__doc__)
@@ -168,8 +217,11 @@ def main(argv):
             check_refused(difffold, path, fmt, notes, fail)
             if verbose:
                 print("ok   %s refused" % row["path"])
-    print("%d files read, %d refused, %d failures"
-          % (counts["read"], counts["refused"], len(failures)))
+    with tempfile.TemporaryDirectory(prefix="difffold-conformance-") as tmp:
+        merged = merge_check(difffold, root, rows, tmp, fail, verbose)
+    print("%d files read, %d refused, %d perf script files merged with their "
+          "stackcollapse-perf.pl fold, %d failures"
+          % (counts["read"], counts["refused"], merged, len(failures)))
     return 1 if failures else 0
 
 

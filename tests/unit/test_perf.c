@@ -241,6 +241,49 @@ test_field_selections(void **state)
 	        "Web_Content;main;native_write_[k] 1\n");
 }
 
+/*
+ * Names as the folders make them: a perf-map-agent chain `a->b->c` is a
+ * caller and the functions inlined into it (`_[i]`), Java's `Lpkg/Class;`
+ * loses its `L` under a java command; with --perf-names stackcollapse, as
+ * stackcollapse-perf.pl's defaults: argument lists and quotes dropped
+ * (not Go's `.(*T).` nor `(anonymous namespace)`), an unresolved symbol
+ * named after its dso, no `_[k]`, frames whose symbol starts with `(` left out.
+ */
+static void
+test_folder_names(void **state)
+{
+	(void)state;
+	static const char java[] =
+	        "java 10488 9962.5: 1 cpu-clock: \n"
+	        "\t7f89cc467bf0 Ljava/io/PrintStream;::println->Ljava/io/PrintStream;::print+0x0 "
+	        "(/tmp/perf-1.map)\n"
+	        "\t7f89cc46a890 LCounter;::countTo+0x50 (/tmp/perf-1.map)\n"
+	        "\tffffffffaee8017b fput+0xb ([kernel.kallsyms])\n\n";
+	check(java, "java;fput_[k];LCounter:::countTo;java/io/PrintStream:::println;"
+	            "java/io/PrintStream:::print_[i] 1\n");
+	/* Only a java command's names lose the L. */
+	check("prog 1 1.5: 1 cycles: \n\t10 Lpkg/A;::f (/p)\n\n", "prog;Lpkg/A:::f 1\n");
+	struct read_options sc = perf_options(NULL, false);
+	sc.stackcollapse = true;
+	char *got = read_as(java, &sc, NULL);
+	assert_string_equal(got, "java;fput;LCounter:::countTo;java/io/PrintStream:::println;"
+	                         "java/io/PrintStream:::print_[i] 1\n");
+	free(got);
+	got = read_as("prog 1 1.5: 1 cycles: \n"
+	              "\t10 f(int, char const*) (/p)\n"
+	              "\t11 ns::(anonymous namespace)::g(long) (/p)\n"
+	              "\t12 net/http.(*Client).Do (/p)\n"
+	              "\t13 RegExp:[&<>\\\"\\'] (/tmp/perf-7.map)\n"
+	              "\t14 [unknown] (/usr/lib/libc.so.6)\n"
+	              "\t15 [unknown] ([unknown])\n"
+	              "\t16 (/usr/bin/prog) (/usr/bin/prog)\n\n",
+	        &sc, NULL);
+	assert_string_equal(got,
+	        "prog;[unknown];[libc.so.6];RegExp:[&<>\\\\];net/http.(*Client).Do;"
+	        "ns::(anonymous namespace)::g;f 1\n");
+	free(got);
+}
+
 static void
 test_malformed(void **state)
 {
@@ -280,6 +323,7 @@ main(void)
 	        cmocka_unit_test(test_without_stack),
 	        cmocka_unit_test(test_comments_and_crlf),
 	        cmocka_unit_test(test_field_selections),
+	        cmocka_unit_test(test_folder_names),
 	        cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
