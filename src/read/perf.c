@@ -322,8 +322,9 @@ parse_frame(const char *s, size_t len, struct frame *f)
 	return true;
 }
 
-/* A frame name: ';' separates frames in the tree, so it becomes ':'. */
-static void
+/* A frame name: ';' separates frames in the tree, so it becomes ':'. Inline:
+ * it runs for every frame of every sample. */
+static inline void
 add_name(struct buf *b, struct span s, bool spaces)
 {
 	size_t at = b->len;
@@ -431,11 +432,30 @@ push_name(struct perf *pf, const struct frame *f, struct span s, bool inlined)
 static void
 push_frame(struct perf *pf, const struct frame *f)
 {
+	/* The common case first: a resolved name kept as it is, no chain
+	 * ('>' is rare in a name, so memchr finds none fast). */
+	if (!pf->opt->stackcollapse && !pf->java && f->sym.len && f->sym.p[0] != '[' &&
+	        !memchr(f->sym.p, '>', f->sym.len)) {
+		pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
+		pf->starts[pf->frames++] = pf->names.len;
+		add_name(&pf->names, f->sym, false);
+		if (f->kernel) {
+			buf_adds(&pf->names, "_[k]");
+		}
+		return;
+	}
 	if (pf->opt->stackcollapse && f->sym.len && f->sym.p[0] == '(') {
 		return; /* stackcollapse-perf.pl skips these process names */
 	}
 	const char *end = f->sym.p + f->sym.len;
-	const char *arrow = f->sym.len > 1 ? memmem(f->sym.p, f->sym.len, "->", 2) : NULL;
+	/* '>' is rare in a name: looked for first, then the '-' before it. */
+	const char *arrow = NULL;
+	for (const char *q = f->sym.p; q < end && (q = memchr(q, '>', (size_t)(end - q))); q++) {
+		if (q > f->sym.p && q[-1] == '-') {
+			arrow = q - 1;
+			break;
+		}
+	}
 	if (!arrow) {
 		push_name(pf, f, f->sym, false);
 		return;
@@ -601,9 +621,12 @@ parse_line(struct perf *pf, const char *s, size_t len)
 		return true;
 	}
 	struct header h;
-	/* perf right-aligns the command when it prints no call chains. */
+	/* perf right-aligns the command when it prints no call chains: an
+	 * indented line right after a header may be one, if it has the ':' of
+	 * a time or an event (the first frame mostly has none). */
 	bool header =
-	        (!pf->in_sample || !is_space(s[0]) || pf->frames == 0) && parse_header(s, len, &h);
+	        (!pf->in_sample || !is_space(s[0]) || (pf->frames == 0 && memchr(s, ':', len))) &&
+	        parse_header(s, len, &h);
 	if (header) {
 		return start_sample(pf, &h);
 	}
