@@ -608,6 +608,18 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	}
 }
 
+/* One of two words: *second says which; a usage error for any other. */
+static bool
+parse_either(const char *arg, const char *first, const char *second, bool *is_second,
+        const char *what, struct diag *err)
+{
+	if (strcmp(arg, first) != 0 && strcmp(arg, second) != 0) {
+		return usage(err, what, arg);
+	}
+	*is_second = strcmp(arg, second) == 0;
+	return true;
+}
+
 /* A reader's name (readers.c) as the format to read; usage error if none. */
 static bool
 parse_reader(enum input_format *f, const char *option, const char *arg, struct diag *err)
@@ -816,20 +828,18 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		o->input_forced = true;
 		return parse_reader(&o->input_format, "--input-format", arg, err);
 	case OPT_BASE_FORMAT:
-		o->side_forced[0] = true;
-		return parse_reader(&o->side_format[0], "--base-format", arg, err);
-	case OPT_HEAD_FORMAT:
-		o->side_forced[1] = true;
-		return parse_reader(&o->side_format[1], "--head-format", arg, err);
+	case OPT_HEAD_FORMAT: {
+		int side = c == OPT_HEAD_FORMAT;
+		o->side_forced[side] = true;
+		return parse_reader(
+		        &o->side_format[side], side ? "--head-format" : "--base-format", arg, err);
+	}
 	case OPT_EVENT:
 		o->event = arg;
 		return true;
 	case OPT_PERF_NAMES:
-		if (strcmp(arg, "stackcollapse") != 0 && strcmp(arg, "difffold") != 0) {
-			return usage(err, "--perf-names: difffold or stackcollapse", arg);
-		}
-		o->perf_stackcollapse = strcmp(arg, "stackcollapse") == 0;
-		return true;
+		return parse_either(arg, "difffold", "stackcollapse", &o->perf_stackcollapse,
+		        "--perf-names: difffold or stackcollapse", err);
 	case OPT_COMPARABLE:
 		o->comparable = true;
 		return true;
@@ -839,11 +849,8 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_SNAPSHOT:
 		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:
-		if (strcmp(arg, "samples") != 0 && strcmp(arg, "period") != 0) {
-			return usage(err, "--weight: samples or period", arg);
-		}
-		o->weight_period = strcmp(arg, "period") == 0;
-		return true;
+		return parse_either(arg, "samples", "period", &o->weight_period,
+		        "--weight: samples or period", err);
 	case OPT_NOTES:
 		o->notes = arg;
 		return true;
