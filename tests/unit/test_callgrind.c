@@ -287,6 +287,12 @@ test_floor(void **state)
 	        &coarse, &info);
 	assert_string_equal(s, "[unexpanded];tiny 5\nmain 95\n");
 	free(s);
+	/* With call contexts the file holds the path: exact under any floor. */
+	s = read_as(HEADER "fl=x.c\nfn=main\n1 95\ncfn=tiny'main\ncalls=1 1\n1 5\n"
+	                   "fn=tiny'main\n1 5\n",
+	        &coarse, &info);
+	assert_string_equal(s, "main 95\nmain;tiny 5\n");
+	free(s);
 }
 
 static void
