@@ -500,11 +500,18 @@ end_sample(struct perf *pf)
 	return true;
 }
 
-/* Whether perf's event (`cycles:u`) is the one named (`cycles:u`, `cycles`). */
+/*
+ * Whether perf's event (`cycles:u`) is the one named: `cycles:u`, or
+ * `cycles` with any modifiers; `cycles:` is `cycles` without modifiers
+ * (when both were recorded, since samples go to the tree as they come).
+ */
 static bool
 event_named(struct span ev, const char *name)
 {
 	size_t n = strlen(name);
+	if (n > 1 && name[n - 1] == ':') {
+		return ev.len == n - 1 && memcmp(ev.p, name, n - 1) == 0;
+	}
 	if (ev.len < n || memcmp(ev.p, name, n) != 0) {
 		return false;
 	}
@@ -560,7 +567,8 @@ choose_event(struct perf *pf, struct span ev, bool *take)
 		}
 		return fail(pf, pf->line_no,
 		        "--event matches several events; name one with its "
-		        "modifiers (as perf script prints it)");
+		        "modifiers as perf script prints it (cycles:u), or with a "
+		        "trailing ':' for the one without (cycles:)");
 	}
 	*take = i >= 0;
 	return true;

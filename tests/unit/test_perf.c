@@ -284,6 +284,25 @@ test_folder_names(void **state)
 	free(got);
 }
 
+/* `--event cycles:` is cycles without modifiers, beside cycles:u. */
+static void
+test_event_exact(void **state)
+{
+	(void)state;
+	static const char two[] = "prog 1 1.1: 1 cycles:u: \n\t10 a (/p)\n\n"
+	                          "prog 1 1.2: 1 cycles: \n\t10 b (/p)\n\n";
+	struct read_options po = perf_options("cycles:", false);
+	char *got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;b 1\n");
+	free(got);
+	po = perf_options("cycles:u", false);
+	got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;a 1\n");
+	free(got);
+	po = perf_options("cycles", false);
+	check_error(two, &po, "f.perf:4: --event matches several events");
+}
+
 static void
 test_malformed(void **state)
 {
@@ -324,6 +343,7 @@ main(void)
 	        cmocka_unit_test(test_comments_and_crlf),
 	        cmocka_unit_test(test_field_selections),
 	        cmocka_unit_test(test_folder_names),
+	        cmocka_unit_test(test_event_exact),
 	        cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
