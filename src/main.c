@@ -138,6 +138,10 @@ with_input(const struct options *o, const struct input_info *info)
 	if (info->note[0]) {
 		eff.input_note = info->note;
 	}
+	for (int side = 0; side < 2; side++) {
+		eff.side_exact[side] = input_side_exact(info, (enum side)side);
+		eff.side_measure[side] = input_side_measure(info, (enum side)side);
+	}
 	return eff;
 }
 

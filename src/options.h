@@ -108,6 +108,12 @@ struct options {
 	bool countname_given; /* else a reader may name its unit ("instructions") */
 	/* Set by main from what the inputs said: how their stacks were made. */
 	const char *input_note;
+	/* What the readers said of each side's counts, indexed by enum side
+	 * (main.c fills them from input.h's input_side_exact and
+	 * input_side_measure): exact, the same on every run (callgrind, massif,
+	 * DHAT), or sampled; what they measure ("instructions"), NULL: not said. */
+	bool side_exact[2];
+	const char *side_measure[2];
 	/* The first file of each side; one profile is the head against "base". */
 	const char *base_label, *head_label;
 	enum truncate truncate;
