@@ -411,6 +411,34 @@ ghc_prof(struct span s)
 	return contains(s, "Time and Allocation Profiling Report") && contains(s, "\nCOST CENTRE");
 }
 
+/*
+ * DTrace's printa of stack aggregations: indented frames `module`function`,
+ * each stack followed by its count alone on an indented line.
+ */
+static bool
+dtrace(struct span s, bool whole)
+{
+	struct span line;
+	bool frame = false, count = false;
+	for (int n = 0; n < 64 && next_line(&s, &line, whole); n++) {
+		struct span t = skip_space(line);
+		if (t.p == line.p || t.p == t.end) {
+			continue;
+		}
+		const char *q = t.p;
+		while (q < t.end && !is_space(*q) && *q != '`') {
+			q++;
+		}
+		frame |= q < t.end && *q == '`' && q > t.p;
+		bool digits = true;
+		for (q = t.p; q < t.end && digits; q++) {
+			digits = *q >= '0' && *q <= '9';
+		}
+		count |= digits && frame;
+	}
+	return frame && count;
+}
+
 /* massif's out file: desc:, cmd:, time_unit:, then snapshot blocks. */
 static bool
 massif(struct span s)
@@ -564,6 +592,18 @@ detect_format(const char *data, size_t len, bool whole)
 	if (ghc_prof(s)) {
 		return INPUT_GHC_PROF;
 	}
+	if (starts(s, "Analysis of sampling ")) {
+		return INPUT_MACOS_SAMPLE;
+	}
+	if (starts(s, "Function Stack,")) {
+		return INPUT_VTUNE_CSV;
+	}
+	if (starts(s, "Level,Function Name,")) {
+		return INPUT_VSPROF_CSV;
+	}
+	if (dtrace(s, whole)) {
+		return INPUT_DTRACE;
+	}
 	if (perf_script(s, whole)) {
 		return INPUT_PERF_SCRIPT;
 	}
@@ -594,6 +634,16 @@ static const struct {
         [INPUT_GHC_PROF] = {"a GHC profiling report (.prof)",
                 "fold it first: inferno-collapse-ghcprof FILE > FILE.folded, or "
                 "ghc-prof-flamegraph"},
+        [INPUT_MACOS_SAMPLE] = {"macOS sample output",
+                "fold it first: inferno-collapse-sample FILE > FILE.folded (or FlameGraph's "
+                "stackcollapse-sample.awk)"},
+        [INPUT_VTUNE_CSV] = {"Intel VTune call stacks (CSV)",
+                "fold it first: inferno-collapse-vtune FILE > FILE.folded"},
+        [INPUT_VSPROF_CSV] = {"a Visual Studio call tree summary (CSV)",
+                "fold it first: inferno-collapse-vsprof FILE > FILE.folded"},
+        [INPUT_DTRACE] = {"DTrace stack aggregations",
+                "fold it first: stackcollapse.pl FILE > FILE.folded (FlameGraph), or "
+                "inferno-collapse-dtrace FILE > FILE.folded"},
         [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON",
                 "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
         [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL},

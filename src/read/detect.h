@@ -24,6 +24,10 @@ enum input_format {
 	INPUT_CPUPROFILE, /* Chrome / V8 / Node .cpuprofile */
 	INPUT_FIREFOX_DEVTOOLS, /* Firefox's old performance panel export */
 	INPUT_GHC_PROF, /* GHC's +RTS -p report */
+	INPUT_MACOS_SAMPLE, /* macOS `sample`'s call graph */
+	INPUT_VTUNE_CSV, /* Intel VTune's call stacks as CSV */
+	INPUT_VSPROF_CSV, /* Visual Studio's call tree summary as CSV */
+	INPUT_DTRACE, /* DTrace stack aggregations */
 	INPUT_DHAT,
 	INPUT_JSON, /* JSON of no kind we know */
 	INPUT_MASSIF,

@@ -34,6 +34,18 @@ REFUSED_NAME = {
 }
 
 
+# What the refusal calls the `other` formats difffold names.
+OTHER_NAMES = {
+    "dtrace": "DTrace",
+    "macos-sample": "macOS sample",
+    "vtune-csv": "VTune",
+    "vsprof-csv": "Visual Studio",
+    "ghc-prof": "GHC",
+    "chrome-cpuprofile": ".cpuprofile",
+    "firefox-devtools-export": "DevTools",
+}
+
+
 def fold_total(text):
     """The total of difffold's folded output (2 or 3 columns: the head)."""
     total = 0
@@ -111,9 +123,15 @@ def check_refused(difffold, path, fmt, notes, fail):
     for prefix, word in REFUSED_NAME.items():
         if fmt.startswith(prefix) and word.lower() not in err.lower():
             fail("%s (%s): the refusal does not name %s: %s" % (path, fmt, word, err.strip()))
-    if notes.startswith("firefox-devtools-export") and "devtools" not in err.lower():
-        fail("%s: the refusal does not name the Firefox DevTools export: %s"
-             % (path, err.strip()))
+    # Files of other tools' formats (`other`, the kind first in the notes):
+    # when difffold names a format, it is theirs; a file with nothing of the
+    # format in it (an empty CSV, headers only) may be refused as no stacks.
+    kind = notes.split(":", 1)[0] if fmt == "other" else ""
+    if kind in OTHER_NAMES and "this looks like" in err and OTHER_NAMES[kind] not in err:
+        fail("%s (%s): named as another format: %s" % (path, kind, err.strip()[:300]))
+    if kind in ("firefox-devtools-export", "macos-sample", "ghc-prof", "chrome-cpuprofile") \
+            and OTHER_NAMES[kind] not in err:
+        fail("%s: the refusal does not name %s: %s" % (path, OTHER_NAMES[kind], err.strip()))
 
 
 def merge_check(difffold, root, rows, tmp, fail, verbose):

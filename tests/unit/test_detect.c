@@ -182,6 +182,41 @@ test_other_formats(void **state)
 	        INPUT_BINARY);
 }
 
+/* Other tools' formats are named, so their refusal says how to fold them. */
+static void
+test_other_tools(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("Analysis of sampling rg (pid 1) every 1 millisecond\n", true),
+	        INPUT_MACOS_SAMPLE);
+	assert_int_equal(DETECT("Function Stack,CPU Time:Self,Module\nTotal,0.0,[Unknown]\n", true),
+	        INPUT_VTUNE_CSV);
+	assert_int_equal(DETECT("\xef\xbb\xbfLevel,Function Name,Number of Calls\n", true),
+	        INPUT_VSPROF_CSV);
+	assert_int_equal(DETECT("CPU     ID                    FUNCTION:NAME\n\n"
+	                        "              genunix`kmem_free+0x20\n"
+	                        "              unix`thread_start+0x8\n               17\n",
+	                         true),
+	        INPUT_DTRACE);
+	assert_int_equal(
+	        DETECT("\tSun Aug  6 2023 Time and Allocation Profiling Report  (Final)\n\n"
+	               "COST CENTRE MODULE SRC %time %alloc\n",
+	                true),
+	        INPUT_GHC_PROF);
+	assert_int_equal(DETECT("{\"label\":\"a\",\"duration\":7.1,\"markers\":[],\"ticks\":[],"
+	                        "\"allocations\":{},\"profile\":{\"meta\":{}}}",
+	                         true),
+	        INPUT_FIREFOX_DEVTOOLS);
+	/* A trace that mentions speedscope is still a trace. */
+	assert_int_equal(DETECT("{\"traceEvents\": [{\"ph\": \"M\", \"args\": "
+	                        "{\"url\": \"https://speedscope.app\"}}]}",
+	                         true),
+	        INPUT_CHROME_TRACE);
+	/* Indented counts alone, or backticks alone, are not DTrace. */
+	assert_int_equal(DETECT("a;b 1\n  7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a`b;c 1\nd 2\n", true), INPUT_FOLDED);
+}
+
 static void
 test_names_and_readers(void **state)
 {
@@ -213,6 +248,7 @@ main(void)
 	        cmocka_unit_test(test_pprof),
 	        cmocka_unit_test(test_json),
 	        cmocka_unit_test(test_other_formats),
+	        cmocka_unit_test(test_other_tools),
 	        cmocka_unit_test(test_names_and_readers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
