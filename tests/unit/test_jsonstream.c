@@ -255,6 +255,15 @@ test_dhat_names_and_metrics(void **state)
 	assert_string_equal(di.unit, "instructions");
 	assert_string_equal(di.note, "DHAT: total lifetime of the blocks (tl)");
 	tree_destroy(t);
+	/* --mode=copy counts bytes copied in the same field: said so, and so
+	 * never compared with heap mode's bytes allocated. */
+	static const char copy[] = "{\"dhatFileVersion\":2,\"mode\":\"copy\",\"pps\":[{\"tb\":4,"
+	                           "\"tbk\":1,\"fs\":[2]}]" DH_FTBL;
+	t = tree_create(&to);
+	assert_true(read_named(DHAT, t, "f", copy, strlen(copy), NULL, &di, &err));
+	assert_string_equal(di.measure, "total bytes copied");
+	assert_string_equal(di.note, "DHAT: total bytes copied (tb)");
+	tree_destroy(t);
 }
 
 static void
