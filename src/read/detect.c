@@ -507,13 +507,16 @@ static bool
 perf_script(struct span s, bool whole)
 {
 	struct span line;
-	bool header = false;
+	bool header = false, weak = false;
 	int seen = 0, oneline = 0;
 	while (seen < PERF_LINES && next_line(&s, &line, whole)) {
 		if (line.p < line.end && *line.p == '#') {
 			continue;
 		}
-		if (header && perf_frame(line)) {
+		/* After `COMM TID` alone, which a folded line can be too, only an
+		 * indented frame with its `(dso)`. */
+		if (header && perf_frame(line) &&
+		        (!weak || (is_space(*line.p) && line.end[-1] == ')'))) {
 			return true;
 		}
 		/* A blank line after a header is malformed perf script, which the
@@ -523,7 +526,7 @@ perf_script(struct span s, bool whole)
 		}
 		bool one = false;
 		header = line.p < line.end &&
-		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one);
+		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one, &weak);
 		oneline += header && one;
 		seen++;
 	}

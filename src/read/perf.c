@@ -218,12 +218,13 @@ parse_header(const char *s, size_t len, struct header *h)
 }
 
 bool
-perf_line_is_header(const char *s, size_t len, bool *one_line)
+perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak)
 {
 	struct header h;
-	if (!parse_header(s, len, &h) || !(h.event.len || h.has_time)) {
+	if (!parse_header(s, len, &h)) {
 		return false;
 	}
+	*weak = !h.event.len && !h.has_time;
 	*one_line = h.event.len && h.rest.len > 2 && h.rest.p[h.rest.len - 1] == ')';
 	return true;
 }

@@ -58,11 +58,10 @@ struct perf_info {
 
 /*
  * Whether a line (without its newline) is a sample's header in any field
- * selection of perf script -F that keeps the time or the event (without
- * both, `COMM TID` is a folded line too); *one_line: a sample without a
- * call chain, its frame `ADDRESS SYMBOL (DSO)` after the event. For
- * detect.c.
+ * selection of perf script -F; *weak: it has neither a time nor an event
+ * (`COMM TID` is a folded line too); *one_line: a sample without a call
+ * chain, its frame `ADDRESS SYMBOL (DSO)` after the event. For detect.c.
  */
-bool perf_line_is_header(const char *s, size_t len, bool *one_line);
+bool perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak);
 
 #endif

@@ -96,9 +96,13 @@ test_perf(void **state)
 	        INPUT_PERF_SCRIPT);
 	assert_int_equal(DETECT("prog [003] 5734.290180:\n\t1157 leaf (/tmp/prog)\n", true),
 	        INPUT_PERF_SCRIPT);
-	/* `COMM TID` alone is a folded line: a header needs a time or an event. */
+	/* `COMM TID` alone (-F comm,tid,ip,sym,dso) is a header only before an
+	 * indented frame with its dso: else it is a folded line. */
+	assert_int_equal(DETECT("java  3244\n\t7f1e214c24d9 SpinPause (/lib/libjvm.so)\n", true),
+	        INPUT_PERF_SCRIPT);
 	assert_int_equal(DETECT("a;b 16\n\tabc def 7\n", true), INPUT_FOLDED);
 	assert_int_equal(DETECT("a;b 16\n\t \t 7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a;b 16\nabc def (x)\n", true), INPUT_FOLDED);
 }
 
 static void
