@@ -630,7 +630,8 @@ static const struct {
         [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL},
         [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL},
         [INPUT_CHROME_TRACE] = {"Chrome trace event JSON",
-                "export a sampled profile as folded stacks instead"},
+                "load it in the Firefox Profiler (profiler.firefox.com imports Chrome traces) "
+                "and save it from there: difffold reads the processed profile it saves"},
         [INPUT_FIREFOX_DEVTOOLS] = {"a Firefox DevTools performance export",
                 "open it in the Firefox Profiler (profiler.firefox.com imports it) and save it "
                 "from there: difffold reads the processed profile it saves"},
@@ -648,7 +649,8 @@ static const struct {
                 "fold it first: stackcollapse.pl FILE > FILE.folded (FlameGraph), or "
                 "inferno-collapse-dtrace FILE > FILE.folded"},
         [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON",
-                "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
+                "load it in the Firefox Profiler (profiler.firefox.com imports it) and save it "
+                "from there: difffold reads the processed profile it saves"},
         [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL},
         [INPUT_JSON] = {"JSON",
                 "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
