@@ -27,7 +27,7 @@ a larger file only adds samples):
     a larger file has more functions, so its RSS column grows by design);
   - perf: `perf script` text, 5,000 stacks 5 to 30 deep, user frames and
     a few kernel frames, addresses, symbol+offset and objects;
-  - pprof, pprof.gz: tests/pprof/gen.py --big (4,000 functions, 20,000
+  - pprof, pprof.gz: tests/profilers/pprof/gen.py --big (4,000 functions, 20,000
     stacks 8 to 40 deep, two sample types), uncompressed and gzip;
   - massif: detailed snapshots of one 2,000-node heap tree;
   - speedscope: bench/gen-speedscope.py (4 profiles, 20,000 paths);

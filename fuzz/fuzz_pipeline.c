@@ -48,8 +48,10 @@
 #include "output.h"
 #include "png.h"
 #include "report.h"
+#include "settings.h"
 #include "svg.h"
 #include "tree.h"
+#include "tree_build.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -365,7 +367,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.base_label = "base";
 			o.head_label = "head";
 		}
-		struct layout *l = layout_create(t, &o);
+		struct draw_options d;
+		settings_draw(&o, &d);
+		struct layout *l = layout_create(t, &d);
 		write_text_formats(t, &o, l);
 		if (h[1] & 8) {
 			write_bitmaps(l);

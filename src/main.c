@@ -21,6 +21,8 @@
 #include "output.h"
 #include "render.h"
 #include "report.h"
+#include "runs.h"
+#include "settings.h"
 #include "svg.h"
 #include "timing.h"
 #include "tree.h"
@@ -37,7 +39,9 @@ static const struct layout *
 picture(const struct tree *t, const struct options *o, struct layout **cache)
 {
 	if (!*cache) {
-		*cache = layout_create(t, o);
+		struct draw_options d;
+		settings_draw(o, &d);
+		*cache = layout_create(t, &d);
 	}
 	return *cache;
 }
@@ -167,6 +171,7 @@ run(const struct options *opt)
 	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
 		code = gate(t, o);
 	}
+	runs_destroy(t->runs); /* input_read attached them, for the caller to free */
 	tree_destroy(t);
 	return code;
 }

@@ -18,6 +18,7 @@
 
 #include "detect.h"
 #include "diag.h"
+#include "draw_options.h"
 #include "tree.h"
 
 enum format {
@@ -28,27 +29,6 @@ enum format {
 	FORMAT_FOLDED,
 	FORMAT_MD,
 	FORMAT_TEXT,
-};
-
-enum widths {
-	WIDTHS_HEAD,
-	WIDTHS_BASE,
-	WIDTHS_UNION,
-};
-
-enum color_by {
-	COLOR_BY_SELF,
-	COLOR_BY_TOTAL,
-};
-
-enum truncate {
-	TRUNCATE_RIGHT, /* keep the start of a name: "very_long_fu.." */
-	TRUNCATE_LEFT, /* keep the end: "..ng_function" */
-};
-
-enum theme {
-	THEME_LIGHT,
-	THEME_DARK,
 };
 
 /* -f json: one object per stack level, or a flat array with parent ids. */

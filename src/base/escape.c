@@ -1,10 +1,9 @@
 #include "escape.h"
 
 #include <inttypes.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include <string.h>
 
+#include "simd.h"
 #include "utf8.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -31,20 +30,6 @@ escape_add_marker(struct buf *b, uint32_t cp)
 }
 
 /* ---- XML ---------------------------------------------------------------- */
-
-/*
- * Printable ASCII but & < > " ': copied as it is. A bit test, not a
- * switch: names are mostly such bytes, and every frame has two.
- */
-static bool
-is_plain(unsigned char c)
-{
-	const uint64_t special = 1ull << ('"' - 0x20) | 1ull << ('&' - 0x20) |
-	                         1ull << ('\'' - 0x20) | 1ull << ('<' - 0x20) |
-	                         1ull << ('>' - 0x20);
-	unsigned d = (unsigned)c - 0x20u;
-	return d < 0x5Fu && (d >= 64 || !((special >> d) & 1));
-}
 
 /*
  * Appends the character reference or replacement for an ASCII byte that
@@ -124,31 +109,6 @@ xml_multibyte(struct buf *b, const char *s, size_t len)
 	return n;
 }
 
-#ifdef __SSE2__
-/*
- * Bit k set when byte k of v is not plain: as a signed byte, v + 1 is
- * under 0x21 for the C0 controls, DEL and every byte of 0x80 and up; the
- * specials pair up (& and ' differ in bit 0, < and > in bit 1).
- */
-static unsigned
-not_plain_mask(__m128i v)
-{
-	__m128i bad = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
-	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-	bad = _mm_or_si128(
-	        bad, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8('\'')));
-	bad = _mm_or_si128(
-	        bad, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8('>')));
-	return (unsigned)_mm_movemask_epi8(bad);
-}
-
-static __m128i
-load16(const char *s)
-{
-	return _mm_loadu_si128((const __m128i *)(const void *)s);
-}
-#endif
-
 /*
  * Appends the run of plain bytes from s[i] and returns where it ends (len
  * if it does not). Every frame's name goes through here, so x86-64 looks
@@ -161,14 +121,12 @@ static size_t
 add_plain_run(struct buf *b, const char *s, size_t i, size_t len)
 {
 	size_t end = i;
-#ifdef __SSE2__
-	for (; len - end >= 16; end += 16) {
+	for (; SIMD_WIDE && len - end >= 16; end += 16) {
 		if (b->len + 16 >= b->cap) {
 			buf_reserve(b, 16);
 		}
-		__m128i v = load16(s + end);
-		_mm_storeu_si128((__m128i *)(void *)(b->data + b->len), v);
-		unsigned mask = not_plain_mask(v);
+		unsigned mask = simd_xml_special16(s + end);
+		memcpy(b->data + b->len, s + end, 16);
 		if (mask) {
 			size_t k = (size_t)__builtin_ctz(mask);
 			buf_setlen(b, b->len + k);
@@ -176,23 +134,22 @@ add_plain_run(struct buf *b, const char *s, size_t i, size_t len)
 		}
 		b->len += 16;
 	}
-	if (end < len && len >= 16) {
+	if (SIMD_WIDE && end < len && len >= 16) {
 		/* The last 16 bytes, shifted through a scratch copy to start at end. */
 		size_t at = len - 16, seen = end - at;
-		unsigned mask = not_plain_mask(load16(s + at)) >> seen;
+		unsigned mask = simd_xml_special16(s + at) >> seen;
 		size_t k = mask ? (size_t)__builtin_ctz(mask) : len - end;
 		char tmp[32] = {0};
-		_mm_storeu_si128((__m128i *)(void *)tmp, load16(s + at));
+		memcpy(tmp, s + at, 16);
 		if (b->len + 16 >= b->cap) {
 			buf_reserve(b, 16);
 		}
-		_mm_storeu_si128((__m128i *)(void *)(b->data + b->len), load16(tmp + seen));
+		memcpy(b->data + b->len, tmp + seen, 16);
 		buf_setlen(b, b->len + k);
 		return end + k;
 	}
-#endif
 	size_t from = end;
-	while (end < len && is_plain((unsigned char)s[end])) {
+	while (end < len && simd_xml_plain_byte((unsigned char)s[end])) {
 		end++;
 	}
 	buf_add(b, s + from, end - from);

@@ -1,6 +1,7 @@
 /*
  * numfmt: numbers for people, in the C locale: thousands separators and
- * percentages, with one wording for every output (issue 18): a change is
+ * percentages, with one wording for every output, so no two outputs say a figure
+ * differently: a change is
  * always signed ("+490", "-1,320", "0"), a change percent has one decimal
  * and says "new" or "removed" rather than a division by zero or -100%,
  * points are percentage points of the larger total. Numbers in the image

@@ -335,7 +335,9 @@ open_temp(struct out *o, struct where *w, struct diag *err)
 	 * Listed before it exists, so no signal on any thread (pango's run
 	 * beside ours) finds the file and not the entry; mkostemp completes
 	 * the name before it creates the file. Unlisted only after it is gone.
+	 * Running out of memory removes it too, through the allocator's hook.
 	 */
+	xalloc_set_oom_hook(out_remove_temps);
 	sigset_t old;
 	hold_signals(&old);
 	set_live(NULL, tmp_path);

@@ -21,8 +21,8 @@
  *
  * Live temporary files are kept in a fixed table that a signal handler can
  * read: out_catch_signals removes them on the usual termination signals,
- * and out_remove_temps (async-signal-safe) does so for fatal paths such as
- * running out of memory.
+ * and out_remove_temps (async-signal-safe) does so for fatal paths; the
+ * first temporary file registers it as the allocator's out-of-memory hook.
  */
 #ifndef DIFFFOLD_OUTPUT_H
 #define DIFFFOLD_OUTPUT_H

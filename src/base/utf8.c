@@ -91,3 +91,16 @@ utf8_length(const char *s, size_t len)
 	}
 	return n;
 }
+
+size_t
+utf8_prefix_bytes(const char *s, size_t len, size_t chars)
+{
+	size_t i = 0;
+	while (i < len && chars > 0) {
+		uint32_t cp;
+		size_t k = utf8_decode(s + i, len - i, &cp);
+		i += k ? k : 1;
+		chars--;
+	}
+	return i;
+}

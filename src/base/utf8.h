@@ -19,5 +19,7 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
 void utf8_encode(struct buf *b, uint32_t cp);
 /* Number of code points, counting each invalid byte as one. */
 size_t utf8_length(const char *s, size_t len);
+/* Byte length of the first `chars` code points of s (an invalid byte counts one). */
+size_t utf8_prefix_bytes(const char *s, size_t len, size_t chars);
 
 #endif

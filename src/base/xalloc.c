@@ -9,7 +9,13 @@
 #include <sys/mman.h>
 #endif
 
-#include "output.h"
+static void (*volatile oom_hook)(void);
+
+void
+xalloc_set_oom_hook(void (*hook)(void))
+{
+	oom_hook = hook;
+}
 
 /*
  * Exit 1 like any other failure, with no temporary output file left behind.
@@ -20,7 +26,10 @@ static void
 out_of_memory(size_t size)
 {
 	fprintf(stderr, "difffold: out of memory (asked for %zu bytes)\n", size);
-	out_remove_temps();
+	void (*hook)(void) = oom_hook;
+	if (hook) {
+		hook();
+	}
 	_exit(1);
 }
 

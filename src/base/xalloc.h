@@ -1,13 +1,21 @@
 /*
  * xalloc: allocation that never returns NULL. Running out of memory is not
  * an input error difffold can report usefully, so it prints "difffold: out
- * of memory", removes the live temporary output files (out_remove_temps)
- * and exits with status 1.
+ * of memory", runs the clean-up hook a higher layer registered (output
+ * registers the removal of its temporary files) and exits with status 1.
  */
 #ifndef DIFFFOLD_XALLOC_H
 #define DIFFFOLD_XALLOC_H
 
 #include <stddef.h>
+
+/*
+ * Sets the function run when memory runs out, just before the exit: it must
+ * be async-signal-safe (it may run on any thread, amid any allocation) and
+ * must not allocate. NULL removes it. The lower layer calls up only through
+ * this pointer, so it needs none of the code above it.
+ */
+void xalloc_set_oom_hook(void (*hook)(void));
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);

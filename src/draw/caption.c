@@ -56,10 +56,10 @@ detach(struct buf *b)
  * stays: "/home/runner/work/svc/s…/base-8f3a2c1.folded".
  */
 static void
-add_name(struct buf *b, const char *s, const struct layout *l)
+add_name(struct buf *b, const char *s, const struct caption_input *l)
 {
 	/* A name and "base: " fit one line of a narrow image too. */
-	double line = floor(l->graph_width / layout_text_char_width(l->opt->font_size)) - 6;
+	double line = l->line_chars - 6;
 	size_t cap = line >= NAME_CAP ? NAME_CAP : line > NAME_MIN ? (size_t)line : NAME_MIN;
 	size_t len = strlen(s);
 	size_t chars = utf8_length(s, len);
@@ -68,14 +68,14 @@ add_name(struct buf *b, const char *s, const struct layout *l)
 		return;
 	}
 	/* Two thirds of the room for the end, from a '/' when there is one. */
-	size_t tail = layout_prefix_bytes(s, len, chars - (cap - 1) * 2 / 3);
+	size_t tail = utf8_prefix_bytes(s, len, chars - (cap - 1) * 2 / 3);
 	const char *slash = memchr(s + tail, '/', len - tail);
 	if (slash && slash + 1 < s + len) {
 		tail = (size_t)(slash - s);
 	}
 	size_t tail_chars = utf8_length(s + tail, len - tail);
 	size_t head_chars = cap - 1 > tail_chars ? cap - 1 - tail_chars : 0;
-	buf_add(b, s, layout_prefix_bytes(s, len, head_chars));
+	buf_add(b, s, utf8_prefix_bytes(s, len, head_chars));
 	buf_adds(b, ELLIPSIS);
 	buf_add(b, s + tail, len - tail);
 }
@@ -107,10 +107,10 @@ add_exact_change(struct buf *b, struct count base, struct count head)
  * base: v1.folded · head: v2.folded".
  */
 static char *
-totals_line(const struct layout *l)
+totals_line(const struct caption_input *l)
 {
 	const struct tree *t = l->tree;
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	const char *unit = o->countname;
 	const struct tree_node *root = tree_node(t, TREE_ROOT);
 	struct buf b;
@@ -133,20 +133,6 @@ totals_line(const struct layout *l)
 	buf_adds(&b, SEP "head: ");
 	add_name(&b, o->head_label, l);
 	return detach(&b);
-}
-
-static const char *
-widths_name(enum widths w)
-{
-	switch (w) {
-	case WIDTHS_BASE:
-		return "base";
-	case WIDTHS_UNION:
-		return "union (base + head)";
-	case WIDTHS_HEAD:
-		break;
-	}
-	return "head";
 }
 
 /*
@@ -184,10 +170,10 @@ sum_nodes(const struct tree *t, struct node_sums *s)
 }
 
 static char *
-rule_line(const struct layout *l, const struct node_sums *sums)
+rule_line(const struct caption_input *l, const struct node_sums *sums)
 {
 	const struct tree *t = l->tree;
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
@@ -210,7 +196,8 @@ rule_line(const struct layout *l, const struct node_sums *sums)
 		buf_adds(&b, "comparison: absolute counts");
 	}
 	buf_adds(&b, SEP "widths: ");
-	buf_adds(&b, widths_name(o->widths));
+	buf_adds(&b, o->widths == WIDTHS_UNION ? "union (base + head)"
+	                                       : draw_options_widths_name(o->widths));
 	/* Removed code has no head width: say so rather than let it vanish. */
 	double removed = o->widths == WIDTHS_HEAD ? sums->removed : 0;
 	if (removed > 0) {
@@ -228,12 +215,12 @@ rule_line(const struct layout *l, const struct node_sums *sums)
 }
 
 static char *
-pruned_line(const struct layout *l)
+pruned_line(const struct caption_input *l)
 {
 	if (!(l->pruned_samples > 0)) {
 		return NULL;
 	}
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	struct buf b;
 	buf_init(&b);
 	add_count(&b, l->pruned_samples, o->countname);
@@ -248,7 +235,7 @@ pruned_line(const struct layout *l)
 }
 
 static char *
-scale_line(const struct layout *l)
+scale_line(const struct caption_input *l)
 {
 	const struct tree *t = l->tree;
 	struct buf b;
@@ -330,7 +317,7 @@ count_text(double base, double head)
  * the noise floor left out, as the colours leave them out.
  */
 static void
-add_changes(struct caption *c, const struct layout *l, const struct node_sums *s)
+add_changes(struct caption *c, const struct caption_input *l, const struct node_sums *s)
 {
 	const struct tree *t = l->tree;
 	double(*sums)[2] = s->by_name;
@@ -367,7 +354,7 @@ add_changes(struct caption *c, const struct layout *l, const struct node_sums *s
 }
 
 static void
-add_legend(struct caption *c, const struct layout *l)
+add_legend(struct caption *c, const struct caption_input *l)
 {
 	static const struct {
 		enum node_status status;
@@ -396,7 +383,7 @@ add_legend(struct caption *c, const struct layout *l)
  * after the subtitle, so the header's layout stays as it is.
  */
 static void
-add_runs_note(struct caption *c, const struct layout *l)
+add_runs_note(struct caption *c, const struct caption_input *l)
 {
 	const struct runs *r = l->tree->runs;
 	if (!r) {
@@ -426,9 +413,9 @@ add_runs_note(struct caption *c, const struct layout *l)
  * stacks, if any: the line layout.c keeps for them (the rule line is full).
  */
 static char *
-with_transforms(char *subtitle, const struct options *o)
+with_transforms(char *subtitle, const struct draw_options *o)
 {
-	if (!transform_active(o->tree.transform)) {
+	if (!transform_active(o->transform)) {
 		return subtitle;
 	}
 	struct buf b;
@@ -438,16 +425,16 @@ with_transforms(char *subtitle, const struct options *o)
 		buf_adds(&b, SEP);
 	}
 	buf_adds(&b, "transforms: ");
-	transform_describe(o->tree.transform, &b);
+	transform_describe(o->transform, &b);
 	free(subtitle);
 	return detach(&b);
 }
 
 void
-caption_init(struct caption *c, const struct layout *l)
+caption_init(struct caption *c, const struct caption_input *l)
 {
 	memset(c, 0, sizeof(*c));
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	if (o->title && *o->title) {
 		c->title = xstrdup(o->title);
 	} else {

@@ -6,7 +6,7 @@
  * changes and the legend entries. The layout wraps these strings into
  * lines at the " · " between their parts; the backends compose no
  * sentences of their own. Numbers are written by numfmt, in the one wording
- * of issue 18.
+ * every output shares.
  */
 #ifndef DIFFFOLD_CAPTION_H
 #define DIFFFOLD_CAPTION_H
@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 #include "color.h"
-#include "layout.h"
+#include "draw_options.h"
+#include "tree.h"
 
 #define CAPTION_LEGEND_MAX 8
 #define CAPTION_CHANGES_MAX 5
@@ -51,8 +52,18 @@ struct caption {
 	size_t legend_count;
 };
 
-/* Fills c from the layout's tree, options, pruning and largest change. */
-void caption_init(struct caption *c, const struct layout *l);
+/* What the caption is made from: the layout's figures, worked out before it. */
+struct caption_input {
+	const struct tree *tree;
+	const struct draw_options *opt;
+	double line_chars; /* characters a header line holds */
+	double max_change; /* largest |change| of any frame, the colour's basis */
+	double pruned_samples; /* basis samples of the frames --min-width pruned */
+	size_t pruned_frames; /* pruned subtree roots */
+};
+
+/* Fills c from in; in's tree and options must outlive c. */
+void caption_init(struct caption *c, const struct caption_input *in);
 void caption_finish(struct caption *c);
 
 #endif

@@ -12,7 +12,7 @@
  * a hue range per class (warm for slower, blue for faster, purple for new,
  * teal for removed) for the largest distance between classes as seen with
  * normal vision and simulated protanopia, deuteranopia and tritanopia
- * (Machado et al. 2009); tests/test_color.c holds the palette to it. Blue
+ * (Machado et al. 2009); tests/unit/test_color.c holds the palette to it. Blue
  * and purple collapse for red-green colour-blind readers unless their
  * lightness differs, so at each step "new" and "faster" differ in
  * lightness; each palest step stays close to grey in lightness and chroma.

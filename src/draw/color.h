@@ -2,7 +2,7 @@
  * color: every colour difffold draws. Differential frames get one of five
  * hues by class, in a few discrete steps that grow with the size of the
  * change; the palette stays distinct for colour-blind readers (checked by
- * tests/test_color.c). Single-profile frames get the classic palettes, hashed from the
+ * tests/unit/test_color.c). Single-profile frames get the classic palettes, hashed from the
  * name so a function keeps its colour across graphs. Pure functions only.
  */
 #ifndef DIFFFOLD_COLOR_H
@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "draw_options.h"
 #include "intern.h"
-#include "options.h"
 #include "tree.h"
 
 struct rgb {

@@ -155,7 +155,7 @@ push_box(struct layout *l, size_t *cap, const struct layout_box *b)
 static double
 min_samples_for(const struct layout *l, double total)
 {
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	double scale = total > 0 ? l->graph_width / total : 0;
 	return o->min_width_percent ? total * o->min_width / 100.0
 	       : scale > 0          ? l->min_width_px / scale
@@ -208,7 +208,7 @@ static void
 place_boxes(struct layout *l)
 {
 	const struct tree *t = l->tree;
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	/* Offsets by depth, not by node: the walk is in pre-order. */
 	struct offset *next = xcalloc(t->max_depth + 1, sizeof(*next));
 	/* A box per drawn node at most: room for them all at once while that
@@ -273,7 +273,7 @@ static void
 paint_boxes(struct layout *l)
 {
 	const struct tree *t = l->tree;
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	for (size_t i = 0; i < l->count; i++) {
 		struct layout_box *b = &l->boxes[i];
 		const struct tree_node *n = tree_node(t, b->node);
@@ -310,20 +310,6 @@ paint_boxes(struct layout *l)
 	}
 }
 
-/* Byte length of the first `chars` code points of s (invalid bytes count one). */
-size_t
-layout_prefix_bytes(const char *s, size_t len, size_t chars)
-{
-	size_t i = 0;
-	while (i < len && chars > 0) {
-		uint32_t cp;
-		size_t k = utf8_decode(s + i, len - i, &cp);
-		i += k ? k : 1;
-		chars--;
-	}
-	return i;
-}
-
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026, the one cut marker of every output */
 
 /* name cut to keep characters plus the marker, on the --truncate side. */
@@ -332,11 +318,11 @@ add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size
         struct buf *out)
 {
 	if (l->opt->truncate == TRUNCATE_LEFT) {
-		size_t skip = layout_prefix_bytes(name, len, chars - keep);
+		size_t skip = utf8_prefix_bytes(name, len, chars - keep);
 		buf_adds(out, ELLIPSIS);
 		buf_add(out, name + skip, len - skip);
 	} else {
-		buf_add(out, name, layout_prefix_bytes(name, len, keep));
+		buf_add(out, name, utf8_prefix_bytes(name, len, keep));
 		buf_adds(out, ELLIPSIS);
 	}
 }
@@ -394,7 +380,7 @@ wrap_break(const char *s, size_t len, size_t max, size_t *next)
 		*next = space + 1;
 		return space;
 	}
-	*next = layout_prefix_bytes(s, len, max);
+	*next = utf8_prefix_bytes(s, len, max);
 	return *next;
 }
 
@@ -526,10 +512,18 @@ place_legend(struct layout *l, double y)
 static void
 place_header(struct layout *l)
 {
-	const struct options *o = l->opt;
+	const struct draw_options *o = l->opt;
 	double fs = o->font_size;
 	l->caption = xmalloc(sizeof(*l->caption));
-	caption_init(l->caption, l);
+	const struct caption_input in = {
+	        .tree = l->tree,
+	        .opt = l->opt,
+	        .line_chars = floor(l->graph_width / layout_text_char_width(fs)),
+	        .max_change = l->max_change,
+	        .pruned_samples = l->pruned_samples,
+	        .pruned_frames = l->pruned_frames,
+	};
+	caption_init(l->caption, &in);
 	const struct caption *c = l->caption;
 	size_t cap = 0;
 	size_t room = line_chars(l, l->graph_width, fs);
@@ -586,11 +580,12 @@ place_rows(struct layout *l)
 }
 
 struct layout *
-layout_create(const struct tree *t, const struct options *o)
+layout_create(const struct tree *t, const struct draw_options *o)
 {
 	struct layout *l = xcalloc(1, sizeof(*l));
 	l->tree = t;
-	l->opt = o;
+	l->settings = *o;
+	l->opt = &l->settings;
 	l->width = o->width;
 	l->frame_height = o->frame_height;
 	l->graph_x = MARGIN_X;

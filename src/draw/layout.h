@@ -21,7 +21,7 @@
 
 #include "buf.h"
 #include "color.h"
-#include "options.h"
+#include "draw_options.h"
 #include "tree.h"
 
 /* The small fields last: 48 bytes a box, not 56. */
@@ -62,7 +62,8 @@ struct caption;
 
 struct layout {
 	const struct tree *tree;
-	const struct options *opt;
+	const struct draw_options *opt; /* &settings */
+	struct draw_options settings; /* layout_create's copy */
 	struct layout_box *boxes; /* pre-order: a parent before its children */
 	size_t count;
 	double width, height; /* whole image */
@@ -114,8 +115,11 @@ struct layout {
 /* Gap between a legend swatch and its label, and between entries, in characters. */
 #define LAYOUT_LEGEND_GAP 2.0
 
-/* Builds the layout; the tree and options must outlive it. Caller destroys. */
-struct layout *layout_create(const struct tree *t, const struct options *o);
+/*
+ * Builds the layout from a copy of *o; the tree and o's strings must
+ * outlive it. Caller destroys.
+ */
+struct layout *layout_create(const struct tree *t, const struct draw_options *o);
 void layout_destroy(struct layout *l);
 /* A node's width in samples under the chosen --widths basis. */
 double layout_basis(const struct tree *t, const struct tree_node *n, enum widths widths);
@@ -144,8 +148,6 @@ void layout_frame_size(const struct layout *l, double box_width, double *w, doub
  * wrapped to it (DejaVu Sans Mono's 0.602 em, with room for rounding).
  */
 double layout_text_char_width(double font_size);
-/* Byte length of the first `chars` code points of s (an invalid byte counts one). */
-size_t layout_prefix_bytes(const char *s, size_t len, size_t chars);
 /* Estimated advance of one character of the default monospace font, in pixels. */
 double layout_char_width(double font_size);
 

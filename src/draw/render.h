@@ -1,6 +1,6 @@
 /*
  * render: PNG and PDF output through difffold's drawing module, a shared
- * library (difffold-render.so, src/png.c and what it needs) that brings
+ * library (difffold-render.so, src/draw/png.c and what it needs) that brings
  * cairo, pango, glib, fontconfig and freetype. The module is loaded with
  * dlopen on the first PNG or PDF output, so every other run starts without
  * binding those forty-odd libraries. It is looked for beside the running

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree_build.h"
 #include "xalloc.h"
 
 /* One run of a side: each node's self count, for the nodes it knew of. */

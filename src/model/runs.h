@@ -31,7 +31,10 @@ struct runs *runs_create(double alpha);
 void runs_destroy(struct runs *r);
 /* Call after each file of a side is read into t (unfinished): it is one run. */
 void runs_take(struct runs *r, const struct tree *t, enum side side);
-/* After tree_finish(t): tests, demotes statuses, and gives r to t. */
+/*
+ * After tree_finish(t): tests, demotes statuses, and points t->runs at r,
+ * which stays the caller's: it frees r (runs_destroy(t->runs)) with t.
+ */
 void runs_attach(struct runs *r, struct tree *t);
 
 size_t runs_count(const struct runs *r, enum side side);

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "buf.h"
 
 enum transform_kind {
@@ -35,10 +36,6 @@ enum transform_kind {
 	TRANSFORM_FOCUS,
 	TRANSFORM_EXCLUDE,
 };
-
-/* A rewritten name may not grow past this (a --replace of every byte by a
- * long text would otherwise take gigabytes): the read fails instead. */
-#define TRANSFORM_NAME_MAX ((size_t)16 << 20)
 
 struct transform;
 struct transform_run;
@@ -84,18 +81,6 @@ void transform_stats(const struct transform *tf, struct transform_stats *st);
 
 /* "difffold: transforms: ..." and a newline: the figures for DIFFFOLD_TIMING. */
 void transform_stats_line(const struct transform *tf, struct buf *out);
-
-struct tree;
-/*
- * The warning, appended to msg, when base and head of a finished
- * differential tree share no root frame but share frames below their
- * roots: stackcollapse-perf's roots are the process names, so a binary
- * called `base` against one called `head` draws every frame as new. The
- * advice: --replace or --skip-frames.
- */
-void transform_warn_roots(const struct tree *t, struct buf *msg);
-/* The warning, appended to msg, when tf's steps dropped every stack of a side. */
-void transform_warn_dropped(const struct transform *tf, const struct tree *t, struct buf *msg);
 
 /* A cache for one tree being built; tf must outlive it. */
 struct transform_run *transform_run_create(const struct transform *tf);

@@ -1,28 +1,13 @@
 /*
- * tree: the finished model (see tree.h): its lifetime, tree_finish, which
- * freezes what tree_build.c built, and the queries the
- * backends read it with.
+ * tree: the finished model (see tree.h): its end, tree_seal, which freezes
+ * what tree_build*.c laid out, and the queries the backends read it with.
  */
 #include "tree.h"
 
 #include <stdlib.h>
 
 #include "prefetch.h"
-#include "runs.h"
-#include "tree_build.h"
 #include "xalloc.h"
-
-struct tree *
-tree_create(const struct tree_options *opt)
-{
-	struct tree *t = xcalloc(1, sizeof(*t));
-	t->opt = *opt;
-	t->names = intern_create();
-	t->build = tree_build_create(opt, t->names);
-	t->node_count = 1;
-	t->base_scale = 1.0;
-	return t;
-}
 
 void
 tree_destroy(struct tree *t)
@@ -31,8 +16,9 @@ tree_destroy(struct tree *t)
 		return;
 	}
 	/* The build state borrows the name table: it goes first. */
-	tree_build_destroy(t->build);
-	runs_destroy(t->runs);
+	if (t->build) {
+		t->drop_build(t->build);
+	}
 	intern_destroy(t->names);
 	free(t->nodes);
 	free(t->nanos);
@@ -166,26 +152,9 @@ self_delta(const struct tree *t, const struct tree_node *n)
 	return tree_value(t, n, SIDE_HEAD, true) - tree_value(t, n, SIDE_BASE, true);
 }
 
-enum node_status
-tree_classify(const struct tree *t, const struct tree_node *n)
-{
-	return tree_classify_change(t, n, self_delta(t, n));
-}
-
 void
-tree_finish(struct tree *t, bool differential)
+tree_seal(struct tree *t, bool differential, const uint32_t *rank)
 {
-	/*
-	 * Nothing is looked up any more: the path and name slots go, and the
-	 * names are sorted in their room, before the nodes array takes its own
-	 * (the sort's keys beside the finished nodes were the peak of big
-	 * trees). The sort uses both cores.
-	 */
-	tree_build_drop_slots(t->build);
-	intern_trim(t->names);
-	const uint32_t *rank = intern_ranks(t->names);
-	tree_build_lay_out(t->build, t);
-	t->build = NULL;
 	sum_totals(t);
 	t->differential = differential;
 	const struct tree_node *root = &t->nodes[TREE_ROOT];

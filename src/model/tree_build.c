@@ -2,22 +2,17 @@
  * tree_build: an unfinished tree's nodes, found by path hash (see
  * tree_build.h), and the line API the reader feeds them through.
  */
-#include "tree_build.h"
+#include "tree_build_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#ifdef __GLIBC__ /* defined by the headers above */
-#include <malloc.h>
-#endif
 
 #include "hash.h"
 #include "prefetch.h"
+#include "simd.h"
 #include "transform.h"
 #include "xalloc.h"
 
@@ -44,12 +39,9 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	uint64_t h = seed;
 	size_t i = 0;
-#if defined(__SSE2__)
 	/* 16 bytes a step looked at for ';' at once, hashed as two words. */
-	const __m128i semis = _mm_set1_epi8(';');
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, semis));
+	for (; SIMD_WIDE && i + 16 <= n; i += 16) {
+		unsigned m = simd_eq16(s + i, ';');
 		uint64_t w[2];
 		memcpy(w, s + i, 16);
 		if (m) {
@@ -65,7 +57,6 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 		}
 		h = hash_mix(hash_mix(h, w[0]), w[1]);
 	}
-#endif
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, s + i, 8);
@@ -133,6 +124,19 @@ tree_build_create(const struct tree_options *opt, struct intern *names)
 	return b;
 }
 
+struct tree *
+tree_create(const struct tree_options *opt)
+{
+	struct tree *t = xcalloc(1, sizeof(*t));
+	t->opt = *opt;
+	t->names = intern_create();
+	t->build = tree_build_create(opt, t->names);
+	t->drop_build = tree_build_destroy;
+	t->node_count = 1;
+	t->base_scale = 1.0;
+	return t;
+}
+
 void
 tree_build_destroy(struct tree_build *b)
 {
@@ -166,14 +170,12 @@ slots_full(const struct tree_build *b)
 }
 
 /*
- * Gives back to the system the whole pages of the consumed prefix [0, used)
- * of an array that is freed only later, so what replaces it grows while it
- * shrinks and the two never peak together: the nodes array and the build
- * arrays it is laid out from, the grown path slots and the old ones. Such
- * pages read as zero if touched again (free may write there).
+ * The nodes array and the build arrays it is laid out from, the grown path
+ * slots and the old ones (free may write to a released page: it reads as
+ * zero).
  */
-static void
-release_prefix(void *p, size_t *released, size_t used)
+void
+tree_build_release_prefix(void *p, size_t *released, size_t used)
 {
 #if defined(__linux__) && defined(MADV_DONTNEED)
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -225,7 +227,7 @@ grow_slots(struct tree_build *b)
 			}
 		}
 		if (hi < old) { /* the last block's pages go with the free below */
-			release_prefix(b->slots, &released, hi * sizeof(uint64_t));
+			tree_build_release_prefix(b->slots, &released, hi * sizeof(uint64_t));
 		}
 	}
 	free(b->slots);
@@ -846,106 +848,4 @@ tree_side_self(const struct tree *t, enum side side, size_t *count, const uint32
 	*count = t->build->count;
 	*nanos = t->build->self_nanos[side];
 	return t->build->self_units[side];
-}
-
-/*
- * Parents and depths, from the keys, which are then freed: they are four
- * times the size of what is left of them. Depths are worked out here, in an
- * array that stays in cache: a parent's depth read back from the nodes array
- * would be a cache miss a node.
- */
-static void
-take_parents(struct tree_build *b, uint32_t *parents, uint32_t *depths)
-{
-	depths[0] = 0;
-	for (size_t id = 0; id < b->count; id++) {
-		parents[id] = b->keys[id].parent;
-		if (id) {
-			depths[id] = depths[parents[id]] + 1;
-		}
-	}
-	free(b->keys);
-	b->keys = NULL;
-}
-
-/* Nodes laid out between two releases: 1.1 MiB of nodes (xprefault's minimum). */
-#define LAY_OUT_BLOCK ((size_t)1 << 14)
-
-static void
-lay_out_block(struct tree_build *b, struct tree *t, const uint32_t *parents, const uint32_t *depths,
-        size_t lo, size_t hi)
-{
-	xprefault(&t->nodes[lo], (hi - lo) * sizeof(struct tree_node));
-	for (size_t id = lo; id < hi; id++) {
-		struct tree_node *n = &t->nodes[id];
-		memset(n, 0, sizeof(*n));
-		n->name = b->name_ids[id];
-		n->parent = parents[id];
-		n->first_child = TREE_NONE;
-		n->next_sibling = TREE_NONE;
-		n->depth = depths[id];
-		if (n->depth > t->max_depth) {
-			t->max_depth = n->depth;
-		}
-		for (int side = 0; side < 2; side++) {
-			if (!b->self_units[side]) {
-				continue;
-			}
-			n->self_units[side] = n->total_units[side] = b->self_units[side][id];
-			uint32_t nanos = b->self_nanos[side] ? b->self_nanos[side][id] : 0;
-			if (nanos && !t->nanos) {
-				/* Zero pages until written: whole counts cost nothing here. */
-				t->nanos = xcalloc(b->count, sizeof(struct tree_nanos));
-			}
-			if (t->nanos) {
-				t->nanos[id].self[side] = t->nanos[id].total[side] = nanos;
-			}
-		}
-	}
-}
-
-void
-tree_build_drop_slots(struct tree_build *b)
-{
-	free(b->slots);
-	b->slots = NULL;
-}
-
-void
-tree_build_lay_out(struct tree_build *b, struct tree *t)
-{
-	size_t count = b->count;
-	uint32_t *parents = xmalloc(count * sizeof(uint32_t));
-	uint32_t *depths = xmalloc(count * sizeof(uint32_t));
-	xprefault(parents, count * sizeof(uint32_t));
-	xprefault(depths, count * sizeof(uint32_t));
-	take_parents(b, parents, depths);
-	t->node_count = count;
-	t->nodes = xmalloc(count * sizeof(struct tree_node));
-	/* The per-node arrays read in order, their element sizes, what each gave back. */
-	void *src[7] = {b->name_ids, b->self_units[SIDE_BASE], b->self_units[SIDE_HEAD],
-	        b->self_nanos[SIDE_BASE], b->self_nanos[SIDE_HEAD], parents, depths};
-	const size_t elem[7] = {sizeof(uint32_t), sizeof(uint64_t), sizeof(uint64_t),
-	        sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint32_t)};
-	size_t released[7] = {0};
-	for (size_t lo = 0; lo < count; lo += LAY_OUT_BLOCK) {
-		size_t hi = count - lo > LAY_OUT_BLOCK ? lo + LAY_OUT_BLOCK : count;
-		lay_out_block(b, t, parents, depths, lo, hi);
-		if (hi < count) { /* the last block's pages go with the frees below */
-			for (int i = 0; i < 7; i++) {
-				release_prefix(src[i], &released[i], hi * elem[i]);
-			}
-		}
-	}
-	free(depths);
-	free(parents);
-	tree_build_destroy(b);
-#ifdef __GLIBC__
-	/*
-	 * The build arrays under the mmap threshold (see main) leave their
-	 * pages in the heap when freed, resident beside what the outputs
-	 * allocate next: at 10 MB that made the outputs the peak.
-	 */
-	malloc_trim(0);
-#endif
 }

@@ -1,25 +1,10 @@
 /*
- * tree_build: the build state of an unfinished tree, private to tree.c,
- * tree_build.c (backends include tree.h only).
- *
- * A tree points to its build state from tree_create until tree_finish,
- * which lays the nodes array out of it and destroys it; struct tree itself
- * holds only the finished model. The state stays behind the tree's pointer
- * rather than in a builder the caller holds, so the reader, the tests and
- * the fuzzer keep one handle (tree_create, tree_add_stack, tree_finish)
- * and never see a build field.
- *
- * A node is found by a hash of its whole path (the frame hashes from the
- * root down), so the slots of all frames of a line are known before any of
- * them is resolved: the lookups of a line are started together and their
- * cache misses overlap instead of following one another. A slot candidate is
- * then confirmed exactly: same parent as the node just resolved, same bytes.
- * Interning happens only when a node is created.
- *
- * While building, a node is only its key, its name id and its self counts
- * (36 bytes, not the 56 of a struct tree_node): tree_finish lays out
- * the nodes array and sums the totals once, so adding a stack writes to its
- * leaf, not to every frame.
+ * tree_build: the API that makes a tree (tree.h), for the readers, the
+ * tests and the fuzzer: tree_create, stacks added whole, hashed ahead or
+ * frame by frame through cursors, then tree_finish. The build state stays
+ * behind the tree's pointer rather than in a builder the caller holds, so a
+ * reader keeps one handle from tree_create to tree_finish; its fields are
+ * private to tree_build*.c (tree_build_private.h).
  */
 #ifndef DIFFFOLD_TREE_BUILD_H
 #define DIFFFOLD_TREE_BUILD_H
@@ -28,107 +13,120 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
 #include "count.h"
-#include "intern.h"
 #include "tree.h"
 
-#define ROOT_PATH_HASH 0x243f6a8885a308d3ull
-
-struct node_key {
-	uint32_t parent;
-	uint32_t len;
-	const char *bytes; /* the interned name */
+/* Takes a copy of *opt. The caller frees the tree with tree_destroy. */
+struct tree *tree_create(const struct tree_options *opt);
+/*
+ * Adds one stack (frames separated by ';') with count c to a side. Returns
+ * false, with *reason set to a message owned by the tree, when the side's
+ * total would exceed 2^64-1 (nothing is added then), or when the stack
+ * would take the tree past opt.max_nodes frames (the tree can then only be
+ * destroyed).
+ */
+bool tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
+        const char **reason);
+/*
+ * Stacks hashed ahead, on another thread than the one adding them (the
+ * folded reader's pipeline): the frames' hashes do not depend on the tree,
+ * so they are worked out while the tree is busy with earlier stacks. A
+ * frame of a stack, its bytes at stack + at.
+ */
+struct tree_frame {
+	uint32_t at, len;
+	uint64_t hash; /* of its bytes */
+	uint64_t path; /* of its path, from the root down to it */
 };
 
-struct frame;
-
-struct tree_build {
-	struct tree_options opt; /* the tree's */
-	struct intern *names; /* the tree's name table, borrowed */
-	size_t count; /* nodes so far, the root included */
-	uint64_t *slots; /* path hash tag << 32 | node id; 0 = empty (id 0 is the root) */
-	size_t mask; /* 2^bits slots */
-	unsigned shift; /* 64 - bits: a path hash's slot is its top bits (see home) */
-	/* Per node, all with room for `cap` nodes: */
-	struct node_key *keys; /* what confirming a candidate needs */
-	uint32_t *name_ids; /* intern id */
-	/*
-	 * Self counts per side, NULL until the side gets a count: whole units,
-	 * and their nanos only once a count with a fraction arrives (as in the
-	 * finished tree, whole profiles never pay for them).
-	 */
-	uint64_t *self_units[2];
-	uint32_t *self_nanos[2];
-	size_t cap;
-	struct count sum[2]; /* side totals so far, for the overflow check */
-	struct frame *frames; /* FRAME_BATCH frames of the line being added */
-	uint32_t *prev; /* nodes of the previous line, root first */
-	uint64_t *prev_k; /* and their path hashes */
-	size_t prev_depth, prev_cap;
-	struct buf scratch; /* frame after --strip-hex */
-	struct transform_run *transform; /* NULL: no transforms */
-	uint64_t seed; /* hash_seed(): the same for every tree of the process */
-	bool full; /* a node was refused: opt.max_nodes reached */
-	char full_msg[80];
+/* Whether the tree takes hashed stacks: not with --reverse, --strip-hex or transforms. */
+bool tree_takes_hashed(const struct tree *t);
+/*
+ * The frames of stack from byte start on (the start of a frame), path the
+ * path of the frame before it (tree_cursor_root().path for the first):
+ * their count, or SIZE_MAX when there are more than cap. Reads no tree, so
+ * may run on any thread.
+ */
+size_t tree_hash_frames(const char *stack, size_t len, size_t start, uint64_t path,
+        struct tree_frame *out, size_t cap);
+/*
+ * The lookups of the n frames fr of a hashed stack, in three stages run
+ * some stacks ahead of tree_add_hashed, so that the cache misses of several
+ * stacks overlap: 0 loads their slots, 1 finds their candidate nodes (into
+ * hint) and loads them, 2 loads the candidates' names (a frame without a
+ * candidate will be a new node: its name's intern slot, then entry). A hint is only
+ * that: tree_add_hashed confirms it, or looks the frame up again (nodes
+ * made meanwhile are found).
+ */
+void tree_hashed_ahead(
+        const struct tree *t, const struct tree_frame *fr, size_t n, uint32_t *hint, int stage);
+/*
+ * tree_add_stack for a stack whose first `shared` frames are those of the
+ * stack added just before (the same bytes; at most 65536 of them), and
+ * whose other frames are fr[0..n) from tree_hash_frames, with the hints of
+ * tree_hashed_ahead's stage 1. Only when tree_takes_hashed.
+ */
+bool tree_add_hashed(struct tree *t, enum side side, const char *stack, struct count c,
+        size_t shared, const struct tree_frame *fr, const uint32_t *hint, size_t n,
+        const char **reason);
+/*
+ * Stacks frame by frame, for a reader that has them as a tree already (the
+ * callgrind reader's expansion): a cursor is a node of the unfinished tree
+ * with its path, so a child is found without going over the path again.
+ * Not when tree_needs_paths: --reverse merges from the leaf end, and the
+ * transforms rewrite whole stacks.
+ */
+struct tree_cursor {
+	uint32_t node;
+	uint64_t path; /* private to the tree */
 };
 
-/* The name of a node to create: its bytes, and its intern hash and id when known. */
-struct name {
-	const char *f;
+/* Whether stacks must come whole (tree_add_stack), not through cursors. */
+bool tree_needs_paths(const struct tree *t);
+/* The root. */
+struct tree_cursor tree_cursor_root(void);
+/*
+ * The child of at named frame (one frame, ';' and all), created if new, as
+ * tree_add_stack would create it. False, with *reason set, when it would
+ * take the tree past opt.max_nodes frames (the tree can then only be
+ * destroyed).
+ */
+bool tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
+        struct tree_cursor *child, const char **reason);
+/*
+ * A frame's name for tree_cursor_named, which a reader adds at many
+ * nodes: hashed once (its hash is intern_hash's), and its id in the tree's
+ * names kept once a node took it.
+ */
+struct tree_name {
+	const char *bytes; /* the reader's, kept while it adds */
 	size_t len;
-	uint64_t hash; /* intern_hash(f, len), or 0 if not known */
-	uint32_t id; /* intern id, or TREE_NONE if not known */
+	uint64_t hash; /* intern_hash(bytes, len) */
+	uint32_t id; /* in the tree's names, TREE_NONE until a node took it */
 };
 
-/* Holds only the root; names stays the caller's. */
-struct tree_build *tree_build_create(const struct tree_options *opt, struct intern *names);
-void tree_build_destroy(struct tree_build *b);
-/* Frees the path slots: no node is looked up once the tree is finishing. */
-void tree_build_drop_slots(struct tree_build *b);
 /*
- * Fills t's nodes array, node_count and max_depth from b (totals start as
- * the self counts), then destroys b.
+ * tree_cursor_child for a tree_name (one frame), without hashing or
+ * interning it again. Only when tree_takes_hashed: a frame is then its
+ * bytes as they are (no --strip-hex).
  */
-void tree_build_lay_out(struct tree_build *b, struct tree *t);
+bool tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name *name,
+        struct tree_cursor *child, const char **reason);
 /*
- * The child of parent named nm whose path hashes to k, created if new.
- * When opt.max_nodes refuses it: sets b->full and returns parent.
+ * Adds c to the self count of a side at a node: tree_add_stack for a stack
+ * that ends there. False, with *reason set and nothing added, when the
+ * side's total would exceed 2^64-1.
  */
-uint32_t tree_build_child(struct tree_build *b, uint64_t k, uint32_t parent, const struct name *nm);
-/* A per-node array of elem-byte zeroes, with room for b->cap nodes. */
-void *tree_build_new_self(const struct tree_build *b, size_t elem);
-const char *tree_build_overflow_reason(enum side side);
-/* The message for b->full, owned by b. */
-const char *tree_build_full_reason(struct tree_build *b);
-
+bool tree_add_count(
+        struct tree *t, enum side side, uint32_t node, struct count c, const char **reason);
 /*
- * The first slot to probe for path hash k: its top bits, which are the top
- * bits of the tag a slot keeps. So the table grows, and another tree's nodes
- * are looked up in it, from the tags alone, without hashing any name again,
- * and growing writes the new table nearly in order.
+ * While building: a side's self counts so far, one per node (*count of
+ * them): their whole units, or NULL when the side has none yet, and in
+ * *nanos their fractions, or NULL when none had one. For runs_take (--runs).
  */
-static inline size_t
-tree_build_home(const struct tree_build *b, uint64_t k)
-{
-	return (size_t)(k >> b->shift);
-}
-
-/*
- * The first node on path hash k's probe whose slot tag matches, 0 if none:
- * only a candidate, which its parent and name must confirm. Inline: the
- * line's lookups and the merge both run it once a frame.
- */
-static inline uint32_t
-tree_build_candidate(const struct tree_build *b, uint64_t k)
-{
-	uint64_t tag = (k >> 32) << 32, slot;
-	for (size_t i = tree_build_home(b, k); (slot = b->slots[i]) != 0; i = (i + 1) & b->mask) {
-		if ((slot & ~(uint64_t)UINT32_MAX) == tag) {
-			return (uint32_t)slot;
-		}
-	}
-	return 0;
-}
+const uint64_t *tree_side_self(
+        const struct tree *t, enum side side, size_t *count, const uint32_t **nanos);
+/* Freezes the tree: children order, base scale, statuses. Call once. */
+void tree_finish(struct tree *t, bool differential);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX

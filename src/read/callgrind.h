@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -58,6 +59,8 @@ bool callgrind_line(struct callgrind *cg, const char *line, size_t len, struct d
  */
 bool callgrind_finish(struct callgrind *cg, struct tree *t, enum side side,
         struct callgrind_info *info, struct diag *err);
-/* The reader as the table runs it (readers.h): callgrind_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn callgrind_read;
+readers_note_fn callgrind_note;
 
 #endif

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "jsonstream.h"
-#include "readers.h"
 
 /* The metrics of a program point, and what they count. */
 static const struct {
@@ -235,9 +234,9 @@ dhat_read(struct tree *t, enum folded_mode mode, struct source *src, const char 
 	struct dhat d;
 	bool ok = init(&d, ro->event, &info, source_name(src), err) &&
 	          jsonstream_read_source(src, head, head_len, &reader, &d, err);
-	ok = finish(&d, ok, t, readers_side(mode), source_name(src), err);
+	ok = finish(&d, ok, t, reader_side(mode), source_name(src), err);
 	if (ok) {
-		readers_json_unit(res, info.unit);
+		reader_json_unit(res, info.unit);
 		snprintf(res->measure, sizeof(res->measure), "%s", info.what);
 		snprintf(res->note, sizeof(res->note), "DHAT: %s (%s)", info.what, info.metric);
 		snprintf(res->key, sizeof(res->key), "%s", info.metric);

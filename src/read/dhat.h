@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -26,7 +27,8 @@ struct dhat_info {
 	uint64_t points; /* program points read */
 };
 
-/* The reader as the table runs it (readers.h): dhat_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn dhat_read;
 
 /* Whether name is a metric DHAT writes ("tb", "mbk"...). */
 bool dhat_metric_known(const char *name);

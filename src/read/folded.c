@@ -8,8 +8,8 @@
 
 #include "buf.h"
 #include "count.h"
-#include "readers.h"
 #include "source.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 struct pipe;
@@ -208,7 +208,7 @@ parse_lines(struct reader *r, const char *data, size_t len, bool at_eof)
 			break;
 		}
 		size_t end = (size_t)(nl - data);
-		if (end - pos > FOLDED_MAX_LINE) {
+		if (end - pos > BOUND_LINE) {
 			r->line_no++;
 			diag_set(r->err, r->name, r->line_no, "line is longer than 16 MiB");
 			return -1;
@@ -218,7 +218,7 @@ parse_lines(struct reader *r, const char *data, size_t len, bool at_eof)
 		}
 		pos = end + 1;
 	}
-	if (len - pos > FOLDED_MAX_LINE) {
+	if (len - pos > BOUND_LINE) {
 		r->line_no++;
 		diag_set(r->err, r->name, r->line_no, "line is longer than 16 MiB");
 		return -1;

@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -24,23 +26,6 @@
  */
 #define FOLDED_MARK_2_COLUMNS "# difffold: 2 columns"
 #define FOLDED_MARK_3_COLUMNS "# difffold: 3 columns"
-
-/* Lines longer than this are an error, not an allocation. */
-#define FOLDED_MAX_LINE ((size_t)16 << 20)
-
-enum folded_mode {
-	FOLDED_BASE,
-	FOLDED_HEAD,
-	FOLDED_AUTO, /* 2 columns: head only; 3 columns: base and head */
-};
-
-struct folded_stats {
-	uint64_t lines; /* lines that carried a stack */
-	uint64_t bad_lines; /* skipped lines */
-	uint64_t first_bad; /* line number of the first one */
-	const char *first_bad_reason;
-	bool three_column; /* decided on the first line with a stack */
-};
 
 /*
  * Reads the rest of an open source, head (head_len bytes already read from
@@ -56,7 +41,8 @@ bool folded_read_source(struct tree *t, struct source *src, const char *head, si
 bool folded_read_source_threaded(struct tree *t, struct source *src, const char *head,
         size_t head_len, enum folded_mode mode, bool strict, struct folded_stats *st,
         struct diag *err);
-/* The reader as the table runs it (readers.h): folded_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn folded_read;
 
 /*
  * True when `stack COUNT` as the first stack line of a single input would be

@@ -6,7 +6,6 @@
 
 #include "buf.h"
 #include "jsonstream.h"
-#include "readers.h"
 #include "xalloc.h"
 
 #define NONE JSON_NONE /* a null prefix: a root stack */
@@ -433,9 +432,9 @@ gecko_read(struct tree *t, enum folded_mode mode, struct source *src, const char
 	struct gecko g;
 	init(&g, &info);
 	bool ok = jsonstream_read_source(src, head, head_len, &reader, &g, err);
-	ok = finish(&g, ok, t, readers_side(mode), source_name(src), err);
+	ok = finish(&g, ok, t, reader_side(mode), source_name(src), err);
 	if (ok) {
-		readers_json_unit(res, info.unit);
+		reader_json_unit(res, info.unit);
 	}
 	return ok;
 }

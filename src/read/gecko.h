@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -29,6 +30,7 @@ struct gecko_info {
 	uint64_t threads; /* threads read */
 };
 
-/* The reader as the table runs it (readers.h): gecko_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn gecko_read;
 
 #endif

@@ -14,6 +14,8 @@
 #include "source.h"
 #include "timing.h"
 #include "transform.h"
+#include "tree_build.h"
+#include "tree_warn.h"
 #include "xalloc.h"
 
 static void
@@ -93,7 +95,7 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 	size_t len = source_peek(src, head, DETECT_SIZE, &whole, err);
 	bool ok = len != SIZE_MAX;
 	if (ok) {
-		enum side side = readers_side(sd->mode);
+		enum side side = reader_side(sd->mode);
 		enum input_format f = sd->o->side_forced[side] ? sd->o->side_format[side]
 		                      : sd->o->input_forced    ? sd->o->input_format
 		                                               : detect_format(head, len, whole);
@@ -410,8 +412,8 @@ input_read(
 		runs_attach(runs, t);
 	}
 	timing_stage("tree_finish");
-	transform_warn_roots(t, messages);
-	transform_warn_dropped(o->tree.transform, t, messages);
+	tree_warn_roots(t, messages);
+	tree_warn_dropped(o->tree.transform, t, messages);
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "tree_build.h"
 #include "xalloc.h"
 
 /* The position after a value: the next index of its array. */

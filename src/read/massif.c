@@ -5,14 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "buf.h"
 #include "count.h"
-#include "readers.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
-#define MAX_LINE ((size_t)16 << 20)
-/* A stack's frames, like a folded line: past this it is an error. */
-#define MAX_STACK ((size_t)16 << 20)
 /* Detailed snapshots listed in the message for a missing one. */
 #define MAX_LISTED 32
 
@@ -270,7 +268,7 @@ tree_line(struct massif *m, const char *s, size_t len)
 		parent->children += bytes;
 		parent->seen++;
 		size_t above = m->cap - parent->pos;
-		if (indent > 1 && above + (size_t)(end - p) + 1 > MAX_STACK) {
+		if (indent > 1 && above + (size_t)(end - p) + 1 > BOUND_STACK) {
 			return fail(m, m->line_no, "a stack is longer than 16 MiB");
 		}
 	} else {
@@ -356,7 +354,7 @@ parse_lines(struct massif *m, const char *data, size_t len, bool at_eof)
 	for (;;) {
 		const char *nl = memchr(data + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - data) : len;
-		if (end - pos > MAX_LINE) {
+		if (end - pos > BOUND_LINE) {
 			fail(m, m->line_no + 1, "line is longer than 16 MiB");
 			return -1;
 		}
@@ -449,7 +447,7 @@ massif_read(struct tree *t, enum folded_mode mode, struct source *src, const cha
 	struct massif_options opt = {ro->snapshot};
 	struct massif_info info;
 	struct massif m;
-	massif_init(&m, t, readers_side(mode), source_name(src), &opt, err);
+	massif_init(&m, t, reader_side(mode), source_name(src), &opt, err);
 	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &m, err);
 	ok = ok && finish(&m, &info);

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -40,6 +41,7 @@ struct massif_info {
 	uint64_t total; /* its heap tree's bytes */
 };
 
-/* The reader as the table runs it (readers.h): massif_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn massif_read;
 
 #endif

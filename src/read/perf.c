@@ -4,14 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "buf.h"
 #include "count.h"
-#include "readers.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
-#define MAX_LINE ((size_t)16 << 20)
-/* A sample's frames, like a folded line: past this it is an error. */
-#define MAX_STACK ((size_t)16 << 20)
 #define MAX_EVENTS 32
 #define EVENT_SIZE 64
 /* x86-64 and arm64 map the kernel in the upper half of the address space. */
@@ -650,7 +648,7 @@ parse_line(struct perf *pf, const char *s, size_t len)
 		return fail(pf, pf->line_no, "not a stack frame (`ADDRESS SYMBOL (DSO)`)");
 	}
 	/* Names and the ';' between them: the folded line the sample makes. */
-	if (pf->names.len + pf->frames > MAX_STACK) {
+	if (pf->names.len + pf->frames > BOUND_STACK) {
 		return fail(pf, pf->sample_line, "the sample's stack is longer than 16 MiB");
 	}
 	push_frame(pf, &f);
@@ -664,7 +662,7 @@ parse_lines(struct perf *pf, const char *data, size_t len, bool at_eof)
 	for (;;) {
 		const char *nl = memchr(data + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - data) : len;
-		if (end - pos > MAX_LINE) {
+		if (end - pos > BOUND_LINE) {
 			fail(pf, pf->line_no + 1, "line is longer than 16 MiB");
 			return -1;
 		}
@@ -759,7 +757,7 @@ perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char 
 	        ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES, ro->stackcollapse};
 	struct perf_info info;
 	struct perf pf;
-	perf_init(&pf, t, readers_side(mode), source_name(src), &opt, err);
+	perf_init(&pf, t, reader_side(mode), source_name(src), &opt, err);
 	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pf, err);
 	ok = ok && finish(&pf, &info);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -54,7 +55,9 @@ struct perf_info {
 	uint64_t samples; /* samples read into the tree */
 };
 
-/* The reader as the table runs it (readers.h): perf_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn perf_read;
+readers_note_fn perf_note;
 
 /*
  * Whether a line (without its newline) is a sample's header in any field

@@ -4,20 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "buf.h"
 #include "count.h"
 #include "escape.h"
 #include "hash.h"
 #include "idmap.h"
 #include "pprof.pb-c.h"
-#include "readers.h"
+#include "tree_build.h"
 #include "xalloc.h"
 
 /* A top-level field this long is no sample or table entry: an error, not
  * an allocation (source.c would otherwise buffer it whole). */
 #define MAX_FIELD ((size_t)64 << 20)
-/* A stack's frames, like a folded line: past this it is an error. */
-#define MAX_STACK ((size_t)16 << 20)
 #define NO_STRING INT64_MIN
 
 /* Profile's top-level fields read (numbers from google/pprof's profile.proto). */
@@ -601,7 +600,7 @@ make_path(struct pprof *pp, const struct stack *s)
 		if (l->frame == SIZE_MAX && !make_frames(pp, l)) {
 			return false;
 		}
-		if (pp->path.len + l->frame_len + 1 > MAX_STACK) {
+		if (pp->path.len + l->frame_len + 1 > BOUND_STACK) {
 			return fail_at(pp, s->at, "a sample's stack is longer than 16 MiB");
 		}
 		buf_adds(&pp->path, pp->path.len ? ";" : "");
@@ -820,7 +819,7 @@ pprof_read(struct tree *t, enum folded_mode mode, struct source *src, const char
 	struct pprof_options opt = {ro->event};
 	struct pprof_info info;
 	struct pprof pp;
-	pprof_init(&pp, t, readers_side(mode), source_name(src), &opt, err);
+	pprof_init(&pp, t, reader_side(mode), source_name(src), &opt, err);
 	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pp, err);
 	ok = ok && finish(&pp, &info);

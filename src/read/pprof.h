@@ -6,7 +6,7 @@
  * The Profile message is never decoded whole: its top-level fields are
  * walked as they arrive (tag, length, bytes) and each submessage (a
  * sample, a location, a function, a mapping, a sample type) is decoded
- * alone with the protobuf-c code generated from src/pprof.proto. The
+ * alone with the protobuf-c code generated from src/read/pprof.proto. The
  * tables a sample refers to may come after it, so samples are kept, until
  * the end, aggregated by their list of location ids: memory follows the
  * distinct stacks (their ids and a sum per sample type) and the tables,
@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -47,6 +48,7 @@ struct pprof_info {
 	uint64_t samples; /* Sample messages read */
 };
 
-/* The reader as the table runs it (readers.h): pprof_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn pprof_read;
 
 #endif

@@ -4,7 +4,13 @@
 #include <string.h>
 
 #include "callgrind.h"
+#include "dhat.h"
+#include "folded.h"
+#include "gecko.h"
 #include "massif.h"
+#include "perf.h"
+#include "pprof.h"
+#include "speedscope.h"
 
 /*
  * The order is the precedence of the picture's note and count name when
@@ -70,12 +76,6 @@ readers_at(size_t i)
 	return i < READERS ? &table[i] : NULL;
 }
 
-enum side
-readers_side(enum folded_mode mode)
-{
-	return mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-}
-
 bool
 readers_read(const struct profile_reader *r, struct tree *t, enum folded_mode mode,
         struct source *src, const char *head, size_t head_len, const struct read_options *ro,
@@ -108,15 +108,6 @@ readers_read_file(const struct profile_reader *r, struct tree *t, enum folded_mo
 	bool ok = readers_read(r, t, mode, src, NULL, 0, ro, res, err);
 	source_close(src);
 	return ok;
-}
-
-void
-readers_json_unit(struct read_result *res, const char *unit)
-{
-	if (unit) {
-		snprintf(res->unit, sizeof(res->unit), "%s", unit);
-		snprintf(res->measure, sizeof(res->measure), "%s", unit);
-	}
 }
 
 void

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "jsonstream.h"
-#include "readers.h"
 #include "xalloc.h"
 
 /*
@@ -312,9 +311,9 @@ speedscope_read(struct tree *t, enum folded_mode mode, struct source *src, const
 	struct speedscope sc;
 	init(&sc, &info);
 	bool ok = jsonstream_read_source(src, head, head_len, &reader, &sc, err);
-	ok = finish(&sc, ok, t, readers_side(mode), source_name(src), err);
+	ok = finish(&sc, ok, t, reader_side(mode), source_name(src), err);
 	if (ok) {
-		readers_json_unit(res, info.unit);
+		reader_json_unit(res, info.unit);
 	}
 	return ok;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -30,6 +31,7 @@ struct speedscope_info {
 	uint64_t profiles; /* profiles read */
 };
 
-/* The reader as the table runs it (readers.h): speedscope_read. */
+/* The reader as the table runs it (readers.h). */
+readers_read_fn speedscope_read;
 
 #endif

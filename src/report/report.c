@@ -199,7 +199,7 @@ report_summary_init(struct summary *s, const struct tree *t, bool noise_floor)
 	s->change = report_change(s->base_total, s->head_total);
 	s->larger = s->change.negative || s->base_total.v > s->head_total.v ? s->base_total
 	                                                                    : s->head_total;
-	/* The same noise floor as the colours (tree_classify). */
+	/* The same noise floor as the colours (tree_classify_change). */
 	s->floor = noise_floor ? t->opt.min_delta * s->larger.v : 0;
 	uint32_t nnames = intern_count(t->names);
 	s->fns = xcalloc(nnames ? nnames : 1, sizeof(*s->fns));

@@ -71,9 +71,12 @@ BLESS=1 rewrites stdout, stderr, exit and files/ from what difffold does
 with `formats` are not rewritten: their exit and stderr hold for every
 format. Read the git diff before committing.
 
-Folders without `args` are not cases (tests/report/data holds the inputs
-of tests/report/cli.py). Nothing is ever skipped: a missing tool, user or
-fixture fails the case.
+Folders without `args` are not cases (tests/golden/report/data holds the
+inputs of tests/scripts/report_cli.py). Nothing is skipped for a missing tool, user or
+fixture: that fails the case. The one skip: an as-nobody case when nobody
+cannot start even a copy of the binary in the temporary directory (see
+tests/tools/other_user.py); it is listed with the reason, and the suite
+exits 77 (skipped, for meson) unless a case failed.
 """
 import argparse
 import difflib
@@ -89,6 +92,10 @@ import sys
 import tempfile
 import threading
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tools"))
+from other_user import drop_to, runnable_as  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLESS = os.environ.get("BLESS") == "1"
@@ -284,9 +291,7 @@ class Run:
             if fsize is not None:
                 resource.setrlimit(resource.RLIMIT_FSIZE, (int(fsize), int(fsize)))
             if nobody is not None:
-                os.setgroups([])
-                os.setgid(nobody[1])
-                os.setuid(nobody[0])
+                drop_to(nobody)()
         return child
 
     def execute(self, exe, args):
@@ -558,7 +563,7 @@ def hostile_text(data):
     return [f"control characters from the input in text output: {bad}"] if bad else []
 
 
-# A subset of escape_is_invisible in src/escape.c.
+# A subset of escape_is_invisible in src/base/escape.c.
 INVISIBLE = set(range(0x200B, 0x2010)) | set(range(0x202A, 0x202F)) | \
     set(range(0x2060, 0x2065)) | set(range(0x2066, 0x206A)) | {0xAD, 0x61C, 0xFEFF}
 
@@ -623,13 +628,20 @@ class Checker:
         self.benign = None
 
     def run_case(self, path):
-        """The case's problems, as a list of strings (empty: it passed)."""
+        """The case's problems, as a list of strings (empty: it passed), or
+        the reason it was skipped, as a string."""
         case = Case(path, self.conformance)
         if case.has("formats"):
             return self.run_formats(case)
+        exe = self.exe
+        if case.has("as-nobody") and os.geteuid() == 0:
+            pw = pwd.getpwnam("nobody")  # KeyError fails the case
+            exe, why = runnable_as(self.exe, (pw.pw_uid, pw.pw_gid))
+            if exe is None:
+                return why
         run = Run(case)
         try:
-            out, err, code, rss = run.execute(self.exe, case.lines("args"))
+            out, err, code, rss = run.execute(exe, case.lines("args"))
             made = run.made()
             problems = self.judge(case, run, out, err, code, rss)
             problems += self.judge_files(case, made)
@@ -774,19 +786,24 @@ def main():
         print(f"no cases under {suite}")
         return 1
     checker = Checker(exe, conformance)
-    failed = 0
+    failed = skipped = 0
     for name in names:
         try:
             problems = checker.run_case(os.path.join(suite, name))
         except (OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
             problems = [f"{type(e).__name__}: {e}"]
+        if isinstance(problems, str):
+            skipped += 1
+            print(f"SKIP  {name}: {problems}", flush=True)
+            continue
         failed += bool(problems)
         status = "FAIL" if problems else "BLESS" if BLESS else "ok"
         print(f"{status:5} {name}", flush=True)
         for p in problems:
             print("  " + p.replace("\n", "\n  "), flush=True)
-    print(f"{len(names)} cases, {failed} failed{' (blessed)' if BLESS else ''}")
-    return 1 if failed else 0
+    print(f"{len(names)} cases, {failed} failed, {skipped} skipped"
+          f"{' (blessed)' if BLESS else ''}")
+    return 1 if failed else 77 if skipped else 0
 
 
 if __name__ == "__main__":

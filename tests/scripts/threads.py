@@ -7,7 +7,7 @@ result; files of many chunks (shared prefixes, lines longer than a chunk or
 deeper than the frames hashed ahead, errors late in the file) check the
 two-thread pipeline against the one-thread reader.
 
-    tests/threads.py DIFFFOLD
+    tests/scripts/threads.py DIFFFOLD
 """
 
 import gzip

@@ -4,7 +4,7 @@
 # a comment giving the reason; the checks left out are listed with their
 # reasons in .clang-tidy.
 #
-# Usage: tests/static-analysis.sh [BUILD_DIR]   (default: build; it must be
+# Usage: tests/tools/static-analysis.sh [BUILD_DIR]   (default: build; it must be
 # configured, as clang-tidy reads BUILD_DIR/compile_commands.json)
 set -eu
 cd "$(dirname "$0")/../.."

@@ -22,10 +22,13 @@
 #include "buf.h"
 #include "export.h"
 #include "folded.h"
+#include "layout.h"
 #include "options.h"
 #include "output.h"
 #include "readers.h"
+#include "settings.h"
 #include "tree.h"
+#include "tree_build.h"
 
 /* The tree's folded export as a NUL-terminated string the caller frees. */
 static inline char *
@@ -81,6 +84,15 @@ fold_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
 	bool ok = readers_read_file(readers_find("folded"), t, mode, path, &ro, &res, err);
 	*st = res.folded;
 	return ok;
+}
+
+/* layout_create with the picture's settings taken from o, as main does. */
+static inline struct layout *
+layout_of(const struct tree *t, const struct options *o)
+{
+	struct draw_options d;
+	settings_draw(o, &d);
+	return layout_create(t, &d);
 }
 
 /* A fresh tree fed from `data` through the reader; fails the test on error. */

@@ -1,7 +1,7 @@
 /*
  * callgrind: the format's rules one at a time on hand-written files, the
  * expansion of the call graph into stacks, and the exactness of self costs.
- * Real files made by valgrind are checked in tests/callgrind/.
+ * Real files made by valgrind are checked in tests/profilers/callgrind/.
  */
 #include "callgrind.h"
 #include "readers.h"

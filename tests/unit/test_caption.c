@@ -56,12 +56,11 @@ test_exact_totals(void **state)
 	tree_finish(t, true);
 	struct options o;
 	setup_options(&o);
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_contains(c.totals, "base 18,446,744,073,709,551,615 \xE2\x86\x92 head "
 	                          "9,007,199,254,740,993 samples: -18,437,736,874,454,810,622");
-	caption_finish(&c);
 	layout_destroy(l);
 	options_finish(&o);
 	tree_destroy(t);
@@ -75,9 +74,9 @@ test_differential(void **state)
 	struct options o;
 	setup_options(&o);
 	o.countname = "instructions";
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_string_equal(c.title, "Differential flame graph");
 	assert_null(c.subtitle);
 	/* The numbers first, then the names (issue 18 point 1). */
@@ -111,7 +110,6 @@ test_differential(void **state)
 			assert_memory_equal(&c.legend[i].ramp[k], &want, sizeof(want));
 		}
 	}
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -124,9 +122,9 @@ test_largest_changes(void **state)
 	struct tree *t = diff_tree(false);
 	struct options o;
 	setup_options(&o);
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_string_equal(c.changes_title, "largest changes (self samples):");
 	/* "tiny" (+1) is within the noise floor; "main" has no self change. */
 	assert_int_equal(c.change_count, 3);
@@ -140,7 +138,6 @@ test_largest_changes(void **state)
 		assert_string_equal(c.changes[i].counts, want[i][1]);
 		assert_string_equal(c.changes[i].name, want[i][2]);
 	}
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -155,13 +152,12 @@ test_long_names(void **state)
 	setup_options(&o);
 	o.base_label = "/home/runner/work/svc/svc/profiles/base-8f3a2c1.folded";
 	o.head_label = "head.folded";
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_contains(c.totals,
 	        "base: /home/runner/work/\xE2\x80\xA6/profiles/base-8f3a2c1.folded"
 	        " \xC2\xB7 head: head.folded");
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -179,9 +175,9 @@ test_options_in_captions(void **state)
 	o.color_by = COLOR_BY_TOTAL;
 	o.theme = THEME_DARK;
 	o.min_width = 2; /* "tiny" is far narrower */
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	struct caption c = *l->caption;
 	assert_string_equal(c.title, "Release 2 vs 1");
 	assert_string_equal(c.subtitle, "checkout service");
 	assert_contains(c.rule, "comparison: normalised (base scaled by \xc3\x97"
@@ -193,18 +189,16 @@ test_options_in_captions(void **state)
 	struct rgb want = color_diff(STATUS_NEW, 1, THEME_DARK);
 	assert_memory_equal(&c.legend[2].fill, &want, sizeof(want));
 	assert_contains(c.scale, "strongest = a frame's total change of ");
-	caption_finish(&c);
 	layout_destroy(l);
 
 	o.min_width = 25;
 	o.min_width_percent = true;
 	o.countname = "bytes";
-	l = layout_create(t, &o);
-	caption_init(&c, l);
+	l = layout_of(t, &o);
+	c = *l->caption;
 	/* union basis: old (19,000 x 1.26...) and fresh and tiny go. */
 	assert_contains(c.pruned, "frames narrower than 25% of the total not drawn");
 	assert_contains(c.pruned, " bytes in 3 frames");
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -221,16 +215,15 @@ test_single(void **state)
 	options_init(&o);
 	o.head_label = "app.folded";
 	o.base_label = "base";
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_string_equal(c.title, "Flame graph");
 	assert_string_equal(c.totals, "150,000 samples \xC2\xB7 app.folded");
 	assert_null(c.scale);
 	assert_null(c.pruned);
 	assert_int_equal(c.legend_count, 0);
 	assert_non_null(c.rule);
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }
@@ -246,12 +239,11 @@ test_no_change(void **state)
 	tree_finish(t, true);
 	struct options o;
 	setup_options(&o);
-	struct layout *l = layout_create(t, &o);
-	struct caption c;
-	caption_init(&c, l);
+	struct layout *l = layout_of(t, &o);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_contains(c.totals, "samples: 0 (0.0%)");
 	assert_contains(c.scale, "no change");
-	caption_finish(&c);
 	layout_destroy(l);
 	tree_destroy(t);
 }

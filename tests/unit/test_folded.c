@@ -270,7 +270,7 @@ static void
 test_line_cap(void **state)
 {
 	(void)state;
-	size_t n = FOLDED_MAX_LINE + 10;
+	size_t n = BOUND_LINE + 10;
 	char *big = test_malloc(n + 20);
 	memcpy(big, "ok 1\n", 5);
 	memset(big + 5, 'x', n);
@@ -283,9 +283,9 @@ test_line_cap(void **state)
 	assert_false(r.ok);
 	assert_string_equal(r.err.msg, "in.folded:2: line is longer than 16 MiB");
 	/* A line just under the cap is fine. */
-	memset(big, 'y', FOLDED_MAX_LINE - 2);
-	memcpy(big + FOLDED_MAX_LINE - 2, " 1\n", 3);
-	r = read_mem_len(big, FOLDED_MAX_LINE + 1, FOLDED_HEAD, false);
+	memset(big, 'y', BOUND_LINE - 2);
+	memcpy(big + BOUND_LINE - 2, " 1\n", 3);
+	r = read_mem_len(big, BOUND_LINE + 1, FOLDED_HEAD, false);
 	assert_true(r.ok);
 	free(r.dump);
 	test_free(big);

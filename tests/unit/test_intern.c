@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "name_sort.h"
+
 static void
 test_ids(void **state)
 {
@@ -221,6 +223,76 @@ test_hash(void **state)
 	assert_true(intern_hash("12345678a", 9) != intern_hash("12345678b", 9));
 }
 
+/* The plain byte order: memcmp, then the shorter first. */
+static int
+cmp_names(const void *pa, const void *pb)
+{
+	const struct name_key *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->bytes, b->bytes, n);
+	return c != 0 ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/*
+ * name_sort (two threads above its threshold), name_sort_plain (one) and
+ * qsort give the same order, on enough names for the threads: names with
+ * long shared prefixes, prefixes of each other, bytes of every value.
+ */
+static void
+test_name_sort_twins(void **state)
+{
+	(void)state;
+	enum { N = 70000, WIDTH = 40 };
+	char(*names)[WIDTH] = malloc(N * sizeof(*names));
+	struct name_key *v[3];
+	for (int k = 0; k < 3; k++) {
+		v[k] = malloc(N * sizeof(struct name_key));
+	}
+	uint64_t x = 88172645463325252ull;
+	for (uint32_t i = 0; i < N; i++) {
+		/* 31 bytes shared by most; the id in the last bytes keeps names distinct. */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint32_t len = (uint32_t)(x % 8) + (i % 3 == 0 ? 2 : 31);
+		memset(names[i], 'f', WIDTH);
+		names[i][x % 29] = (char)(x >> 40);
+		names[i][len - 1] = (char)(i & 0xff);
+		names[i][len - 2] = (char)(i >> 8);
+		names[i][len < 3 ? 0 : len - 3] = len < 3 ? names[i][0] : (char)(i >> 16);
+		for (int k = 0; k < 3; k++) {
+			name_key_init(&v[k][i], names[i], len, i);
+		}
+	}
+	/* Distinct names only: drop the few that collide. */
+	qsort(v[2], N, sizeof(struct name_key), cmp_names);
+	size_t n = 0;
+	for (size_t i = 0; i < N; i++) {
+		if (i == 0 || cmp_names(&v[2][i - 1], &v[2][i]) != 0) {
+			v[2][n++] = v[2][i];
+		}
+	}
+	assert_true(n > 32768 * 2);
+	for (int k = 0; k < 2; k++) {
+		memcpy(v[k], v[2], n * sizeof(struct name_key));
+		for (size_t i = n; i-- > 1;) { /* shuffled */
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			size_t j = x % (i + 1);
+			struct name_key t = v[k][i];
+			v[k][i] = v[k][j];
+			v[k][j] = t;
+		}
+	}
+	name_sort(v[0], n, 12345);
+	name_sort_plain(v[1], n, 12345);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(v[0][i].id, v[2][i].id);
+		assert_int_equal(v[1][i].id, v[2][i].id);
+	}
+	for (int k = 0; k < 3; k++) {
+		free(v[k]);
+	}
+	free(names);
+}
+
 int
 main(void)
 {
@@ -233,6 +305,7 @@ main(void)
 	        cmocka_unit_test(test_ranks),
 	        cmocka_unit_test(test_ranks_many),
 	        cmocka_unit_test(test_hash),
+	        cmocka_unit_test(test_name_sort_twins),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * jsonstream and the JSON readers (speedscope, gecko, dhat): each rule on
  * a hand-written file, and the errors with their lines. Real DHAT files
- * are checked in tests/dhat/.
+ * are checked in tests/profilers/dhat/.
  */
 #include "jsonstream.h"
 

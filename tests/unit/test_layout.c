@@ -80,7 +80,7 @@ test_widths_head(void **state)
 	struct tree *t = small_tree();
 	struct options o;
 	picture_options(&o);
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->basis_total, 100, EPS);
 	assert_near(l->graph_width, 1200 - 2 * l->graph_x, EPS);
 	expect_box(l, "all", 0, 100, 100);
@@ -110,7 +110,7 @@ test_widths_base(void **state)
 	struct options o;
 	picture_options(&o);
 	o.widths = WIDTHS_BASE;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->basis_total, 100, EPS);
 	expect_box(l, "a", 0, 40, 100);
 	expect_box(l, "b", 0, 10, 100);
@@ -130,7 +130,7 @@ test_widths_union(void **state)
 	struct options o;
 	picture_options(&o);
 	o.widths = WIDTHS_UNION;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->basis_total, 200, EPS);
 	expect_box(l, "a", 0, 110, 200);
 	expect_box(l, "b", 0, 60, 200);
@@ -158,7 +158,7 @@ test_widths_normalised(void **state)
 	struct options o;
 	picture_options(&o);
 	o.widths = WIDTHS_UNION;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->basis_total, 200, EPS);
 	expect_box(l, "a", 0, 100, 200);
 	expect_box(l, "b", 100, 100, 200);
@@ -189,7 +189,7 @@ test_sibling_edges_meet(void **state)
 		picture_options(&o);
 		o.width = 997;
 		o.widths = all[w];
-		struct layout *l = layout_create(t, &o);
+		struct layout *l = layout_of(t, &o);
 		assert_int_equal(l->count, 302);
 		const struct layout_box *parent = box_named(l, "root");
 		assert_non_null(parent);
@@ -230,11 +230,11 @@ test_prune_pixels(void **state)
 	/* graph_width / 1000 px per sample: dust1 and dust2 and small are
 	 * 2, 3 and 5 samples wide; a 4-sample threshold prunes dust1 and
 	 * dust2 (with deeper) but keeps small. */
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	double px = l->graph_width / 1000.0;
 	layout_destroy(l);
 	o.min_width = 4 * px;
-	l = layout_create(t, &o);
+	l = layout_of(t, &o);
 	assert_near(l->min_width_px, 4 * px, EPS);
 	assert_null(box_named(l, "dust1"));
 	assert_null(box_named(l, "dust2"));
@@ -269,7 +269,7 @@ test_prune_keeps_other_views(void **state)
 	picture_options(&o);
 	o.min_width = 1; /* head: 10 samples, base: 9, union: 19 */
 	o.min_width_percent = true;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	const struct layout_box *gone = box_named(l, "gone");
 	assert_non_null(gone);
 	assert_true(gone->hidden);
@@ -295,7 +295,7 @@ test_prune_percent(void **state)
 	picture_options(&o);
 	o.min_width = 0.6; /* % of the total: frames under 6 samples go */
 	o.min_width_percent = true;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->min_width_px, l->graph_width * 0.006, EPS);
 	assert_null(box_named(l, "dust1"));
 	assert_null(box_named(l, "dust2"));
@@ -318,7 +318,7 @@ test_rows(void **state)
 	struct options o;
 	picture_options(&o);
 	o.frame_height = 17;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_int_equal(l->max_depth, 3);
 	assert_near(l->graph_height, 4 * 17, EPS);
 	assert_true(l->graph_y >= l->header_height + l->legend_height);
@@ -334,7 +334,7 @@ test_rows(void **state)
 	assert_int_equal(box_named(l, "deeper")->depth, 3);
 	layout_destroy(l);
 	o.inverted = true;
-	l = layout_create(t, &o);
+	l = layout_of(t, &o);
 	for (size_t i = 0; i < l->count; i++) {
 		const struct layout_box *b = &l->boxes[i];
 		assert_near(b->y, l->graph_y + b->depth * 17.0, EPS);
@@ -364,7 +364,7 @@ test_small_changes_pale(void **state)
 	tree_finish(t, true);
 	struct options o;
 	picture_options(&o);
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	struct rgb pale = color_diff_step(STATUS_SLOWER, 1, o.theme);
 	struct rgb strong = color_diff_step(STATUS_FASTER, COLOR_STEPS, o.theme);
 	const struct layout_box *a = box_named(l, "task_a");
@@ -389,9 +389,9 @@ test_legend_rows(void **state)
 	struct options o;
 	picture_options(&o);
 	o.width = 1600;
-	struct layout *wide = layout_create(diff, &o);
+	struct layout *wide = layout_of(diff, &o);
 	o.width = 800;
-	struct layout *narrow = layout_create(diff, &o);
+	struct layout *narrow = layout_of(diff, &o);
 	assert_near(wide->legend_scale_y, wide->legend_text_y, EPS);
 	assert_true(narrow->legend_scale_y > narrow->legend_text_y);
 	assert_true(narrow->legend_scale_y < narrow->legend_y + narrow->legend_height);
@@ -413,8 +413,8 @@ test_header_bands(void **state)
 	struct tree *diff = small_tree();
 	struct options o;
 	picture_options(&o);
-	struct layout *ls = layout_create(single, &o);
-	struct layout *ld = layout_create(diff, &o);
+	struct layout *ls = layout_of(single, &o);
+	struct layout *ld = layout_of(diff, &o);
 	assert_near(ls->legend_height, 0, EPS);
 	assert_true(ld->legend_height >= o.font_size);
 	assert_true(ld->legend_text_y > ld->legend_y);
@@ -426,7 +426,7 @@ test_header_bands(void **state)
 	layout_destroy(ld);
 	o.subtitle = "sub";
 	o.min_width = 1000; /* prunes everything below the root */
-	ld = layout_create(diff, &o);
+	ld = layout_of(diff, &o);
 	assert_true(ld->title_y < ld->subtitle_y && ld->subtitle_y < ld->totals_y);
 	assert_true(ld->rule_y < ld->pruned_y && ld->pruned_y < ld->header_height);
 	layout_destroy(ld);
@@ -453,7 +453,7 @@ test_deep_stack(void **state)
 	struct options o;
 	picture_options(&o);
 	o.frame_height = 1;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_int_equal(l->count, DEPTH + 1);
 	assert_int_equal(l->max_depth, DEPTH);
 	for (size_t i = 0; i < l->count; i++) {
@@ -476,7 +476,7 @@ test_colour_self(void **state)
 	struct options o;
 	picture_options(&o);
 	o.widths = WIDTHS_UNION;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_near(l->max_change, 40, EPS);
 	const struct layout_box *b = box_named(l, "b");
 	assert_int_equal(b->status, STATUS_SLOWER);
@@ -508,7 +508,7 @@ test_colour_total(void **state)
 	o.widths = WIDTHS_UNION;
 	o.color_by = COLOR_BY_TOTAL;
 	o.theme = THEME_DARK;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	/* a: +30 inclusive, b: +40, c: -30, e: +20, d: -30; the root (0) is out. */
 	assert_near(l->max_change, 40, EPS);
 	assert_int_equal(box_named(l, "a")->status, STATUS_SLOWER);
@@ -541,7 +541,7 @@ test_colour_noise_floor(void **state)
 	struct options o;
 	picture_options(&o);
 	o.color_by = COLOR_BY_TOTAL;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_int_equal(box_named(l, "x")->status, STATUS_SAME);
 	assert_int_equal(box_named(l, "z")->status, STATUS_SLOWER);
 	assert_near(box_named(l, "z")->intensity, 1, EPS);
@@ -557,7 +557,7 @@ test_colour_single(void **state)
 	struct options o;
 	picture_options(&o);
 	o.palette = "mem";
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	for (size_t i = 0; i < l->count; i++) {
 		const struct layout_box *x = &l->boxes[i];
 		size_t len;
@@ -578,7 +578,7 @@ label_layout(struct tree **t, struct options *o, const char *name)
 	add_stack(*t, SIDE_HEAD, name, 1);
 	tree_finish(*t, false);
 	picture_options(o);
-	return layout_create(*t, o);
+	return layout_of(*t, o);
 }
 
 static char *
@@ -616,7 +616,7 @@ test_label_truncate(void **state)
 	expect_label(l, 3, "");
 	expect_label(l, 2, "");
 	expect_label(l, 0, "");
-	o.truncate = TRUNCATE_LEFT;
+	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	expect_label(l, 9,
 	        "\xE2\x80\xA6"
 	        "cdefghij");
@@ -639,7 +639,7 @@ test_label_multibyte(void **state)
 	expect_label(l, 9,
 	        "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
 	expect_label(l, 6, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4\xce\xb5\xE2\x80\xA6");
-	o.truncate = TRUNCATE_LEFT;
+	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	expect_label(l, 6, "\xE2\x80\xA6\xce\xb5\xce\xb6\xce\xb7\xce\xb8\xe2\x82\xac");
 	expect_label(l, 3, "");
 	layout_destroy(l);
@@ -677,7 +677,7 @@ test_label_invalid_utf8(void **state)
 	expect_label(l, 7,
 	        "ab\xff\xfe\xce\xb1"
 	        "c\xE2\x80\xA6");
-	o.truncate = TRUNCATE_LEFT;
+	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	expect_label(l, 8,
 	        "\xE2\x80\xA6\xce\xb1"
 	        "cdefgh");
@@ -705,7 +705,7 @@ test_label_huge_name(void **state)
 	char *got = label(l, 12);
 	assert_string_equal(got, "abcdefghijk\xE2\x80\xA6");
 	free(got);
-	o.truncate = TRUNCATE_LEFT;
+	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	got = label(l, 12);
 	/* 2^20 = 40329 * 26 + 22: the name ends in ...nopqrstuv. */
 	assert_string_equal(got, "\xE2\x80\xA6lmnopqrstuv");
@@ -762,7 +762,7 @@ test_label_change(void **state)
 	struct options o;
 	picture_options(&o);
 	o.widths = WIDTHS_UNION;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	expect_label_of(l, "parse_issue_fixed", 40, "parse_issue_fixed +87%");
 	expect_label_of(l, "parse_issue_fixed", 22, "parse_issue_fixed +87%");
 	expect_label_of(l, "parse_issue_fixed", 21, "parse_issue_fix\xE2\x80\xA6 +87%");
@@ -773,13 +773,13 @@ test_label_change(void **state)
 	expect_label_of(l, "modify_title", 30, "modify_title new");
 	expect_label_of(l, "gone", 30, "gone removed");
 	expect_label_of(l, "same", 30, "same");
-	o.truncate = TRUNCATE_LEFT;
+	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	expect_label_of(l, "parse_issue_fixed", 12, "\xE2\x80\xA6_fixed +87%");
 	/* --color-by total: the inclusive change of main (+149 of 6,600). */
 	o.truncate = TRUNCATE_RIGHT;
 	o.color_by = COLOR_BY_TOTAL;
 	layout_destroy(l);
-	l = layout_create(t, &o);
+	l = layout_of(t, &o);
 	expect_label_of(l, "main", 20, "main +2.3%");
 	layout_destroy(l);
 	tree_destroy(t);
@@ -829,7 +829,7 @@ test_header_wraps(void **state)
 	static const double widths[] = {800, 1200, 300};
 	for (size_t i = 0; i < 3; i++) {
 		o.width = widths[i];
-		struct layout *l = layout_create(t, &o);
+		struct layout *l = layout_of(t, &o);
 		assert_header_fits(l);
 		assert_true(header_has(l, "base-8f3a2c1.folded"));
 		assert_true(header_has(l, "head-8f3a2c1.folded"));
@@ -861,7 +861,7 @@ test_header_hard_wrap(void **state)
 		buf_adds(&want, i % 2 ? "\xce\xb1x" : "y\xe2\x82\xac");
 	}
 	o.subtitle = want.data;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_header_fits(l);
 	size_t lines = 0;
 	for (size_t i = 0; i < l->text_count; i++) {
@@ -889,7 +889,7 @@ test_prune_everything(void **state)
 	picture_options(&o);
 	o.min_width = 100;
 	o.min_width_percent = true;
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_int_equal(l->count, 1);
 	assert_int_equal(l->pruned_frames, 2);
 	assert_near(l->pruned_samples, 1000, EPS);
@@ -907,7 +907,7 @@ test_empty(void **state)
 	tree_finish(t, true);
 	struct options o;
 	picture_options(&o);
-	struct layout *l = layout_create(t, &o);
+	struct layout *l = layout_of(t, &o);
 	assert_int_equal(l->count, 0);
 	assert_near(l->max_change, 0, EPS);
 	assert_true(l->height > 0);

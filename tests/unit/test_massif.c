@@ -13,6 +13,7 @@
 #include "output.h"
 #include "readers.h"
 #include "tree.h"
+#include "tree_build.h"
 
 #define HEADER "desc: --depth=3\ncmd: ./prog\ntime_unit: i\n"
 #define SNAPSHOT(n, kind)                                                                          \

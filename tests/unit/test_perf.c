@@ -1,6 +1,6 @@
 /*
  * perf: the folding rules of perf script text one at a time, on
- * hand-written files. Real files made by perf are checked in tests/perf/.
+ * hand-written files. Real files made by perf are checked in tests/profilers/perf/.
  */
 #include "perf.h"
 

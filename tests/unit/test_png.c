@@ -24,7 +24,9 @@
 #include "options.h"
 #include "output.h"
 #include "png.h"
+#include "settings.h"
 #include "svg.h"
+#include "tree_build.h"
 #include "xalloc.h"
 #include "tree.h"
 
@@ -58,7 +60,9 @@ build(struct fixture *f, const char *const *base, const char *const *head)
 	}
 	add_side(f->tree, SIDE_HEAD, head);
 	tree_finish(f->tree, base != NULL);
-	f->layout = layout_create(f->tree, &f->opt);
+	struct draw_options d;
+	settings_draw(&f->opt, &d);
+	f->layout = layout_create(f->tree, &d);
 }
 
 static void
@@ -206,8 +210,8 @@ test_legend_swatches(void **state)
 	struct fixture f;
 	cairo_surface_t *s = render_default_pair(&f);
 	const struct layout *l = f.layout;
-	struct caption c;
-	caption_init(&c, l);
+	/* The caption layout_create made (caption_init of its figures). */
+	const struct caption c = *l->caption;
 	assert_true(c.legend_count >= 4);
 	int y = (int)(l->legend_text_y - LAYOUT_LABEL_BASELINE * l->opt->font_size);
 	int width = cairo_image_surface_get_width(s);
@@ -230,7 +234,6 @@ test_legend_swatches(void **state)
 			from = found + 1;
 		}
 	}
-	caption_finish(&c);
 	cairo_surface_destroy(s);
 	teardown_fixture(&f);
 }

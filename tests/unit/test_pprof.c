@@ -14,6 +14,7 @@
 #include "pprof.h"
 #include "readers.h"
 #include "tree.h"
+#include "tree_build.h"
 
 static void
 varint(struct buf *b, uint64_t v)

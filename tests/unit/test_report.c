@@ -21,6 +21,7 @@
 #include "report.h"
 #include "report_private.h"
 #include "tree.h"
+#include "tree_build.h"
 
 /* A differential tree from two folded texts. */
 static struct tree *

@@ -34,7 +34,7 @@ draw(struct drawn *d, const char *data, enum folded_mode mode, void (*tune)(stru
 	}
 	d->tree = tree_from(data, mode, &d->opt.tree);
 	tree_finish(d->tree, mode != FOLDED_HEAD);
-	d->layout = layout_create(d->tree, &d->opt);
+	d->layout = layout_of(d->tree, &d->opt);
 	struct out o;
 	out_init_memory(&o);
 	svg_write(&o, d->layout);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pprof profiles made by tests/pprof/gen.py, read by difffold.
+"""pprof profiles made by tests/profilers/pprof/gen.py, read by difffold.
 
 usage: run.py DIFFFOLD
 

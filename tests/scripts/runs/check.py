@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--runs on generated runs (tests/runs/gen-runs.py) with known noise and one
+"""--runs on generated runs (tests/scripts/runs/gen-runs.py) with known noise and one
 known real change (parse_input +30%), at several noise levels: the change is
 found (listed, coloured, gated) and no noisy function is; without the change
 nothing is found and no gate trips.
