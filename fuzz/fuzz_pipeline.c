@@ -39,21 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind.h"
 #include "detect.h"
-#include "dhat.h"
 #include "export.h"
-#include "flamegraph_svg.h"
 #include "folded.h"
-#include "gecko.h"
 #include "layout.h"
-#include "massif.h"
 #include "options.h"
+#include "readers.h"
 #include "output.h"
-#include "perf.h"
-#include "speedscope.h"
 #include "png.h"
-#include "pprof.h"
 #include "report.h"
 #include "settings.h"
 #include "svg.h"
@@ -185,15 +178,18 @@ check_round_trip(const struct buf *folded)
 {
 	struct tree_options topt = {.min_delta = OPTIONS_DEFAULT_MIN_DELTA};
 	struct tree *t = tree_create(&topt);
-	struct folded_stats st;
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.strict = true;
+	struct read_result res;
 	struct diag err;
-	bool ok =
-	        folded_read_mem(t, "back", folded->data, folded->len, FOLDED_AUTO, true, &st, &err);
+	bool ok = readers_read_mem(readers_find("folded"), t, FOLDED_AUTO, "back", folded->data,
+	        folded->len, &ro, &res, &err);
 	if (!ok) {
 		fprintf(stderr, "reading the folded output back: %s\n", err.msg);
 	}
 	check(ok);
-	tree_finish(t, st.three_column);
+	tree_finish(t, res.folded.three_column);
 	struct out again;
 	out_init_memory(&again);
 	export_folded(&again, t);
@@ -295,91 +291,33 @@ write_bitmaps(const struct layout *l)
 	tell_once(ok, &told_pdf, "a PDF");
 }
 
-/* The JSON readers; false for the formats no reader reads. */
-static bool
-read_json_part(struct tree *t, enum side side, const char *name, const char *data, size_t len)
-{
-	struct diag err;
-	switch (detect_format(data, len, true)) {
-	case INPUT_SPEEDSCOPE: {
-		struct speedscope_info info;
-		return speedscope_read_mem(t, side, name, data, len, &info, &err);
-	}
-	case INPUT_GECKO: {
-		struct gecko_info info;
-		return gecko_read_mem(t, side, name, data, len, &info, &err);
-	}
-	case INPUT_DHAT: {
-		struct dhat_info info;
-		return dhat_read_mem(t, side, name, data, len, NULL, &info, &err);
-	}
-	default:
-		return false;
-	}
-}
-
-/* pprof: the sample type chosen by --event "0" when strict is set. */
-static bool
-read_pprof(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
-        const struct options *o)
-{
-	struct pprof_options po = {o->strict ? "0" : NULL};
-	struct pprof_info info;
-	struct diag err;
-	return pprof_read_mem(
-	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &po, &info, &err);
-}
-
-/* massif: the peak, or snapshot 1 when strict is set. */
-static bool
-read_massif(struct tree *t, enum folded_mode mode, const char *name, const char *data, size_t len,
-        const struct options *o)
-{
-	struct massif_options mo = {o->strict ? 1 : MASSIF_PEAK};
-	struct massif_info info;
-	struct diag err;
-	return massif_read_mem(
-	        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len, &mo, &info, &err);
-}
-
-/* One profile, read by the reader its content asks for. */
+/*
+ * One profile, read by the reader its content asks for, as the CLI chooses
+ * it; the flags pick each reader's less common paths: strict makes pprof
+ * read sample type 0 and massif snapshot 1, reverse names callgrind frames
+ * with their objects, normalize weighs perf samples by their period.
+ */
 static bool
 read_part(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
-        const struct options *o, struct folded_stats *st)
+        const struct options *o, bool *three_column)
 {
+	const struct profile_reader *r = readers_for(detect_format(data, len, true));
+	*three_column = false;
+	if (!r) {
+		return false;
+	}
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.strict = o->strict;
+	ro.event = o->strict && strcmp(r->name, "pprof") == 0 ? "0" : NULL;
+	ro.snapshot = o->strict ? 1 : ro.snapshot;
+	ro.objects = o->tree.reverse;
+	ro.weight_period = o->tree.normalize;
+	struct read_result res;
 	struct diag err;
-	memset(st, 0, sizeof(*st));
-	switch (detect_format(data, len, true)) {
-	case INPUT_FOLDED:
-		return folded_read_mem(t, name, data, len, mode, o->strict, st, &err);
-	case INPUT_CALLGRIND: {
-		struct callgrind_options co = {NULL, o->tree.reverse, CALLGRIND_DEFAULT_FLOOR};
-		struct callgrind_info info;
-		return callgrind_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name,
-		        data, len, &co, &info, &err);
-	}
-	case INPUT_PERF_SCRIPT: {
-		struct perf_options po = {
-		        NULL, o->tree.normalize ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
-		struct perf_info info;
-		return perf_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data,
-		        len, &po, &info, &err);
-	}
-	case INPUT_PPROF:
-		return read_pprof(t, mode, name, data, len, o);
-	case INPUT_MASSIF:
-		return read_massif(t, mode, name, data, len, o);
-	case INPUT_MARKUP: { /* flame graph SVGs: a hook until the reader table */
-		struct flamegraph_svg_info info;
-		bool ok = flamegraph_svg_read_mem(t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD,
-		        mode == FOLDED_AUTO, name, data, len, &info, &err);
-		st->three_column = ok && info.differential;
-		return ok;
-	}
-	default:
-		return read_json_part(
-		        t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD, name, data, len);
-	}
+	bool ok = readers_read_mem(r, t, mode, name, data, len, &ro, &res, &err);
+	*three_column = res.folded.three_column;
+	return ok;
 }
 
 /* Reads base and head, or one profile; false when the input is rejected. */
@@ -387,11 +325,11 @@ static bool
 read_inputs(struct tree *t, const struct options *o, const char *rest, size_t len,
         bool *differential, char **label)
 {
-	struct folded_stats st;
+	bool three_column;
 	const char *sep = find(rest, len, separator, sizeof(separator) - 1);
 	if (!sep) {
-		bool ok = read_part(t, "single", rest, len, FOLDED_AUTO, o, &st);
-		*differential = st.three_column;
+		bool ok = read_part(t, "single", rest, len, FOLDED_AUTO, o, &three_column);
+		*differential = three_column;
 		return ok;
 	}
 	size_t base_len = (size_t)(sep - rest);
@@ -404,8 +342,8 @@ read_inputs(struct tree *t, const struct options *o, const char *rest, size_t le
 		head_len = (size_t)(sep2 - head);
 	}
 	*differential = true;
-	return read_part(t, "base", rest, base_len, FOLDED_BASE, o, &st) &&
-	       read_part(t, "head", head, head_len, FOLDED_HEAD, o, &st);
+	return read_part(t, "base", rest, base_len, FOLDED_BASE, o, &three_column) &&
+	       read_part(t, "head", head, head_len, FOLDED_HEAD, o, &three_column);
 }
 
 int

@@ -130,8 +130,7 @@ gate(const struct tree *t, const struct options *o)
 
 /*
  * The options as the outputs see them: what the inputs said fills in what
- * the user left open (callgrind's unit, and how its stacks were made; perf
- * script's event and sample count).
+ * the user left open (the readers' unit, and their note on the input).
  */
 static struct options
 with_input(const struct options *o, const struct input_info *info)
@@ -140,17 +139,12 @@ with_input(const struct options *o, const struct input_info *info)
 	if (!o->countname_given && info->countname) {
 		eff.countname = info->countname;
 	}
-	if (info->callgrind && info->reconstructed) {
-		eff.input_note = "callgrind: stacks reconstructed from the call graph, "
-		                 "self costs exact";
-	} else if (info->callgrind) {
-		eff.input_note = "callgrind: stacks from call contexts";
-	} else if (info->perf) {
+	if (info->note[0]) {
 		eff.input_note = info->note;
-	} else if (info->json_note[0]) {
-		eff.input_note = info->json_note;
-	} else if (info->unit_note[0]) {
-		eff.input_note = info->unit_note; /* pprof, massif */
+	}
+	for (int side = 0; side < 2; side++) {
+		eff.side_exact[side] = input_side_exact(info, (enum side)side);
+		eff.side_measure[side] = input_side_measure(info, (enum side)side);
 	}
 	return eff;
 }
@@ -168,9 +162,30 @@ counts_sampled(const struct options *o, const struct input_info *info)
 	if (o->counts != COUNTS_AUTO) {
 		return o->counts == COUNTS_SAMPLED;
 	}
-	bool dhat = strncmp(info->json_note, "DHAT:", 5) == 0;
-	bool pprof_bytes = info->pprof && strcmp(info->unit, "bytes") == 0;
-	return info->folded || info->perf || (info->pprof && !pprof_bytes) || (info->json && !dhat);
+	if (input_side_exact(info, SIDE_BASE) && input_side_exact(info, SIDE_HEAD)) {
+		return false;
+	}
+	const char *reader = input_side_reader(info, SIDE_HEAD);
+	bool pprof_bytes = reader && strcmp(reader, "pprof") == 0 && info->countname &&
+	                   strcmp(info->countname, "bytes") == 0;
+	return !pprof_bytes;
+}
+
+/*
+ * Whether a count may be a sample's worth of time or bytes rather than one
+ * sample: the weights of pprof and the JSON profilers (folded stacks and
+ * perf script count samples).
+ */
+static bool
+counts_weighted(const struct input_info *info)
+{
+	for (int side = 0; side < 2; side++) {
+		const char *reader = input_side_reader(info, (enum side)side);
+		if (!reader || (strcmp(reader, "folded") != 0 && strcmp(reader, "perf") != 0)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Gates that cannot act are usage errors, said before any output is written. */
@@ -208,8 +223,7 @@ run(const struct options *opt)
 		return EXIT_USAGE;
 	}
 	if (t->differential && !t->runs && counts_sampled(o, &info)) {
-		/* pprof and the JSON formats may count time, a sample's worth at a time. */
-		runs_attach_single(t, o->significance, info.pprof || info.json);
+		runs_attach_single(t, o->significance, counts_weighted(&info));
 	}
 	int code = write_outputs(t, o);
 	timing_stage("outputs");

@@ -13,6 +13,7 @@
 #include "color.h"
 #include "escape.h"
 #include "options_private.h"
+#include "readers.h"
 #include "suggest.h"
 #include "transform.h"
 #include "xalloc.h"
@@ -395,6 +396,39 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	}
 }
 
+/* One of two words: *second says which; a usage error for any other. */
+static bool
+parse_either(const char *arg, const char *first, const char *second, bool *is_second,
+        const char *what, struct diag *err)
+{
+	if (strcmp(arg, first) != 0 && strcmp(arg, second) != 0) {
+		const char *const names[] = {first, second, NULL};
+		return options_unknown_value(err, what, arg, names);
+	}
+	*is_second = strcmp(arg, second) == 0;
+	return true;
+}
+
+/* A reader's name (readers.c) as the format to read; usage error if none. */
+static bool
+parse_reader(enum input_format *f, const char *option, const char *arg, struct diag *err)
+{
+	const struct profile_reader *r = readers_find(arg);
+	if (r) {
+		*f = r->format;
+		return true;
+	}
+	const char *names[READERS_MAX + 1];
+	size_t n = 0;
+	for (const struct profile_reader *at; (at = readers_at(n)) != NULL; n++) {
+		names[n] = at->name;
+	}
+	names[n] = NULL;
+	char what[64];
+	snprintf(what, sizeof(what), "%s: unknown reader", option);
+	return options_unknown_value(err, what, arg, names);
+}
+
 /* --snapshot peak, or a massif snapshot's number. */
 static bool
 parse_snapshot(struct options *o, const char *arg, struct diag *err)
@@ -530,20 +564,6 @@ apply_preset(struct options *o, const struct parse_state *ps)
 }
 
 /* --input-format: the readers' names, for "did you mean". */
-static bool
-unknown_reader(const char *arg, struct diag *err)
-{
-	const char *names[INPUT_BINARY + 2];
-	size_t n = 0;
-	for (int f = 0; f <= INPUT_BINARY; f++) {
-		const char *name = detect_reader_name((enum input_format)f);
-		if (name) {
-			names[n++] = name;
-		}
-	}
-	names[n] = NULL;
-	return options_unknown_value(err, "--input-format: unknown reader", arg, names);
-}
 
 /*
  * -c/--colors: flamegraph.pl's and inferno's palette names. Theirs are
@@ -597,7 +617,6 @@ parse_peer_option(
 static bool
 parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, struct diag *err)
 {
-	static const char *const weights[] = {"samples", "period", NULL};
 	switch (c) {
 	case OPT_BASE:
 		add_input(&o->base, &o->base_count, arg);
@@ -651,9 +670,22 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_INPUT_FORMAT:
 		o->input_forced = true;
-		return detect_parse_reader(arg, &o->input_format) || unknown_reader(arg, err);
+		return parse_reader(&o->input_format, "--input-format", arg, err);
+	case OPT_BASE_FORMAT:
+	case OPT_HEAD_FORMAT: {
+		int side = c == OPT_HEAD_FORMAT;
+		o->side_forced[side] = true;
+		return parse_reader(
+		        &o->side_format[side], side ? "--head-format" : "--base-format", arg, err);
+	}
 	case OPT_EVENT:
 		o->event = arg;
+		return true;
+	case OPT_PERF_NAMES:
+		return parse_either(arg, "difffold", "stackcollapse", &o->perf_stackcollapse,
+		        "--perf-names: difffold or stackcollapse, not", err);
+	case OPT_COMPARABLE:
+		o->comparable = true;
 		return true;
 	case OPT_OBJECTS:
 		o->objects = true;
@@ -661,12 +693,8 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_SNAPSHOT:
 		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:
-		if (strcmp(arg, "samples") != 0 && strcmp(arg, "period") != 0) {
-			return options_unknown_value(
-			        err, "--weight: samples or period, not", arg, weights);
-		}
-		o->weight_period = strcmp(arg, "period") == 0;
-		return true;
+		return parse_either(arg, "samples", "period", &o->weight_period,
+		        "--weight: samples or period, not", err);
 	case OPT_NOTES:
 		o->notes = arg;
 		return true;

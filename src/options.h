@@ -68,10 +68,17 @@ struct options {
 	bool strict;
 	bool input_forced; /* --input-format: every file read as input_format */
 	enum input_format input_format;
+	/* --base-format, --head-format: one side's files read as side_format[side]
+	 * (before --input-format), indexed by enum side; a single profile is
+	 * the head. */
+	bool side_forced[2];
+	enum input_format side_format[2];
 	const char *event; /* --event: which of the profile's events (callgrind, perf, pprof) */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool comparable; /* --comparable: sides of different measures compared */
+	bool perf_stackcollapse; /* --perf-names stackcollapse */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	enum counts counts; /* --counts */
 	struct tree_options tree;
@@ -94,6 +101,12 @@ struct options {
 	bool countname_given; /* else a reader may name its unit ("instructions") */
 	/* Set by main from what the inputs said: how their stacks were made. */
 	const char *input_note;
+	/* What the readers said of each side's counts, indexed by enum side
+	 * (main.c fills them from input.h's input_side_exact and
+	 * input_side_measure): exact, the same on every run (callgrind, massif,
+	 * DHAT), or sampled; what they measure ("instructions"), NULL: not said. */
+	bool side_exact[2];
+	const char *side_measure[2];
 	/* The first file of each side; one profile is the head against "base". */
 	const char *base_label, *head_label;
 	enum truncate truncate;

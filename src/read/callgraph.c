@@ -137,11 +137,31 @@ struct xnode {
 	uint64_t self;
 };
 
+static size_t
+base_len(const char *s, size_t len)
+{
+	const char *q = memchr(s, '\'', len);
+	return q ? (size_t)(q - s) : len;
+}
+
+/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
+static bool
+has_context(const char *s, size_t len)
+{
+	for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+		if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
+			return true;
+		}
+	}
+	return false;
+}
+
 struct expansion {
 	struct xnode *nodes;
 	size_t count, cap, limit;
 	bool truncated;
 	uint32_t *on_path; /* per function: how often on the current path */
+	bool *context; /* per function: its name holds its caller ("a'b") */
 };
 
 static double
@@ -184,7 +204,10 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 		}
 		const struct callgraph_edge *e = &g->edges[f->first_edge + top->next_edge++];
 		double child = n->flow * (double)e->cost / total_of(f);
-		if (x->on_path[e->callee] || child < floor || e->cost == 0) {
+		/* A callee named with its caller is a path the file holds: exact
+		 * however thin, and no blow-up, its callers being few. */
+		if (x->on_path[e->callee] || (child < floor && !x->context[e->callee]) ||
+		        e->cost == 0) {
 			continue; /* a cycle (its cost counted already) or a thin branch */
 		}
 		if (x->count >= x->limit) {
@@ -207,6 +230,13 @@ expand(struct callgraph *g, struct expansion *x, uint64_t total,
 {
 	double floor = opt->floor * (double)total;
 	x->on_path = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->on_path));
+	x->context = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->context));
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *name = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = base_len(name, len);
+		x->context[f] = base < len && has_context(name + base, len - base);
+	}
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		double t = total_of(fn);
@@ -216,6 +246,8 @@ expand(struct callgraph *g, struct expansion *x, uint64_t total,
 	}
 	free(x->on_path);
 	x->on_path = NULL;
+	free(x->context);
+	x->context = NULL;
 }
 
 struct orphan {
@@ -320,25 +352,6 @@ add_name(struct buf *b, const char *s, size_t len)
 		same = false;
 	}
 	return same;
-}
-
-static size_t
-base_len(const char *s, size_t len)
-{
-	const char *q = memchr(s, '\'', len);
-	return q ? (size_t)(q - s) : len;
-}
-
-/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
-static bool
-has_context(const char *s, size_t len)
-{
-	for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-		if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
-			return true;
-		}
-	}
-	return false;
 }
 
 /*

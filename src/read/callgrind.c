@@ -611,22 +611,6 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	return ok;
 }
 
-bool
-callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
-{
-	struct callgrind *cg = create(name, opt, t->names, true);
-	const char *p = data, *end = data + len;
-	const char *last = len ? memrchr(data, '\n', len) : NULL;
-	bool ok = !last || (p = callgrind_feed(cg, data, last, err)) != NULL;
-	if (ok && p < end) {
-		ok = callgrind_line(cg, p, (size_t)(end - p), err);
-	}
-	ok = ok && callgrind_finish(cg, t, side, info, err);
-	callgrind_destroy(cg);
-	return ok;
-}
-
 /* Feeds the complete lines of a chunk, and the last one at the end. */
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
@@ -656,28 +640,40 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 	return (long long)pos;
 }
 
-bool
-callgrind_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
-        struct diag *err)
+/* The picture's note and the unit: the event read and how stacks were made. */
+static void
+describe_result(const struct callgrind_info *ci, struct read_result *res)
 {
-	struct callgrind *cg = create(source_name(src), opt, t->names, true);
-	cg->err = err;
-	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
-	          callgrind_finish(cg, t, side, info, err);
-	callgrind_destroy(cg);
-	return ok;
+	snprintf(res->key, sizeof(res->key), "%s", ci->event);
+	snprintf(res->measure, sizeof(res->measure), "%s", ci->countname);
+	snprintf(res->unit, sizeof(res->unit), "%s", ci->countname);
+	res->flag = ci->reconstructed;
+	res->exact = true;
 }
 
 bool
-callgrind_read_file(struct tree *t, enum side side, const char *path,
-        const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err)
+callgrind_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
-	struct source *src = source_open(path, NULL, err);
-	if (!src) {
-		return false;
+	struct callgrind_options opt = {ro->event, ro->objects, ro->floor};
+	struct callgrind_info info;
+	struct callgrind *cg = create(source_name(src), &opt, t->names, true);
+	cg->err = err;
+	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
+	          callgrind_finish(cg, t, reader_side(mode), &info, err);
+	callgrind_destroy(cg);
+	if (ok) {
+		describe_result(&info, res);
 	}
-	bool ok = callgrind_read_source(t, side, src, NULL, 0, opt, info, err);
-	source_close(src);
 	return ok;
+}
+
+/* The note says how the stacks were made: rebuilt if any file's were. */
+void
+callgrind_note(const struct read_sum *s, bool single, char *dst, size_t cap)
+{
+	(void)single;
+	snprintf(dst, cap, "%s",
+	        s->flag ? "callgrind: stacks reconstructed from the call graph, self costs exact"
+	                : "callgrind: stacks from call contexts");
 }

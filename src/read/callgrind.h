@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -58,16 +59,8 @@ bool callgrind_line(struct callgrind *cg, const char *line, size_t len, struct d
  */
 bool callgrind_finish(struct callgrind *cg, struct tree *t, enum side side,
         struct callgrind_info *info, struct diag *err);
-/* The whole reader over bytes in memory (tests, the fuzzer). */
-bool callgrind_read_mem(struct tree *t, enum side side, const char *name, const char *data,
-        size_t len, const struct callgrind_options *opt, struct callgrind_info *info,
-        struct diag *err);
-/* The same over the rest of an open source, head (already read) first. */
-bool callgrind_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct callgrind_options *opt, struct callgrind_info *info,
-        struct diag *err);
-/* The same over a file ("-": standard input), gzip or not. */
-bool callgrind_read_file(struct tree *t, enum side side, const char *path,
-        const struct callgrind_options *opt, struct callgrind_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn callgrind_read;
+readers_note_fn callgrind_note;
 
 #endif

@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "flamegraph_svg.h"
+#include "perf.h"
+
 /*
  * Each test looks at the first chunk only and errs towards "folded": a
  * folded file is refused later anyway when most of its lines are malformed,
@@ -75,12 +78,6 @@ static bool
 is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 static enum input_format
@@ -170,10 +167,6 @@ varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 	return false;
 }
 
-/*
- * pprof's profile.proto starts with field 1 (sample_type, a message); a run
- * of well-formed fields numbered like Profile's (1 to 14) makes it pprof.
- */
 /* Bytes no text holds (controls but tab, newline, CR, FF) among the first 64. */
 static bool
 has_binary_bytes(struct span s)
@@ -189,38 +182,15 @@ has_binary_bytes(struct span s)
 }
 
 /*
- * The first field of a profile, sample_type, is a ValueType: a length, then
- * only fields 1 and 2 (type and unit, string table indexes) as varints.
+ * A protobuf message's fields, each a tag then a varint, a length and its
+ * bytes, or 8 or 4 bytes: whether all of [p, end) is well formed.
  */
 static bool
-value_type(const unsigned char *p, const unsigned char *end)
+message(const unsigned char *p, const unsigned char *end)
 {
-	uint64_t len, tag, v;
-	if (!varint(&p, end, &len) || len < 2 || len > (uint64_t)(end - p)) {
-		return false;
-	}
-	const unsigned char *stop = p + len;
-	while (p < stop) {
-		if (!varint(&p, stop, &tag) || (tag != 0x08 && tag != 0x10) ||
-		        !varint(&p, stop, &v)) {
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool
-pprof(struct span s)
-{
-	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
-	/* A text starting with an empty line starts with 0x0a too. */
-	if (p >= end || *p != 0x0a || !has_binary_bytes(s) || !value_type(p + 1, end)) {
-		return false;
-	}
-	int fields = 0;
-	while (p < end && fields < 8) {
+	while (p < end) {
 		uint64_t tag, v;
-		if (!varint(&p, end, &tag) || tag >> 3 < 1 || tag >> 3 > 14) {
+		if (!varint(&p, end, &tag) || tag >> 3 == 0) {
 			return false;
 		}
 		switch (tag & 7) {
@@ -229,18 +199,111 @@ pprof(struct span s)
 				return false;
 			}
 			break;
+		case 1:
+		case 5:
+			if ((size_t)(end - p) < ((tag & 7) == 1 ? 8u : 4u)) {
+				return false;
+			}
+			p += (tag & 7) == 1 ? 8 : 4;
+			break;
 		case 2:
 			if (!varint(&p, end, &v) || v > (uint64_t)(end - p)) {
-				return fields >= 1 && p < end; /* a field cut by the chunk */
+				return false;
 			}
 			p += v;
 			break;
 		default:
 			return false;
 		}
+	}
+	return true;
+}
+
+/*
+ * The wire type of each of profile.proto's top-level fields (1 to 15):
+ * 2 for messages, strings and packed lists, 0 for integers; comment (13)
+ * may be packed or not.
+ */
+static bool
+profile_field(uint64_t tag)
+{
+	static const unsigned char wire[16] = {
+	        [1] = 2, [2] = 2, [3] = 2, [4] = 2, [5] = 2, [6] = 2, [11] = 2};
+	uint64_t field = tag >> 3, type = tag & 7;
+	if (field < 1 || field > 15) {
+		return false;
+	}
+	return type == wire[field] || (field == 13 && type == 2);
+}
+
+/*
+ * A ValueType (sample_type): type and unit, string indexes, as varints.
+ * Every writer puts one near the start; a text whose bytes happen to read
+ * as fields (ASCII letters are valid tags) rarely holds one.
+ */
+static bool
+value_type(const unsigned char *p, const unsigned char *end)
+{
+	uint64_t tag, v;
+	if (end - p < 2) {
+		return false;
+	}
+	while (p < end) {
+		if (!varint(&p, end, &tag) || (tag != 0x08 && tag != 0x10) ||
+		        !varint(&p, end, &v)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Without a sample_type in the chunk, this many well-formed fields. */
+#define PPROF_FIELDS 8
+
+/* Of profile.proto's fields, the messages whose bytes are checked too. */
+static bool
+submessage(uint64_t field)
+{
+	return (field >= 1 && field <= 5) || field == 11;
+}
+
+/*
+ * pprof's Profile, in any field order (Go writes time_nanos first, some
+ * writers a mapping): every field of the chunk is one of profile.proto's
+ * with its wire type, every message among them is well formed, and one is
+ * a sample_type. The walk stops at a field the chunk (or a truncation)
+ * cuts.
+ */
+static bool
+pprof(struct span s)
+{
+	const unsigned char *p = (const unsigned char *)s.p, *end = (const unsigned char *)s.end;
+	if (p >= end || !has_binary_bytes(s)) {
+		return false; /* a text starting with an empty line starts with 0x0a too */
+	}
+	int fields = 0;
+	bool typed = false; /* a sample_type seen, well formed */
+	while (p < end) {
+		uint64_t tag, v;
+		if (!varint(&p, end, &tag) || !profile_field(tag) || !varint(&p, end, &v)) {
+			return p >= end && (typed || fields >= PPROF_FIELDS);
+		}
+		if ((tag & 7) == 2) {
+			/* A field cut by the chunk, or by a truncated file: the
+			 * reader says which. */
+			if (v > (uint64_t)(end - p)) {
+				return typed || fields >= PPROF_FIELDS;
+			}
+			if ((tag >> 3 == 1 && !value_type(p, p + v)) ||
+			        (submessage(tag >> 3) && !message(p, p + v))) {
+				return false;
+			}
+			typed |= tag >> 3 == 1;
+			p += v;
+		}
 		fields++;
 	}
-	return fields >= 3 || (fields >= 1 && p == end);
+	return typed || fields >= PPROF_FIELDS;
 }
 
 static enum input_format
@@ -249,11 +312,17 @@ json_kind(struct span s)
 	if (contains(s, "\"dhatFileVersion\"")) {
 		return INPUT_DHAT;
 	}
+	/* A trace may name speedscope (a URL, a tool): its keys come first. */
+	if (contains(s, "\"traceEvents\"") || contains(s, "\"ph\":") || contains(s, "\"ph\": ")) {
+		return INPUT_CHROME_TRACE;
+	}
 	if (contains(s, "speedscope")) {
 		return INPUT_SPEEDSCOPE;
 	}
-	if (contains(s, "\"traceEvents\"") || contains(s, "\"ph\":")) {
-		return INPUT_CHROME_TRACE;
+	/* Firefox's old DevTools performance panel: a raw Gecko profile inside. */
+	if (contains(s, "\"allocations\"") && contains(s, "\"ticks\"") &&
+	        contains(s, "\"profile\"")) {
+		return INPUT_FIREFOX_DEVTOOLS;
 	}
 	if (contains(s, "\"meta\"") &&
 	        (contains(s, "\"threads\"") || contains(s, "\"processes\"") ||
@@ -336,6 +405,41 @@ callgrind(struct span s, bool whole)
 	return false;
 }
 
+/* GHC's profiling report (+RTS -p): a header then COST CENTRE columns. */
+static bool
+ghc_prof(struct span s)
+{
+	return contains(s, "Time and Allocation Profiling Report") && contains(s, "\nCOST CENTRE");
+}
+
+/*
+ * DTrace's printa of stack aggregations: indented frames `module`function`,
+ * each stack followed by its count alone on an indented line.
+ */
+static bool
+dtrace(struct span s, bool whole)
+{
+	struct span line;
+	bool frame = false, count = false;
+	for (int n = 0; n < 64 && next_line(&s, &line, whole); n++) {
+		struct span t = skip_space(line);
+		if (t.p == line.p || t.p == t.end) {
+			continue;
+		}
+		const char *q = t.p;
+		while (q < t.end && !is_space(*q) && *q != '`') {
+			q++;
+		}
+		frame |= q < t.end && *q == '`' && q > t.p;
+		bool digits = true;
+		for (q = t.p; q < t.end && digits; q++) {
+			digits = *q >= '0' && *q <= '9';
+		}
+		count |= digits && frame;
+	}
+	return frame && count;
+}
+
 /* massif's out file: desc:, cmd:, time_unit:, then snapshot blocks. */
 static bool
 massif(struct span s)
@@ -360,47 +464,31 @@ heaptrack(struct span s)
 	return true;
 }
 
-/* A `perf script` sample header such as "cmd 123 [000] 45.678901: 1 cycles:". */
-static bool
-perf_header(struct span line)
-{
-	if (line.p == line.end || is_space(*line.p)) {
-		return false;
-	}
-	/* The time stamp comes after the command, pid and cpu: early. */
-	if (line.end - line.p > 256) {
-		line.end = line.p + 256;
-	}
-	for (const char *q = line.p; q + 2 < line.end; q++) {
-		if (is_digit(*q) && q[1] == '.') {
-			const char *r = q + 2;
-			while (r < line.end && is_digit(*r)) {
-				r++;
-			}
-			if (r > q + 2 && r < line.end && *r == ':') {
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-/* A `perf script` stack line: indented, a hex address, a space. */
+/*
+ * A `perf script` stack line: a hex address of any width (`d70` in a small
+ * binary), then a symbol; indented, or else ending in its `(dso)`, as old
+ * perf versions print frames flush left.
+ */
 static bool
 perf_frame(struct span line)
 {
 	const char *q = line.p;
-	if (q == line.end || !is_space(*q)) {
+	while (q < line.end && is_space(*q)) {
+		q++;
+	}
+	bool indented = q > line.p;
+	const char *hex = q;
+	while (q < line.end && is_hex(*q)) {
+		q++;
+	}
+	if (q == hex || q == line.end || (*q != ' ' && *q != '\t')) {
 		return false;
 	}
 	while (q < line.end && is_space(*q)) {
 		q++;
 	}
-	const char *hex = q;
-	while (q < line.end && is_hex(*q)) {
-		q++;
-	}
-	return q - hex >= 4 && q < line.end && *q == ' ';
+	/* A symbol follows; flush left, a `(dso)` ends the line too. */
+	return q < line.end && (indented || (line.end - q > 3 && line.end[-1] == ')'));
 }
 
 /*
@@ -411,38 +499,60 @@ perf_frame(struct span line)
 #define PERF_LINES 16
 
 /*
- * Without call chains perf script prints a sample a line, its frame after
- * the event: `cmd 1 [000] 1.5: 1 cycles:  4005d6 main+0x16 (/bin/prog)`.
- * Such a line is no folded stack: it does not end in a count.
+ * A sample header (perf.c's grammar, every -F selection) followed by a
+ * stack line. Without call chains perf script prints a sample a line, its
+ * frame after the event: `cmd 1 [000] 1.5: 1 cycles:  4005d6 main+0x16
+ * (/bin/prog)`; such a line is no folded stack, which ends in a count.
  */
-static bool
-perf_oneline(struct span line)
-{
-	while (line.p < line.end && is_space(*line.p)) {
-		line.p++; /* the command is right-aligned */
-	}
-	return line.end - line.p > 2 && line.end[-1] == ')' && perf_header(line);
-}
-
 static bool
 perf_script(struct span s, bool whole)
 {
 	struct span line;
-	bool header = false;
+	bool header = false, weak = false;
 	int seen = 0, oneline = 0;
 	while (seen < PERF_LINES && next_line(&s, &line, whole)) {
 		if (line.p < line.end && *line.p == '#') {
 			continue;
 		}
-		if (header && perf_frame(line)) {
+		/* After `COMM TID` alone, which a folded line can be too, only an
+		 * indented frame with its `(dso)`. */
+		if (header && perf_frame(line) &&
+		        (!weak || (is_space(*line.p) && line.end[-1] == ')'))) {
 			return true;
 		}
-		header = perf_header(line);
-		oneline += perf_oneline(line);
+		/* A blank line after a header is malformed perf script, which the
+		 * perf reader refuses with its line, not a folded file. */
+		if (header && line.p == line.end) {
+			continue;
+		}
+		bool one = false;
+		header = line.p < line.end &&
+		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one, &weak);
+		oneline += header && one;
 		seen++;
 	}
 	/* Two such lines, or the whole file. */
 	return oneline >= 2 || (oneline == 1 && seen == 1 && whole);
+}
+
+/*
+ * gperftools' and Go's legacy profiles: the binary CPU profile (a header
+ * of 0, 3, 0 in 32- or 64-bit words) or the text ones, whose first line
+ * names the kind ("heap profile:", "--- contentionz").
+ */
+static bool
+pprof_legacy(struct span s)
+{
+	static const unsigned char cpu64[16] = {0, 0, 0, 0, 0, 0, 0, 0, 3};
+	static const unsigned char cpu32[8] = {0, 0, 0, 0, 3};
+	static const char *const text[] = {"heap profile:", "--- heapz", "--- contention",
+	        "--- threadz", "threadcreate profile:", "goroutine profile:", "--- heap",
+	        "--- mutex", "--- block", NULL};
+	size_t n = (size_t)(s.end - s.p);
+	if ((n >= 16 && memcmp(s.p, cpu64, 16) == 0) || (n >= 8 && memcmp(s.p, cpu32, 8) == 0)) {
+		return true;
+	}
+	return header_key(s, text);
 }
 
 enum input_format
@@ -459,6 +569,9 @@ detect_format(const char *data, size_t len, bool whole)
 	if (pprof(s)) {
 		return INPUT_PPROF;
 	}
+	if (pprof_legacy(s)) {
+		return INPUT_PPROF_LEGACY;
+	}
 	if (binary(s)) {
 		return INPUT_BINARY;
 	}
@@ -469,7 +582,7 @@ detect_format(const char *data, size_t len, bool whole)
 		return json_kind(s);
 	}
 	if (markup(s)) {
-		return INPUT_MARKUP;
+		return flamegraph_svg_detect(data, len) ? INPUT_FLAMEGRAPH : INPUT_MARKUP;
 	}
 	if (callgrind(s, whole)) {
 		return INPUT_CALLGRIND;
@@ -480,6 +593,21 @@ detect_format(const char *data, size_t len, bool whole)
 	if (heaptrack(s)) {
 		return INPUT_HEAPTRACK;
 	}
+	if (ghc_prof(s)) {
+		return INPUT_GHC_PROF;
+	}
+	if (starts(s, "Analysis of sampling ")) {
+		return INPUT_MACOS_SAMPLE;
+	}
+	if (starts(s, "Function Stack,")) {
+		return INPUT_VTUNE_CSV;
+	}
+	if (starts(s, "Level,Function Name,")) {
+		return INPUT_VSPROF_CSV;
+	}
+	if (dtrace(s, whole)) {
+		return INPUT_DTRACE;
+	}
 	if (perf_script(s, whole)) {
 		return INPUT_PERF_SCRIPT;
 	}
@@ -488,41 +616,65 @@ detect_format(const char *data, size_t len, bool whole)
 
 static const struct {
 	const char *name;
-	const char *reader; /* --input-format name, NULL: not readable */
-	const char *advice;
+	const char *advice; /* NULL: a reader reads it (readers.c) */
 } formats[] = {
-        [INPUT_FOLDED] = {"folded stacks", "folded", NULL},
-        [INPUT_CALLGRIND] = {"callgrind", "callgrind", NULL},
-        [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)", NULL,
+        [INPUT_FOLDED] = {"folded stacks", NULL},
+        [INPUT_CALLGRIND] = {"callgrind", NULL},
+        [INPUT_PERF_DATA] = {"perf.data (perf record's binary file)",
                 "turn it into text first: perf script -i FILE > FILE.perf, and give difffold "
                 "FILE.perf"},
-        [INPUT_PERF_SCRIPT] = {"perf script output", "perf", NULL},
-        [INPUT_PPROF] = {"pprof (profile.proto)", "pprof", NULL},
-        [INPUT_SPEEDSCOPE] = {"speedscope JSON", "speedscope", NULL},
-        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", "gecko", NULL},
-        [INPUT_CHROME_TRACE] = {"Chrome trace event JSON", NULL,
-                "export a sampled profile as folded stacks instead"},
-        [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON", NULL,
-                "fold it first (for example with inferno or a cpuprofile-to-folded converter)"},
-        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", "dhat", NULL},
-        [INPUT_JSON] = {"JSON", NULL,
+        [INPUT_PERF_SCRIPT] = {"perf script output", NULL},
+        [INPUT_PPROF] = {"pprof (profile.proto)", NULL},
+        [INPUT_PPROF_LEGACY] = {"a legacy pprof profile (gperftools, or Go's debug text)",
+                "convert it to profile.proto with pprof: pprof -proto FILE > FILE.pb.gz (give "
+                "pprof the program too, to name the addresses: pprof -proto PROGRAM FILE)"},
+        [INPUT_SPEEDSCOPE] = {"speedscope JSON", NULL},
+        [INPUT_GECKO] = {"Firefox Profiler JSON (samply, Gecko)", NULL},
+        [INPUT_CHROME_TRACE] = {"Chrome trace event JSON",
+                "load it in the Firefox Profiler (profiler.firefox.com imports Chrome traces) "
+                "and save it from there: difffold reads the processed profile it saves"},
+        [INPUT_FIREFOX_DEVTOOLS] = {"a Firefox DevTools performance export",
+                "open it in the Firefox Profiler (profiler.firefox.com imports it) and save it "
+                "from there: difffold reads the processed profile it saves"},
+        [INPUT_GHC_PROF] = {"a GHC profiling report (.prof)",
+                "fold it first: inferno-collapse-ghcprof FILE > FILE.folded, or "
+                "ghc-prof-flamegraph"},
+        [INPUT_MACOS_SAMPLE] = {"macOS sample output",
+                "fold it first: inferno-collapse-sample FILE > FILE.folded (or FlameGraph's "
+                "stackcollapse-sample.awk)"},
+        [INPUT_VTUNE_CSV] = {"Intel VTune call stacks (CSV)",
+                "fold it first: inferno-collapse-vtune FILE > FILE.folded"},
+        [INPUT_VSPROF_CSV] = {"a Visual Studio call tree summary (CSV)",
+                "fold it first: inferno-collapse-vsprof FILE > FILE.folded"},
+        [INPUT_DTRACE] = {"DTrace stack aggregations",
+                "fold it first: stackcollapse.pl FILE > FILE.folded (FlameGraph), or "
+                "inferno-collapse-dtrace FILE > FILE.folded"},
+        [INPUT_CPUPROFILE] = {"Chrome/V8 .cpuprofile JSON",
+                "load it in the Firefox Profiler (profiler.firefox.com imports it) and save it "
+                "from there: difffold reads the processed profile it saves"},
+        [INPUT_DHAT] = {"DHAT JSON (valgrind --tool=dhat)", NULL},
+        [INPUT_JSON] = {"JSON",
                 "difffold reads speedscope, Firefox Profiler and DHAT JSON (--input-format "
                 "speedscope, gecko or dhat reads a file not recognised as one); "
                 "for difffold's own -f json output, write -f folded instead"},
-        [INPUT_MASSIF] = {"valgrind massif output", "massif", NULL},
-        [INPUT_HEAPTRACK] = {"heaptrack data", NULL,
+        [INPUT_MASSIF] = {"valgrind massif output", NULL},
+        [INPUT_HEAPTRACK] = {"heaptrack data",
                 "fold it first: heaptrack_print -F FILE.folded FILE"},
-        [INPUT_JFR] = {"Java Flight Recorder (JFR)", NULL,
+        [INPUT_JFR] = {"Java Flight Recorder (JFR)",
                 "fold it first: async-profiler's converter (jfrconv --collapsed) or jfr print"},
-        [INPUT_UTF16] = {"UTF-16 text", NULL,
+        [INPUT_UTF16] = {"UTF-16 text",
                 "convert it to UTF-8 first: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8"},
-        [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)", NULL,
+        [INPUT_FLAMEGRAPH] = {"a flame graph (flamegraph.pl, inferno, difffold or async-profiler)",
+                NULL},
+        [INPUT_MARKUP] = {"SVG/HTML/XML (a drawn graph, not a profile)",
                 "give difffold the profiles the graph was drawn from"},
-        [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)", NULL,
-                "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself"},
-        [INPUT_BINARY] = {"binary data", NULL,
-                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and callgrind "
-                "files"},
+        [INPUT_COMPRESSED] = {"compressed data (zstd, xz or bzip2)",
+                "decompress it first (zstd -d, xz -d or bzip2 -d); difffold reads gzip itself. "
+                "A heaptrack recording (heaptrack.*.zst) is folded by heaptrack_print, which "
+                "reads it compressed: heaptrack_print -F FILE.folded FILE"},
+        [INPUT_BINARY] = {"binary data",
+                "difffold reads folded stacks (`frame;frame;frame COUNT` lines) and the "
+                "formats of its readers: READERS (--input-format NAME reads a file as one)"},
 };
 
 const char *
@@ -535,22 +687,4 @@ const char *
 detect_advice(enum input_format f)
 {
 	return formats[f].advice;
-}
-
-const char *
-detect_reader_name(enum input_format f)
-{
-	return formats[f].reader;
-}
-
-bool
-detect_parse_reader(const char *name, enum input_format *f)
-{
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-		if (formats[i].reader && strcmp(formats[i].reader, name) == 0) {
-			*f = (enum input_format)i;
-			return true;
-		}
-	}
-	return false;
 }

@@ -33,6 +33,7 @@ struct dhat {
 	struct count value; /* the program point's metric */
 	bool has_value;
 	char tu[16]; /* the time unit of "tl" ("instrs") */
+	char mode[16]; /* "heap", "copy", "ad-hoc", "rust-heap"; "" when absent */
 	struct dhat_info *info;
 };
 
@@ -122,6 +123,10 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 			return jsonstream_fail(js, "a frame of ftbl is not a string");
 		}
 		push_function(&d->ftbl, s, len);
+	} else if (JSON_AT(js, "mode") && kind == JSON_STRING) {
+		size_t n = len < sizeof(d->mode) - 1 ? len : sizeof(d->mode) - 1;
+		memcpy(d->mode, s, n);
+		d->mode[n] = '\0';
 	} else if (JSON_AT(js, "tu") && kind == JSON_STRING) {
 		size_t n = len < sizeof(d->tu) - 1 ? len : sizeof(d->tu) - 1;
 		memcpy(d->tu, s, n);
@@ -167,6 +172,23 @@ on_close(void *ctx, struct jsonstream *js, enum json_kind kind)
 
 static const struct json_reader reader = {value, on_close};
 
+/*
+ * What a metric counts in the file's mode: --mode=copy counts bytes copied
+ * and ad-hoc mode the program's own units in the same fields as heap
+ * mode's allocations, which must not be compared with them.
+ */
+static const char *
+mode_what(const char *mode, const char *metric)
+{
+	if (strcmp(mode, "copy") == 0) {
+		return strcmp(metric, "tbk") == 0 ? "total copies" : "total bytes copied";
+	}
+	if (strcmp(mode, "ad-hoc") == 0) {
+		return strcmp(metric, "tbk") == 0 ? "total ad-hoc events" : "total ad-hoc units";
+	}
+	return metric_what(metric);
+}
+
 /* An unknown metric is refused before reading: every point would lack it. */
 static bool
 init(struct dhat *d, const char *metric, struct dhat_info *info, const char *name, struct diag *err)
@@ -195,7 +217,7 @@ finish(struct dhat *d, bool ok, struct tree *t, enum side side, const char *name
 	ok = ok && json_stacks_emit(&d->stacks, t, side, &d->ftbl, name, err);
 	if (ok) {
 		d->info->unit = metric_unit(d);
-		d->info->what = metric_what(d->metric);
+		d->info->what = mode_what(d->mode, d->metric);
 		snprintf(d->info->metric, sizeof(d->info->metric), "%s", d->metric);
 	}
 	json_stacks_finish(&d->stacks);
@@ -205,21 +227,20 @@ finish(struct dhat *d, bool ok, struct tree *t, enum side side, const char *name
 }
 
 bool
-dhat_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const char *metric, struct dhat_info *info, struct diag *err)
+dhat_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct dhat_info info;
 	struct dhat d;
-	bool ok = init(&d, metric, info, source_name(src), err) &&
+	bool ok = init(&d, ro->event, &info, source_name(src), err) &&
 	          jsonstream_read_source(src, head, head_len, &reader, &d, err);
-	return finish(&d, ok, t, side, source_name(src), err);
-}
-
-bool
-dhat_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const char *metric, struct dhat_info *info, struct diag *err)
-{
-	struct dhat d;
-	bool ok = init(&d, metric, info, name, err) &&
-	          jsonstream_read_mem(name, data, len, &reader, &d, err);
-	return finish(&d, ok, t, side, name, err);
+	ok = finish(&d, ok, t, reader_side(mode), source_name(src), err);
+	if (ok) {
+		reader_json_unit(res, info.unit);
+		snprintf(res->measure, sizeof(res->measure), "%s", info.what);
+		snprintf(res->note, sizeof(res->note), "DHAT: %s (%s)", info.what, info.metric);
+		snprintf(res->key, sizeof(res->key), "%s", info.metric);
+		res->exact = true;
+	}
+	return ok;
 }

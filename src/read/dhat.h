@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -26,14 +27,9 @@ struct dhat_info {
 	uint64_t points; /* program points read */
 };
 
-/*
- * Reads the rest of src (head first) into a side of t, counting metric
- * (NULL: "tb"); false with err set.
- */
-bool dhat_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const char *metric, struct dhat_info *info, struct diag *err);
-bool dhat_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const char *metric, struct dhat_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn dhat_read;
+
 /* Whether name is a metric DHAT writes ("tb", "mbk"...). */
 bool dhat_metric_known(const char *name);
 

@@ -873,3 +873,24 @@ flamegraph_svg_read_source(struct tree *t, enum side side, bool both, struct sou
 	reader_finish(&r);
 	return ok;
 }
+
+bool
+flamegraph_svg_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
+{
+	(void)ro;
+	struct flamegraph_svg_info fi;
+	if (!flamegraph_svg_read_source(t, reader_side(mode), mode == FOLDED_AUTO, src, head,
+	            head_len, &fi, err)) {
+		return false;
+	}
+	res->folded.three_column = fi.differential;
+	const char *tool = flamegraph_svg_tool(fi.kind);
+	snprintf(res->key, sizeof(res->key), "%s", tool);
+	snprintf(res->unit, sizeof(res->unit), "%s", fi.unit[0] ? fi.unit : "samples");
+	snprintf(res->note, sizeof(res->note), "stacks read back from %s's flame graph%s", tool,
+	        fi.kind != FLAMEGRAPH_SVG_DIFFFOLD || fi.pruned
+	                ? "; frames it pruned are missing, their counts in their callers' self"
+	                : "");
+	return true;
+}

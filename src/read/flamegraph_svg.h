@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -62,6 +63,11 @@ struct flamegraph_svg_info {
  */
 bool flamegraph_svg_read_source(struct tree *t, enum side side, bool both, struct source *src,
         const char *head, size_t head_len, struct flamegraph_svg_info *info, struct diag *err);
+/*
+ * The reader as the table runs it (readers.h): a differential difffold SVG
+ * given as the one profile gives both sides.
+ */
+readers_read_fn flamegraph_svg_read;
 /* The same over bytes in memory (tests, the fuzzer); name is for messages. */
 bool flamegraph_svg_read_mem(struct tree *t, enum side side, bool both, const char *name,
         const char *data, size_t len, struct flamegraph_svg_info *info, struct diag *err);

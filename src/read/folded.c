@@ -275,15 +275,6 @@ reader_init(struct reader *r, struct tree *t, const char *name, enum folded_mode
 	r->err = err;
 }
 
-bool
-folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
-        enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err)
-{
-	struct reader r;
-	reader_init(&r, t, name, mode, strict, st, err);
-	return parse_lines(&r, data, len, true) >= 0 && finish(&r);
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
@@ -300,17 +291,13 @@ folded_read_source(struct tree *t, struct source *src, const char *head, size_t 
 }
 
 bool
-folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
-        struct folded_stats *st, struct diag *err)
+folded_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
-	struct source *src = source_open(path, NULL, err);
-	if (!src) {
-		memset(st, 0, sizeof(*st));
-		return false;
-	}
-	bool ok = folded_read_source(t, src, NULL, 0, mode, strict, st, err);
-	source_close(src);
-	return ok;
+	return ro->threaded ? folded_read_source_threaded(
+	                              t, src, head, head_len, mode, ro->strict, &res->folded, err)
+	                    : folded_read_source(
+	                              t, src, head, head_len, mode, ro->strict, &res->folded, err);
 }
 
 /*

@@ -15,6 +15,7 @@
 
 #include "bounds.h"
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -26,27 +27,6 @@
 #define FOLDED_MARK_2_COLUMNS "# difffold: 2 columns"
 #define FOLDED_MARK_3_COLUMNS "# difffold: 3 columns"
 
-enum folded_mode {
-	FOLDED_BASE,
-	FOLDED_HEAD,
-	FOLDED_AUTO, /* 2 columns: head only; 3 columns: base and head */
-};
-
-struct folded_stats {
-	uint64_t lines; /* lines that carried a stack */
-	uint64_t bad_lines; /* skipped lines */
-	uint64_t first_bad; /* line number of the first one */
-	const char *first_bad_reason;
-	bool three_column; /* decided on the first line with a stack */
-};
-
-/*
- * Reads one file ("-" = standard input) into the tree. With strict, the first
- * bad line is fatal. Returns false with *err filled on a fatal error: I/O,
- * a line over BOUND_LINE, an overflowing sum, no valid line at all.
- */
-bool folded_read_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
-        struct folded_stats *st, struct diag *err);
 /*
  * Reads the rest of an open source, head (head_len bytes already read from
  * it, for judging its format) first. The caller closes the source.
@@ -61,9 +41,9 @@ bool folded_read_source(struct tree *t, struct source *src, const char *head, si
 bool folded_read_source_threaded(struct tree *t, struct source *src, const char *head,
         size_t head_len, enum folded_mode mode, bool strict, struct folded_stats *st,
         struct diag *err);
-/* The same over bytes in memory; `name` is used in messages. */
-bool folded_read_mem(struct tree *t, const char *name, const char *data, size_t len,
-        enum folded_mode mode, bool strict, struct folded_stats *st, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn folded_read;
+
 /*
  * True when `stack COUNT` as the first stack line of a single input would be
  * read as the 3 columns `STACK BASE HEAD`: the stack itself ends in a field

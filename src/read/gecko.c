@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "jsonstream.h"
 #include "xalloc.h"
 
@@ -11,7 +12,7 @@
 
 /* The columns difffold needs of a thread's (or the shared) tables. */
 struct tables {
-	struct json_u32s prefix, frame; /* stackTable */
+	struct json_u32s prefix, frame; /* stackTable (prefix from prefixOffset since v66) */
 	struct json_u32s func; /* frameTable */
 	struct json_u32s name; /* funcTable */
 	struct json_strings strings;
@@ -33,8 +34,13 @@ struct thread {
 	char weight_type[16];
 };
 
+/* The newest processed format read (PROCESSED_PROFILE_VERSION in the Firefox
+ * Profiler's sources): a newer one is read if its tables are as they were. */
+#define KNOWN_VERSION 70
+
 struct gecko {
 	struct tables shared;
+	uint64_t version; /* meta.preprocessedProfileVersion, 0 when absent */
 	struct thread *threads;
 	size_t count, cap;
 	struct gecko_info *info;
@@ -109,6 +115,19 @@ table_value(struct jsonstream *js, struct tables *tb, size_t base, enum json_kin
 			return jsonstream_fail(js, "a stack's prefix does not come before it");
 		}
 		json_u32s_push(&tb->prefix, v);
+		return true;
+	}
+	if (is(js, base, "stackTable") && is(js, base + 1, "prefixOffset")) {
+		/* Since version 66: 0 for a root, else how far back the prefix is. */
+		uint32_t v, i = (uint32_t)jsonstream_index(js, base + 2);
+		if (!index_value(js, kind, s, len, false, &v)) {
+			return false;
+		}
+		if (v > i) {
+			return jsonstream_fail(
+			        js, "a stack's prefixOffset reaches before the table");
+		}
+		json_u32s_push(&tb->prefix, v == 0 ? NONE : i - v);
 		return true;
 	}
 	struct json_u32s *col = is(js, base, "stackTable") && is(js, base + 1, "frame") ? &tb->frame
@@ -246,6 +265,12 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 		}
 		return table_value(js, &th->tab, 2, kind, s, len);
 	}
+	if (js->depth == 2 && is(js, 0, "meta") && is(js, 1, "preprocessedProfileVersion") &&
+	        kind == JSON_NUMBER) {
+		struct count c;
+		g->version = json_count(s, len, &c) ? c.units : 0;
+		return true;
+	}
 	if (js->depth >= 2 && is(js, 0, "shared")) {
 		return table_value(js, &g->shared, 1, kind, s, len);
 	}
@@ -346,6 +371,22 @@ emit(struct gecko *g, struct tree *t, enum side side, const char *file, struct d
 	return ok;
 }
 
+/* A newer format than known whose tables did not read: the version says why. */
+static void
+newer(const struct gecko *g, struct diag *err)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_printf(&b,
+	        "%s (the Firefox Profiler's processed format version %llu is newer than the "
+	        "versions difffold reads, 0 to %d, and its tables are not where they were)",
+	        err->msg, (unsigned long long)g->version, KNOWN_VERSION);
+	size_t n = b.len < sizeof(err->msg) - 1 ? b.len : sizeof(err->msg) - 1;
+	memcpy(err->msg, b.data, n);
+	err->msg[n] = '\0';
+	buf_finish(&b);
+}
+
 static void
 init(struct gecko *g, struct gecko_info *info)
 {
@@ -364,6 +405,9 @@ finish(struct gecko *g, bool ok, struct tree *t, enum side side, const char *fil
 	}
 	g->info->threads = g->count;
 	ok = ok && emit(g, t, side, file, err);
+	if (!ok && g->version > KNOWN_VERSION) {
+		newer(g, err);
+	}
 	for (size_t i = 0; i < g->count; i++) {
 		struct thread *th = &g->threads[i];
 		tables_finish(&th->tab);
@@ -380,21 +424,17 @@ finish(struct gecko *g, bool ok, struct tree *t, enum side side, const char *fil
 }
 
 bool
-gecko_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct gecko_info *info, struct diag *err)
+gecko_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	(void)ro;
+	struct gecko_info info;
 	struct gecko g;
-	init(&g, info);
+	init(&g, &info);
 	bool ok = jsonstream_read_source(src, head, head_len, &reader, &g, err);
-	return finish(&g, ok, t, side, source_name(src), err);
-}
-
-bool
-gecko_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        struct gecko_info *info, struct diag *err)
-{
-	struct gecko g;
-	init(&g, info);
-	bool ok = jsonstream_read_mem(name, data, len, &reader, &g, err);
-	return finish(&g, ok, t, side, name, err);
+	ok = finish(&g, ok, t, reader_side(mode), source_name(src), err);
+	if (ok) {
+		reader_json_unit(res, info.unit);
+	}
+	return ok;
 }

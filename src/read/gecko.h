@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -29,10 +30,7 @@ struct gecko_info {
 	uint64_t threads; /* threads read */
 };
 
-/* Reads the rest of src (head first) into a side of t; false with err set. */
-bool gecko_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct gecko_info *info, struct diag *err);
-bool gecko_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        struct gecko_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn gecko_read;
 
 #endif

@@ -6,19 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "callgrind.h"
 #include "detect.h"
-#include "dhat.h"
 #include "escape.h"
-#include "flamegraph_svg.h"
 #include "folded.h"
-#include "gecko.h"
-#include "massif.h"
-#include "perf.h"
-#include "pprof.h"
+#include "readers.h"
 #include "runs.h"
 #include "source.h"
-#include "speedscope.h"
 #include "timing.h"
 #include "transform.h"
 #include "tree_build.h"
@@ -45,97 +38,11 @@ struct side_read {
 	const struct read_progress *progress;
 	enum folded_mode mode;
 	bool three_column;
-	struct input_info info;
+	struct read_options ro;
+	struct read_sum *sums; /* per reader, in the table's order */
 	struct buf *msg;
 	struct runs *runs; /* --runs: each file is one run, else NULL */
-	bool threaded; /* folded files through the two-thread pipeline */
 };
-
-/* What a callgrind file said, kept for the picture and the reports. */
-static void
-input_info_add(struct input_info *info, const struct callgrind_info *ci)
-{
-	if (!info->callgrind) {
-		memcpy(info->event, ci->event, sizeof(info->event));
-		info->countname = ci->countname;
-	} else if (strcmp(info->event, ci->event) != 0) {
-		info->countname = NULL; /* files of different events: no one unit */
-	}
-	info->callgrind = true;
-	info->reconstructed |= ci->reconstructed;
-	info->unexpanded += ci->unexpanded;
-}
-
-/* Samples of different events are never summed: perf_event is then "". */
-static void
-perf_info_add(struct input_info *info, const char *event, const uint64_t samples[2])
-{
-	if (!info->perf) {
-		memcpy(info->perf_event, event, sizeof(info->perf_event));
-	} else if (strcmp(info->perf_event, event) != 0) {
-		info->perf_event[0] = '\0';
-	}
-	info->perf = true;
-	for (int i = 0; i < 2; i++) {
-		info->perf_samples[i] += samples[i];
-	}
-}
-
-/* Files of different units have no one unit (each is a static string). */
-static void
-json_info_add(struct input_info *info, const char *unit)
-{
-	if (!info->json) {
-		info->json_unit = unit;
-	} else if (info->json_unit != unit) {
-		info->json_unit = NULL;
-	}
-	info->json = true;
-}
-
-/* A reader that names its unit (pprof, massif): one note and unit for all. */
-static void
-unit_info_add(struct input_info *info, const char *note, const char *unit)
-{
-	if (info->unit_files++ == 0) {
-		snprintf(info->unit_note, sizeof(info->unit_note), "%s", note);
-		snprintf(info->unit, sizeof(info->unit), "%s", unit);
-		return;
-	}
-	if (strcmp(info->unit_note, note) != 0) {
-		info->unit_note[0] = '\0';
-	}
-	if (strcmp(info->unit, unit) != 0) {
-		info->unit[0] = '\0';
-	}
-}
-
-static void
-input_info_merge(struct input_info *info, const struct input_info *side)
-{
-	if (side->unit_files) {
-		unit_info_add(info, side->unit_note, side->unit);
-	}
-	info->pprof |= side->pprof;
-	info->massif |= side->massif;
-	if (side->callgrind) {
-		struct callgrind_info ci = {.countname = side->countname,
-		        .reconstructed = side->reconstructed,
-		        .unexpanded = side->unexpanded};
-		memcpy(ci.event, side->event, sizeof(ci.event));
-		input_info_add(info, &ci);
-	}
-	info->folded |= side->folded;
-	if (side->perf) {
-		perf_info_add(info, side->perf_event, side->perf_samples);
-	}
-	if (side->json) {
-		json_info_add(info, side->json_unit);
-	}
-	if (side->json_note[0] && !info->json_note[0]) {
-		memcpy(info->json_note, side->json_note, sizeof(info->json_note));
-	}
-}
 
 /* The bytes judged for a file's format: enough for any header we know. */
 #define DETECT_SIZE ((size_t)64 << 10)
@@ -147,171 +54,36 @@ refuse(struct side_read *sd, const char *name, enum input_format f)
 	escape_diag(sd->msg, name, strlen(name));
 	buf_printf(sd->msg, ": this looks like %s, which difffold does not read; ",
 	        detect_format_name(f));
-	/* The advice's commands name the file: FILE stands for it. */
+	/* The advice's commands name the file: FILE stands for it; READERS
+	 * for the readers' names. */
 	for (const char *a = detect_advice(f); *a;) {
-		const char *at = strstr(a, "FILE");
+		const char *file = strstr(a, "FILE"), *readers = strstr(a, "READERS");
+		const char *at = file && (!readers || file < readers) ? file : readers;
 		size_t n = at ? (size_t)(at - a) : strlen(a);
 		buf_add(sd->msg, a, n);
-		if (at) {
+		if (at == file && at) {
 			escape_diag(sd->msg, name, strlen(name));
+		} else if (at) {
+			readers_list(sd->msg, " and ");
 		}
-		a += n + (at ? 4 : 0);
+		a += n + (at ? strlen(at == file ? "FILE" : "READERS") : 0);
 	}
 	buf_addc(sd->msg, '\n');
 	return false;
 }
 
-static bool
-read_callgrind(struct side_read *sd, struct tree *t, struct source *src, const char *head,
-        size_t len, struct diag *err)
+/* The index of a reader in the table, for its sum. */
+static size_t
+reader_index(const struct profile_reader *r)
 {
-	struct callgrind_options co = {sd->o->event, sd->o->objects, CALLGRIND_DEFAULT_FLOOR};
-	struct callgrind_info ci;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!callgrind_read_source(t, side, src, head, len, &co, &ci, err)) {
-		return false;
+	size_t i = 0;
+	while (readers_at(i) != r) {
+		i++;
 	}
-	input_info_add(&sd->info, &ci);
-	return true;
+	return i;
 }
 
-static bool
-read_perf(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct perf_options po = {
-	        sd->o->event, sd->o->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES};
-	struct perf_info pi;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!perf_read_source(t, side, src, head, len, &po, &pi, err)) {
-		return false;
-	}
-	uint64_t samples[2] = {0, 0};
-	samples[side] = pi.samples;
-	perf_info_add(&sd->info, pi.event, samples);
-	return true;
-}
-
-/* speedscope, Firefox Profiler and DHAT JSON: their unit for the count name. */
-static bool
-read_json(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        enum input_format f, struct diag *err)
-{
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	const char *unit;
-	bool ok;
-	if (f == INPUT_SPEEDSCOPE) {
-		struct speedscope_info si;
-		ok = speedscope_read_source(t, side, src, head, len, &si, err);
-		unit = si.unit;
-	} else if (f == INPUT_GECKO) {
-		struct gecko_info gi;
-		ok = gecko_read_source(t, side, src, head, len, &gi, err);
-		unit = gi.unit;
-	} else {
-		struct dhat_info di;
-		ok = dhat_read_source(t, side, src, head, len, sd->o->event, &di, err);
-		unit = di.unit;
-		if (ok) {
-			snprintf(sd->info.json_note, sizeof(sd->info.json_note), "DHAT: %s (%s)",
-			        di.what, di.metric);
-		}
-	}
-	if (ok) {
-		json_info_add(&sd->info, unit);
-	}
-	return ok;
-}
-
-static bool
-read_pprof(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct pprof_options po = {sd->o->event};
-	struct pprof_info pi;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!pprof_read_source(t, side, src, head, len, &po, &pi, err)) {
-		return false;
-	}
-	struct buf note;
-	buf_init(&note);
-	buf_printf(&note, "pprof: sample type %s (%s)", pi.type, pi.unit);
-	unit_info_add(&sd->info, note.data, pi.unit);
-	buf_finish(&note);
-	sd->info.pprof = true;
-	return true;
-}
-
-static bool
-read_massif(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct massif_options mo = {sd->o->snapshot};
-	struct massif_info mi;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!massif_read_source(t, side, src, head, len, &mo, &mi, err)) {
-		return false;
-	}
-	struct buf note;
-	buf_init(&note);
-	if (sd->o->snapshot == MASSIF_PEAK) {
-		buf_adds(&note, "massif: the heap at its peak snapshot");
-	} else {
-		buf_printf(&note, "massif: the heap at snapshot %ld", mi.snapshot);
-	}
-	unit_info_add(&sd->info, note.data, "bytes");
-	buf_finish(&note);
-	sd->info.massif = true;
-	return true;
-}
-
-static bool
-read_folded(struct side_read *sd, struct tree *t, struct source *src, const char *head, size_t len,
-        struct diag *err)
-{
-	struct folded_stats st;
-	bool ok = sd->threaded ? folded_read_source_threaded(
-	                                 t, src, head, len, sd->mode, sd->o->strict, &st, err)
-	                       : folded_read_source(
-	                                 t, src, head, len, sd->mode, sd->o->strict, &st, err);
-	if (!ok) {
-		return false;
-	}
-	warn_bad_lines(source_name(src), &st, sd->msg);
-	sd->three_column = st.three_column;
-	sd->info.folded = true;
-	return true;
-}
-
-/*
- * Flame graphs read back into stacks: the SVGs of flamegraph.pl, inferno
- * and difffold, async-profiler's HTML. detect.c calls them markup; this
- * hook, and the one in read_file, are for the reader table to take over.
- */
-static bool
-read_flamegraph_svg(struct side_read *sd, struct tree *t, struct source *src, const char *head,
-        size_t len, struct diag *err)
-{
-	struct flamegraph_svg_info fi;
-	enum side side = sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD;
-	if (!flamegraph_svg_read_source(
-	            t, side, sd->mode == FOLDED_AUTO, src, head, len, &fi, err)) {
-		return false;
-	}
-	sd->three_column |= fi.differential;
-	struct buf note;
-	buf_init(&note);
-	buf_printf(&note, "stacks read back from %s's flame graph", flamegraph_svg_tool(fi.kind));
-	if (fi.kind != FLAMEGRAPH_SVG_DIFFFOLD || fi.pruned) {
-		buf_adds(&note,
-		        "; frames it pruned are missing, their counts in their callers' self");
-	}
-	unit_info_add(&sd->info, note.data, fi.unit[0] ? fi.unit : "samples");
-	buf_finish(&note);
-	return true;
-}
-
-/* One file: its format judged by its first bytes, unless --input-format. */
+/* One file: its format judged by its first bytes, unless the options name it. */
 static bool
 read_file(struct side_read *sd, struct tree *t, const char *path, char *head, struct diag *err)
 {
@@ -323,25 +95,20 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 	size_t len = source_peek(src, head, DETECT_SIZE, &whole, err);
 	bool ok = len != SIZE_MAX;
 	if (ok) {
-		enum input_format f =
-		        sd->o->input_forced ? sd->o->input_format : detect_format(head, len, whole);
-		if (f == INPUT_CALLGRIND) {
-			ok = read_callgrind(sd, t, src, head, len, err);
-		} else if (f == INPUT_PERF_SCRIPT) {
-			ok = read_perf(sd, t, src, head, len, err);
-		} else if (f == INPUT_SPEEDSCOPE || f == INPUT_GECKO || f == INPUT_DHAT) {
-			ok = read_json(sd, t, src, head, len, f, err);
-		} else if (f == INPUT_MASSIF) {
-			ok = read_massif(sd, t, src, head, len, err);
-		} else if (f == INPUT_PPROF) {
-			ok = read_pprof(sd, t, src, head, len, err);
-		} else if (f == INPUT_FOLDED) {
-			ok = read_folded(sd, t, src, head, len, err);
-		} else if (f == INPUT_MARKUP && flamegraph_svg_detect(head, len)) {
-			ok = read_flamegraph_svg(sd, t, src, head, len, err); /* hook: SVG reader */
-		} else {
+		enum side side = reader_side(sd->mode);
+		enum input_format f = sd->o->side_forced[side] ? sd->o->side_format[side]
+		                      : sd->o->input_forced    ? sd->o->input_format
+		                                               : detect_format(head, len, whole);
+		const struct profile_reader *r = readers_for(f);
+		struct read_result res;
+		if (!r) {
 			ok = refuse(sd, source_name(src), f);
 			err->msg[0] = '\0';
+		} else if ((ok = readers_read(
+		                    r, t, sd->mode, src, head, len, &sd->ro, &res, err))) {
+			warn_bad_lines(source_name(src), &res.folded, sd->msg);
+			sd->three_column |= res.folded.three_column;
+			readers_sum_add(&sd->sums[reader_index(r)], &res, side);
 		}
 	}
 	source_close(src);
@@ -391,48 +158,48 @@ read_threaded(uint64_t total_bytes)
 }
 
 /*
- * What one side's counts measure, when its reader says: the callgrind
- * event, the pprof or massif unit, a JSON profile's unit; NULL when the
- * reader does not say (folded stacks, perf samples), which compares with
- * anything. *kind names the reader for the message.
+ * What one side's counts measure, when its readers say: the first reader in
+ * the table's order whose files agree on it; NULL when none says, which
+ * compares with anything. *r is that reader, for the message.
  */
 static const char *
-side_unit(const struct input_info *si, const char **kind)
+side_measure(const struct read_sum *sums, const struct profile_reader **r)
 {
-	if (si->callgrind && si->event[0]) {
-		*kind = "callgrind event";
-		return si->event;
-	}
-	if ((si->pprof || si->massif) && si->unit[0]) {
-		*kind = si->pprof ? "pprof unit" : "massif unit";
-		return si->unit;
-	}
-	if (si->json && si->json_unit) {
-		*kind = "unit";
-		return si->json_unit;
+	for (size_t i = 0; readers_at(i); i++) {
+		const struct read_sum *s = &sums[i];
+		if (s->files && s->first.measure[0] && !s->measure_mixed) {
+			*r = readers_at(i);
+			return s->first.measure;
+		}
 	}
 	return NULL;
 }
 
 /*
  * Base and head must count the same thing: instructions against bytes
- * would draw a graph of a misread, with a verdict to match.
+ * would draw a graph of a misread, with a verdict to match, unless the
+ * user says they compare (--comparable; the note then says so).
  */
 static bool
-same_units(const struct input_info *base, const struct input_info *head, const struct options *o,
-        struct buf *msg)
+same_measure(struct input_info *info, const struct options *o, struct buf *msg)
 {
-	const char *bk = NULL, *hk = NULL;
-	const char *bu = side_unit(base, &bk), *hu = side_unit(head, &hk);
+	const struct profile_reader *br = NULL, *hr = NULL;
+	const char *bu = side_measure(info->sums[SIDE_BASE], &br);
+	const char *hu = side_measure(info->sums[SIDE_HEAD], &hr);
 	if (!bu || !hu || strcmp(bu, hu) == 0) {
+		return true;
+	}
+	if (o->comparable) {
+		info->compared_as_asked = true;
 		return true;
 	}
 	struct buf b;
 	buf_init(&b);
 	buf_printf(&b,
-	        "base and head count different things: %s counts %s %s, %s counts %s %s; "
-	        "compare profiles of one kind (the same --event for both)",
-	        o->base[0], bk, bu, o->head[0], hk, hu);
+	        "base and head count different things: %s counts %s (%s), %s counts %s (%s); "
+	        "compare profiles of one kind (the same --event for both), or say they compare "
+	        "with --comparable",
+	        o->base[0], bu, br->name, o->head[0], hu, hr->name);
 	buf_adds(msg, "difffold: ");
 	escape_diag(msg, b.data, b.len);
 	buf_adds(msg, "\n");
@@ -440,24 +207,33 @@ same_units(const struct input_info *base, const struct input_info *head, const s
 	return false;
 }
 
+/* The options the readers take. */
+static void
+read_options_of(struct read_options *ro, const struct options *o, bool threaded)
+{
+	readers_options_init(ro);
+	ro->event = o->event;
+	ro->objects = o->objects;
+	ro->weight_period = o->weight_period;
+	ro->stackcollapse = o->perf_stackcollapse;
+	ro->snapshot = o->snapshot;
+	ro->strict = o->strict;
+	ro->threaded = threaded;
+}
+
 static bool
 read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
         bool threaded, struct input_info *info, struct buf *msg, struct runs *runs)
 {
-	struct side_read base = {.o = o,
-	        .progress = progress,
-	        .mode = FOLDED_BASE,
-	        .msg = msg,
-	        .runs = runs,
-	        .threaded = threaded && !runs};
+	struct side_read base = {
+	        .o = o, .progress = progress, .mode = FOLDED_BASE, .msg = msg, .runs = runs};
+	read_options_of(&base.ro, o, threaded && !runs);
 	struct side_read head = base;
 	head.mode = FOLDED_HEAD;
-	bool ok = read_side(&base, t, o->base, o->base_count) &&
-	          read_side(&head, t, o->head, o->head_count) &&
-	          same_units(&base.info, &head.info, o, msg);
-	input_info_merge(info, &base.info);
-	input_info_merge(info, &head.info);
-	return ok;
+	base.sums = info->sums[SIDE_BASE];
+	head.sums = info->sums[SIDE_HEAD];
+	return read_side(&base, t, o->base, o->base_count) &&
+	       read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
 }
 
 /* A progress line while reading big inputs, on a terminal only. */
@@ -511,36 +287,84 @@ progress_end(struct progress *p)
 }
 
 /*
- * The header's note on perf input, and with --weight period its unit: the
- * event's name without its modifiers (the period of cycles is cycles, of
- * cpu-clock nanoseconds: the name says which).
+ * The picture's note and count name from what every file said: the first
+ * reader in the table's order that has one.
+ */
+/* "callgrind (instructions)": a side's reader and what its counts measure. */
+static void
+side_words(struct buf *b, const struct input_info *info, enum side side)
+{
+	const char *r = input_side_reader(info, side), *m = input_side_measure(info, side);
+	buf_adds(b, r ? r : "several readers");
+	if (m) {
+		buf_printf(b, " (%s)", m);
+	}
+}
+
+/*
+ * Each side's reader and measure after the readers' note, when a reader
+ * says what it measures: "base: callgrind (instructions), head: perf
+ * (samples of cycles)", or "base and head: ..." when they agree.
  */
 static void
-perf_note(struct input_info *info, const struct options *o)
+describe_sides(struct input_info *info)
 {
-	const char *ev = info->perf_event;
-	const uint64_t *n = info->perf_samples;
-	const char *weighted = o->weight_period ? ", weighted by period" : "";
-	if (!ev[0]) {
-		snprintf(info->note, sizeof(info->note),
-		        "perf script: samples of different events%s", weighted);
-	} else if (o->single || n[SIDE_BASE] == 0 || n[SIDE_HEAD] == 0) {
-		/* One profile, or one side only of perf script (the other folded). */
-		const char *side = o->single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
-		snprintf(info->note, sizeof(info->note), "perf script: %s%llu samples of %s%s",
-		        side, (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD],
-		        ev, weighted);
-	} else {
-		snprintf(info->note, sizeof(info->note),
-		        "perf script: %llu base and %llu head samples of %s%s",
-		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], ev,
-		        weighted);
+	if (!input_side_measure(info, SIDE_BASE) && !input_side_measure(info, SIDE_HEAD)) {
+		return;
 	}
-	if (o->weight_period && ev[0] && !info->callgrind) {
-		size_t len = strcspn(ev, ":");
-		memcpy(info->perf_unit, ev, len);
-		info->perf_unit[len] = '\0';
-		info->countname = info->perf_unit;
+	struct buf b, h;
+	buf_init(&b);
+	buf_init(&h);
+	side_words(&b, info, SIDE_BASE);
+	side_words(&h, info, SIDE_HEAD);
+	struct buf all;
+	buf_init(&all);
+	buf_adds(&all, info->note);
+	buf_adds(&all, info->note[0] ? "; " : "");
+	if (strcmp(b.data, h.data) == 0) {
+		buf_printf(&all, "base and head: %s", b.data);
+	} else {
+		buf_printf(&all, "base: %s, head: %s", b.data, h.data);
+	}
+	if (info->compared_as_asked) {
+		buf_adds(&all, ", compared as asked (--comparable)");
+	}
+	size_t n = all.len < sizeof(info->note) - 1 ? all.len : sizeof(info->note) - 1;
+	memcpy(info->note, all.data, n);
+	info->note[n] = '\0';
+	buf_finish(&all);
+	buf_finish(&h);
+	buf_finish(&b);
+}
+
+static void
+describe(struct input_info *info, bool single)
+{
+	struct read_sum all[READERS_MAX];
+	memset(all, 0, sizeof(all));
+	for (size_t i = 0; readers_at(i); i++) {
+		readers_sum_merge(&all[i], &info->sums[SIDE_BASE][i]);
+		readers_sum_merge(&all[i], &info->sums[SIDE_HEAD][i]);
+	}
+	bool noted = false, named = false;
+	for (size_t i = 0; readers_at(i); i++) {
+		const struct read_sum *s = &all[i];
+		const struct profile_reader *r = readers_at(i);
+		if (s->files == 0) {
+			continue;
+		}
+		if (!noted && r->note) {
+			r->note(s, single, info->note, sizeof(info->note));
+		} else if (!noted && !s->note_mixed) {
+			snprintf(info->note, sizeof(info->note), "%s", s->first.note);
+		}
+		noted = info->note[0] != '\0';
+		if (!named && (s->first.unit[0] || s->unit_mixed)) {
+			named = true;
+			snprintf(info->unit, sizeof(info->unit), "%s",
+			        s->unit_mixed ? "" : s->first.unit);
+			info->countname = info->unit[0] ? info->unit : NULL;
+		}
 	}
 }
 
@@ -560,24 +384,20 @@ input_read(
 		struct side_read sd = {.o = o,
 		        .progress = &rp,
 		        .mode = FOLDED_AUTO,
-		        .msg = messages,
-		        .threaded = read_threaded(pr.total)};
+		        .sums = info->sums[SIDE_HEAD],
+		        .msg = messages};
+		read_options_of(&sd.ro, o, read_threaded(pr.total));
 		ok = read_side(&sd, t, &o->single, 1);
 		three_column = sd.three_column;
-		input_info_merge(info, &sd.info);
 	} else {
 		runs = o->runs ? runs_create(o->significance) : NULL;
 		ok = read_both(t, o, &rp, read_threaded(pr.total), info, messages, runs);
 	}
 	progress_end(&pr);
-	if (info->perf) {
-		perf_note(info, o);
-	}
-	if (info->json && info->json_unit && !info->countname) {
-		info->countname = info->json_unit;
-	}
-	if (info->unit[0] && !info->callgrind && !info->countname) {
-		info->countname = info->unit;
+	info->single = o->single != NULL;
+	describe(info, info->single);
+	if (!info->single) {
+		describe_sides(info);
 	}
 	timing_stage("read");
 	if (!ok) {
@@ -599,4 +419,56 @@ input_read(
 	}
 	*out = t;
 	return true;
+}
+
+/* A side's sums: one profile's are the head's. */
+static const struct read_sum *
+side_sums(const struct input_info *info, enum side side)
+{
+	return info->sums[info->single ? SIDE_HEAD : side];
+}
+
+/* The one reader that read a side's files, or -1. */
+static long
+side_reader(const struct input_info *info, enum side side)
+{
+	const struct read_sum *sums = side_sums(info, side);
+	long found = -1;
+	for (size_t i = 0; readers_at(i); i++) {
+		if (sums[i].files && found >= 0) {
+			return -1;
+		}
+		found = sums[i].files ? (long)i : found;
+	}
+	return found;
+}
+
+bool
+input_side_exact(const struct input_info *info, enum side side)
+{
+	const struct read_sum *sums = side_sums(info, side);
+	bool any = false;
+	for (size_t i = 0; readers_at(i); i++) {
+		if (sums[i].files) {
+			if (!sums[i].exact) {
+				return false;
+			}
+			any = true;
+		}
+	}
+	return any;
+}
+
+const char *
+input_side_measure(const struct input_info *info, enum side side)
+{
+	const struct profile_reader *r;
+	return side_measure(side_sums(info, side), &r);
+}
+
+const char *
+input_side_reader(const struct input_info *info, enum side side)
+{
+	long i = side_reader(info, side);
+	return i < 0 ? NULL : readers_at((size_t)i)->name;
 }

@@ -206,20 +206,6 @@ run(struct jsonstream *js, const char *name, const struct json_reader *reader, v
 }
 
 bool
-jsonstream_read_mem(const char *name, const char *data, size_t len,
-        const struct json_reader *reader, void *ctx, struct diag *err)
-{
-	struct jsonstream js;
-	if (!run(&js, name, reader, ctx, err)) {
-		diag_set(err, name, 0, "out of memory");
-		return false;
-	}
-	bool ok = feed(&js, data, len, true) >= 0;
-	yajl_free(js.handle);
-	return ok;
-}
-
-bool
 jsonstream_read_source(struct source *src, const char *head, size_t head_len,
         const struct json_reader *reader, void *ctx, struct diag *err)
 {

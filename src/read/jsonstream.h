@@ -30,7 +30,7 @@
 #include "source.h"
 #include "tree.h"
 
-#define JSONSTREAM_KEY 24
+#define JSONSTREAM_KEY 32 /* "preprocessedProfileVersion" fits */
 #define JSONSTREAM_DEPTH 64
 
 enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_OBJECT, JSON_ARRAY };
@@ -73,9 +73,6 @@ struct jsonstream {
 
 /* Reads src (head first) through reader; false with err set. */
 bool jsonstream_read_source(struct source *src, const char *head, size_t head_len,
-        const struct json_reader *reader, void *ctx, struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer). */
-bool jsonstream_read_mem(const char *name, const char *data, size_t len,
         const struct json_reader *reader, void *ctx, struct diag *err);
 
 /*

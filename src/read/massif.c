@@ -434,18 +434,6 @@ massif_finish(struct massif *m)
 	free(m->path);
 }
 
-bool
-massif_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct massif_options *opt, struct massif_info *info, struct diag *err)
-{
-	struct massif m;
-	massif_init(&m, t, side, name, opt, err);
-	memset(info, 0, sizeof(*info));
-	bool ok = parse_lines(&m, data, len, true) >= 0 && finish(&m, info);
-	massif_finish(&m);
-	return ok;
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
@@ -453,15 +441,28 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 }
 
 bool
-massif_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct massif_options *opt, struct massif_info *info,
-        struct diag *err)
+massif_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct massif_options opt = {ro->snapshot};
+	struct massif_info info;
 	struct massif m;
-	massif_init(&m, t, side, source_name(src), opt, err);
-	memset(info, 0, sizeof(*info));
+	massif_init(&m, t, reader_side(mode), source_name(src), &opt, err);
+	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &m, err);
-	ok = ok && finish(&m, info);
+	ok = ok && finish(&m, &info);
 	massif_finish(&m);
-	return ok;
+	if (!ok) {
+		return false;
+	}
+	if (ro->snapshot == MASSIF_PEAK) {
+		snprintf(res->note, sizeof(res->note), "massif: the heap at its peak snapshot");
+	} else {
+		snprintf(res->note, sizeof(res->note), "massif: the heap at snapshot %ld",
+		        info.snapshot);
+	}
+	snprintf(res->unit, sizeof(res->unit), "bytes");
+	snprintf(res->measure, sizeof(res->measure), "heap bytes in use");
+	res->exact = true;
+	return true;
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -40,18 +41,7 @@ struct massif_info {
 	uint64_t total; /* its heap tree's bytes */
 };
 
-/*
- * Reads the rest of an open source, head (head_len bytes already read from
- * it, for judging its format) first, into a side of t. False with err set
- * when the chosen snapshot is missing or has no heap tree, a tree line is
- * malformed or its children hold more than it, or the tree refused a
- * stack. The caller closes the source.
- */
-bool massif_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct massif_options *opt, struct massif_info *info,
-        struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer); name is for messages. */
-bool massif_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct massif_options *opt, struct massif_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn massif_read;
 
 #endif

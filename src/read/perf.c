@@ -23,12 +23,12 @@ struct span {
 /* What a sample's header line says. */
 struct header {
 	struct span comm, event, rest;
-	bool has_period;
+	bool has_time, has_period;
 	struct count period;
 };
 
 struct frame {
-	struct span sym;
+	struct span sym, dso;
 	bool kernel;
 };
 
@@ -54,6 +54,7 @@ struct perf {
 	int chosen; /* index in events of the event read, -1: none yet */
 	bool mixed; /* several events and none named: refused at the end */
 	uint64_t samples;
+	bool java; /* the sample's command is java: `Lpkg/Class;` names */
 };
 
 static bool
@@ -130,97 +131,99 @@ is_cpu(struct span s)
 	       all_digits((struct span){s.p + 1, s.len - 2});
 }
 
-/* The token that ends right before `end` (after spaces), if any. */
+/* `SECONDS.FRACTION:`, the time stamp. */
 static bool
-token_before(const char *s, const char *end, struct span *tok)
+is_time(struct span s)
 {
-	while (end > s && is_space(end[-1])) {
-		end--;
+	if (s.len < 4 || s.p[s.len - 1] != ':') {
+		return false;
 	}
-	const char *q = end;
-	while (q > s && !is_space(q[-1])) {
-		q--;
+	const char *dot = memchr(s.p, '.', s.len);
+	return dot && all_digits((struct span){s.p, (size_t)(dot - s.p)}) &&
+	       all_digits((struct span){dot + 1, (size_t)(s.p + s.len - 2 - dot)});
+}
+
+/* An event's name as perf prints it: `cycles:u:`, `sched:sched_switch:`. */
+static bool
+is_event(struct span s)
+{
+	return s.len >= 2 && s.p[s.len - 1] == ':' && !is_time(s);
+}
+
+/* The tokens a header is judged by: its fields come early in the line. */
+#define HEADER_TOKENS 24
+
+/*
+ * The fields perf script prints after the command, in its order, each
+ * there or not as -F chose: `[PID/]TID [CPU] TIME: PERIOD EVENT:`, from
+ * tok[i]; at least one of them, and words after them only after an
+ * event (a frame, a tracepoint's fields). False if tok[i..n) is not that.
+ */
+static bool
+header_fields(const struct span *tok, size_t i, size_t n, const char *end, struct header *h)
+{
+	size_t first = i;
+	i += i < n && is_pid(tok[i]);
+	i += i < n && is_cpu(tok[i]);
+	h->has_time = i < n && is_time(tok[i]);
+	i += h->has_time;
+	h->has_period = false;
+	if (i < n && all_digits(tok[i])) {
+		const char *why;
+		h->has_period = count_parse(tok[i].p, tok[i].len, &h->period, &why);
+		if (!h->has_period) {
+			return false;
+		}
+		i++;
 	}
-	*tok = (struct span){q, (size_t)(end - q)};
-	return tok->len > 0;
+	h->event = (struct span){"", 0};
+	if (i < n && is_event(tok[i])) {
+		h->event = (struct span){tok[i].p, tok[i].len - 1};
+		i++;
+	}
+	if (i == first || (i < n && h->event.len == 0)) {
+		return false;
+	}
+	h->rest = i < n ? (struct span){tok[i].p, (size_t)(end - tok[i].p)} : (struct span){end, 0};
+	return true;
 }
 
 /*
- * The time stamp `SECONDS.FRACTION:` between spaces: found from its ':'
- * with memchr, so that a frame line (with no such ':') is passed over fast.
+ * `COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [rest]` with any of the
+ * fields after the command left out (perf script -F), where COMM may hold
+ * spaces: the command is the fewest words after which the rest reads as
+ * the fields. rest is the frame when perf recorded no call chain, or a
+ * tracepoint's fields.
  */
 static bool
-find_time(const char *s, const char *end, struct span *tok)
+parse_header(const char *s, size_t len, struct header *h)
 {
-	for (const char *c = memchr(s, ':', (size_t)(end - s)); c;
-	        c = memchr(c + 1, ':', (size_t)(end - c - 1))) {
-		const char *q = c;
-		while (q > s && is_digit(q[-1])) {
-			q--;
-		}
-		if (q == c || q - s < 2 || q[-1] != '.' || !is_digit(q[-2])) {
-			continue;
-		}
-		q--;
-		while (q > s && is_digit(q[-1])) {
-			q--;
-		}
-		if (q > s && is_space(q[-1]) && (c + 1 == end || is_space(c[1]))) {
-			*tok = (struct span){q, (size_t)(c + 1 - q)};
-			return true;
+	const char *end = s + len, *p = s;
+	struct span tok[HEADER_TOKENS];
+	size_t n = 0;
+	while (n < HEADER_TOKENS && next_token(&p, end, &tok[n])) {
+		n++;
+	}
+	for (size_t c = 1; c < n; c++) {
+		if (header_fields(tok, c, n, end, h)) {
+			h->comm = (struct span){
+			        tok[0].p, (size_t)(tok[c - 1].p + tok[c - 1].len - tok[0].p)};
+			/* A line of more words is a header only up to its event. */
+			return n < HEADER_TOKENS || h->event.len;
 		}
 	}
 	return false;
 }
 
-/*
- * `COMM TID [CPU] TIME: [PERIOD] EVENT: [rest]`, where COMM may hold
- * spaces (so it is what precedes the thread) and rest is a frame when perf
- * recorded no call chain, or a tracepoint's fields.
- */
-static bool
-parse_header(const char *s, size_t len, struct header *h)
+bool
+perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak)
 {
-	const char *end = s + len;
-	struct span time, tok, pid;
-	if (!find_time(s, end, &time) || !token_before(s, time.p, &pid)) {
+	struct header h;
+	if (!parse_header(s, len, &h)) {
 		return false;
 	}
-	if (is_cpu(pid) && !token_before(s, pid.p, &pid)) {
-		return false;
-	}
-	if (!is_pid(pid)) {
-		return false;
-	}
-	const char *c = s;
-	while (c < pid.p && is_space(*c)) {
-		c++;
-	}
-	const char *ce = pid.p;
-	while (ce > c && is_space(ce[-1])) {
-		ce--;
-	}
-	if (ce == c) {
-		return false;
-	}
-	h->comm = (struct span){c, (size_t)(ce - c)};
-	const char *p = time.p + time.len;
-	if (!next_token(&p, end, &tok)) {
-		return false;
-	}
-	const char *why;
-	h->has_period = all_digits(tok) && count_parse(tok.p, tok.len, &h->period, &why);
-	if (h->has_period && !next_token(&p, end, &tok)) {
-		return false;
-	}
-	if (tok.len < 2 || tok.p[tok.len - 1] != ':') {
-		return false;
-	}
-	h->event = (struct span){tok.p, tok.len - 1};
-	while (p < end && is_space(*p)) {
-		p++;
-	}
-	h->rest = (struct span){p, (size_t)(end - p)};
+	*weak = !h.event.len && !h.has_time;
+	*one_line = h.event.len && h.rest.len > 2 && h.rest.p[h.rest.len - 1] == ')';
 	return true;
 }
 
@@ -312,13 +315,15 @@ parse_frame(const char *s, size_t len, struct frame *f)
 			}
 		}
 	}
+	f->dso = dso;
 	f->kernel = a >= KERNEL_ADDRESS || span_is(dso, "[kernel.kallsyms]") ||
 	            ends_with(dso, "vmlinux");
 	return true;
 }
 
-/* A frame name: ';' separates frames in the tree, so it becomes ':'. */
-static void
+/* A frame name: ';' separates frames in the tree, so it becomes ':'. Inline:
+ * it runs for every frame of every sample. */
+static inline void
 add_name(struct buf *b, struct span s, bool spaces)
 {
 	size_t at = b->len;
@@ -342,14 +347,130 @@ fail(struct perf *pf, uint64_t line, const char *reason)
 	return false;
 }
 
+/* Where the argument list of a C++ or Java name starts, as stackcollapse-perf.pl
+ * cuts it: at the first '(' that does not open "(anonymous namespace)";
+ * none in a Go method name (`net/http.(*Client).Do`). */
+static size_t
+arguments_at(struct span s)
+{
+	static const char anon[] = "(anonymous namespace)";
+	const char *end = s.p + s.len;
+	const char *go = s.len > 1 ? memmem(s.p, s.len, ".(", 2) : NULL;
+	if (go && memmem(go + 2, (size_t)(end - go - 2), ").", 2)) {
+		return s.len; /* `.(...).`: a Go method */
+	}
+	const char *open = memchr(s.p, '(', s.len);
+	for (; open; open = memchr(open + 1, '(', (size_t)(end - open - 1))) {
+		if ((size_t)(end - open) < sizeof anon - 1 ||
+		        memcmp(open, anon, sizeof anon - 1) != 0) {
+			return (size_t)(open - s.p);
+		}
+	}
+	return s.len;
+}
+
+/*
+ * One name of a frame line: `[unknown]`, or after its dso under
+ * --perf-names stackcollapse; Java's `Lpkg/Class;` loses its `L` (under a
+ * java command, as the folders do); a name inlined into the one before it
+ * in a perf-map-agent chain (`a->b->c`) is marked `_[i]`.
+ */
+static void
+push_name(struct perf *pf, const struct frame *f, struct span s, bool inlined)
+{
+	bool sc = pf->opt->stackcollapse;
+	pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
+	size_t at = pf->starts[pf->frames++] = pf->names.len;
+	if (s.len == 0 || span_is(s, "[unknown]")) {
+		if (sc && f->dso.len && !span_is(f->dso, "[unknown]")) {
+			const char *slash = f->dso.p + f->dso.len;
+			while (slash > f->dso.p && slash[-1] != '/') {
+				slash--;
+			}
+			buf_addc(&pf->names, '[');
+			add_name(&pf->names,
+			        (struct span){slash, (size_t)(f->dso.p + f->dso.len - slash)},
+			        false);
+			buf_addc(&pf->names, ']');
+		} else {
+			buf_adds(&pf->names, "[unknown]");
+		}
+	} else {
+		if (pf->java && s.p[0] == 'L' && memchr(s.p, '/', s.len)) {
+			s.p++;
+			s.len--;
+		}
+		if (sc) {
+			s.len = arguments_at(s);
+		}
+		add_name(&pf->names, s, false);
+		if (sc) {
+			/* stackcollapse-perf.pl deletes quotes (JIT names hold them). */
+			size_t w = at;
+			for (size_t r = at; r < pf->names.len; r++) {
+				char c = pf->names.data[r];
+				pf->names.data[w] = c;
+				w += c != '"' && c != '\'';
+			}
+			buf_setlen(&pf->names, w);
+		}
+	}
+	if (inlined) {
+		if (!memmem(pf->names.data + at, pf->names.len - at, "_[i]", 4)) {
+			buf_adds(&pf->names, "_[i]");
+		}
+	} else if (f->kernel && !sc) {
+		buf_adds(&pf->names, "_[k]");
+	}
+}
+
+/*
+ * A frame line's names, leaf first: a perf-map-agent chain `a->b->c` is a
+ * caller and the functions inlined into it, so c, b, a.
+ */
 static void
 push_frame(struct perf *pf, const struct frame *f)
 {
-	pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
-	pf->starts[pf->frames++] = pf->names.len;
-	add_name(&pf->names, f->sym.len ? f->sym : (struct span){"[unknown]", 9}, false);
-	if (f->kernel) {
-		buf_adds(&pf->names, "_[k]");
+	/* The common case first: a resolved name kept as it is, no chain
+	 * ('>' is rare in a name, so memchr finds none fast). */
+	if (!pf->opt->stackcollapse && !pf->java && f->sym.len && f->sym.p[0] != '[' &&
+	        !memchr(f->sym.p, '>', f->sym.len)) {
+		pf->starts = xgrow(pf->starts, &pf->cap, pf->frames + 1, sizeof(*pf->starts));
+		pf->starts[pf->frames++] = pf->names.len;
+		add_name(&pf->names, f->sym, false);
+		if (f->kernel) {
+			buf_adds(&pf->names, "_[k]");
+		}
+		return;
+	}
+	if (pf->opt->stackcollapse && f->sym.len && f->sym.p[0] == '(') {
+		return; /* stackcollapse-perf.pl skips these process names */
+	}
+	const char *end = f->sym.p + f->sym.len;
+	/* '>' is rare in a name: looked for first, then the '-' before it. */
+	const char *arrow = NULL;
+	for (const char *q = f->sym.p; q < end && (q = memchr(q, '>', (size_t)(end - q))); q++) {
+		if (q > f->sym.p && q[-1] == '-') {
+			arrow = q - 1;
+			break;
+		}
+	}
+	if (!arrow) {
+		push_name(pf, f, f->sym, false);
+		return;
+	}
+	/* From the last piece back to the first: the first is not inlined. */
+	const char *piece_end = end;
+	for (;;) {
+		const char *q = piece_end;
+		while (q > f->sym.p && !(q - f->sym.p >= 2 && q[-2] == '-' && q[-1] == '>')) {
+			q--;
+		}
+		push_name(pf, f, (struct span){q, (size_t)(piece_end - q)}, q > f->sym.p);
+		if (q == f->sym.p) {
+			break;
+		}
+		piece_end = q - 2;
 	}
 }
 
@@ -378,11 +499,18 @@ end_sample(struct perf *pf)
 	return true;
 }
 
-/* Whether perf's event (`cycles:u`) is the one named (`cycles:u`, `cycles`). */
+/*
+ * Whether perf's event (`cycles:u`) is the one named: `cycles:u`, or
+ * `cycles` with any modifiers; `cycles:` is `cycles` without modifiers
+ * (when both were recorded, since samples go to the tree as they come).
+ */
 static bool
 event_named(struct span ev, const char *name)
 {
 	size_t n = strlen(name);
+	if (n > 1 && name[n - 1] == ':') {
+		return ev.len == n - 1 && memcmp(ev.p, name, n - 1) == 0;
+	}
 	if (ev.len < n || memcmp(ev.p, name, n) != 0) {
 		return false;
 	}
@@ -438,7 +566,8 @@ choose_event(struct perf *pf, struct span ev, bool *take)
 		}
 		return fail(pf, pf->line_no,
 		        "--event matches several events; name one with its "
-		        "modifiers (as perf script prints it)");
+		        "modifiers as perf script prints it (cycles:u), or with a "
+		        "trailing ':' for the one without (cycles:)");
 	}
 	*take = i >= 0;
 	return true;
@@ -465,6 +594,7 @@ start_sample(struct perf *pf, const struct header *h)
 	buf_reset(&pf->names);
 	buf_reset(&pf->comm);
 	add_name(&pf->comm, h->comm, true);
+	pf->java = h->comm.len >= 4 && memcmp(h->comm.p, "java", 4) == 0;
 	/* Without a call chain the header line ends with the sample's one frame. */
 	struct frame f;
 	if (h->rest.len && parse_frame(h->rest.p, h->rest.len, &f) && f.sym.len) {
@@ -498,16 +628,20 @@ parse_line(struct perf *pf, const char *s, size_t len)
 		return true;
 	}
 	struct header h;
-	/* perf right-aligns the command when it prints no call chains. */
+	/* perf right-aligns the command when it prints no call chains: an
+	 * indented line right after a header may be one, if it has the ':' of
+	 * a time or an event (the first frame mostly has none). */
 	bool header =
-	        (!pf->in_sample || !is_space(s[0]) || pf->frames == 0) && parse_header(s, len, &h);
+	        (!pf->in_sample || !is_space(s[0]) || (pf->frames == 0 && memchr(s, ':', len))) &&
+	        parse_header(s, len, &h);
 	if (header) {
 		return start_sample(pf, &h);
 	}
-	if (!pf->in_sample || !is_space(s[0])) {
+	/* Old perf versions print frames without indentation. */
+	if (!pf->in_sample) {
 		return fail(pf, pf->line_no,
-		        "not a perf script sample (`COMM TID [CPU] TIME: "
-		        "[PERIOD] EVENT:` with the default fields)");
+		        "not a perf script sample (`COMM [PID/]TID [CPU] TIME: "
+		        "[PERIOD] EVENT:`, any of the fields after COMM left out)");
 	}
 	struct frame f;
 	if (!parse_frame(s, len, &f)) {
@@ -609,18 +743,6 @@ perf_finish(struct perf *pf)
 	free(pf->starts);
 }
 
-bool
-perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct perf_options *opt, struct perf_info *info, struct diag *err)
-{
-	struct perf pf;
-	perf_init(&pf, t, side, name, opt, err);
-	memset(info, 0, sizeof(*info));
-	bool ok = parse_lines(&pf, data, len, true) >= 0 && finish(&pf, info);
-	perf_finish(&pf);
-	return ok;
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
@@ -628,14 +750,56 @@ parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 }
 
 bool
-perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err)
+perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	struct perf_options opt = {ro->event,
+	        ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES, ro->stackcollapse};
+	struct perf_info info;
 	struct perf pf;
-	perf_init(&pf, t, side, source_name(src), opt, err);
-	memset(info, 0, sizeof(*info));
+	perf_init(&pf, t, reader_side(mode), source_name(src), &opt, err);
+	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pf, err);
-	ok = ok && finish(&pf, info);
+	ok = ok && finish(&pf, &info);
 	perf_finish(&pf);
-	return ok;
+	if (!ok) {
+		return false;
+	}
+	snprintf(res->key, sizeof(res->key), "%s", info.event);
+	res->samples = info.samples;
+	res->flag = ro->weight_period;
+	/* The period of cycles is cycles, of cpu-clock nanoseconds: the
+	 * event's name without its modifiers says which. */
+	int len = (int)strcspn(info.event, ":");
+	if (ro->weight_period) {
+		snprintf(res->unit, sizeof(res->unit), "%.*s", len, info.event);
+		snprintf(res->measure, sizeof(res->measure), "%.*s", len, info.event);
+	} else {
+		snprintf(res->measure, sizeof(res->measure), "samples%s%.*s", len ? " of " : "",
+		        len, info.event);
+	}
+	return true;
+}
+
+/* "perf script: N base and M head samples of EVENT", or one side's count. */
+void
+perf_note(const struct read_sum *s, bool single, char *dst, size_t cap)
+{
+	const char *ev = s->first.key;
+	const uint64_t *n = s->samples;
+	const char *weighted = s->flag ? ", weighted by period" : "";
+	const char *of = ev[0] ? " of " : "";
+	if (s->key_mixed) {
+		snprintf(dst, cap, "perf script: samples of different events%s", weighted);
+	} else if (single || n[SIDE_BASE] == 0 || n[SIDE_HEAD] == 0) {
+		/* One profile, or one side only of perf script (the other folded). */
+		const char *side = single ? "" : n[SIDE_BASE] ? "base: " : "head: ";
+		snprintf(dst, cap, "perf script: %s%llu samples%s%s%s", side,
+		        (unsigned long long)n[SIDE_BASE] + (unsigned long long)n[SIDE_HEAD], of, ev,
+		        weighted);
+	} else {
+		snprintf(dst, cap, "perf script: %llu base and %llu head samples%s%s%s",
+		        (unsigned long long)n[SIDE_BASE], (unsigned long long)n[SIDE_HEAD], of, ev,
+		        weighted);
+	}
 }

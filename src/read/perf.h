@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -43,6 +44,10 @@ struct perf_options {
 	 */
 	const char *event;
 	enum perf_weight weight;
+	/* Frames named as stackcollapse-perf.pl's defaults name them: argument
+	 * lists and quotes dropped, an unresolved symbol after its dso, no
+	 * `_[k]` (--perf-names stackcollapse). */
+	bool stackcollapse;
 };
 
 struct perf_info {
@@ -50,17 +55,16 @@ struct perf_info {
 	uint64_t samples; /* samples read into the tree */
 };
 
+/* The reader as the table runs it (readers.h). */
+readers_read_fn perf_read;
+readers_note_fn perf_note;
+
 /*
- * Reads the rest of an open source, head (head_len bytes already read from
- * it, for judging its format) first, into a side of t. False with err set
- * on a line that is not perf script output, several events and none
- * chosen, no sample of the chosen event, or a stack the tree refused.
- * The caller closes the source.
+ * Whether a line (without its newline) is a sample's header in any field
+ * selection of perf script -F; *weak: it has neither a time nor an event
+ * (`COMM TID` is a folded line too); *one_line: a sample without a call
+ * chain, its frame `ADDRESS SYMBOL (DSO)` after the event. For detect.c.
  */
-bool perf_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct perf_options *opt, struct perf_info *info, struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer); name is for messages. */
-bool perf_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct perf_options *opt, struct perf_info *info, struct diag *err);
+bool perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak);
 
 #endif

@@ -780,33 +780,57 @@ pprof_finish(struct pprof *pp)
 	buf_finish(&pp->path);
 }
 
-bool
-pprof_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct pprof_options *opt, struct pprof_info *info, struct diag *err)
-{
-	struct pprof pp;
-	pprof_init(&pp, t, side, name, opt, err);
-	memset(info, 0, sizeof(*info));
-	bool ok = parse_fields(&pp, data, len, true) >= 0 && finish(&pp, info);
-	pprof_finish(&pp);
-	return ok;
-}
-
 static long long
 parse_chunk(void *ctx, const char *data, size_t len, bool at_eof)
 {
 	return parse_fields(ctx, data, len, at_eof);
 }
 
-bool
-pprof_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct pprof_options *opt, struct pprof_info *info, struct diag *err)
+/*
+ * What a sample type measures, so that sides compare by it: Go's and
+ * gperftools' heap types by what they count, others as type and unit.
+ */
+static void
+type_measure(const char *type, const char *unit, char *dst, size_t cap)
 {
+	static const struct {
+		const char *type, *measure;
+	} known[] = {
+	        {"inuse_space", "heap bytes in use"},
+	        {"inuse_objects", "heap objects in use"},
+	        {"alloc_space", "bytes allocated"},
+	        {"alloc_objects", "objects allocated"},
+	        {"space", "heap bytes in use"},
+	        {"objects", "heap objects in use"},
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		if (strcmp(type, known[i].type) == 0) {
+			snprintf(dst, cap, "%s", known[i].measure);
+			return;
+		}
+	}
+	snprintf(dst, cap, "%s (%s)", type, unit);
+}
+
+bool
+pprof_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
+{
+	struct pprof_options opt = {ro->event};
+	struct pprof_info info;
 	struct pprof pp;
-	pprof_init(&pp, t, side, source_name(src), opt, err);
-	memset(info, 0, sizeof(*info));
+	pprof_init(&pp, t, reader_side(mode), source_name(src), &opt, err);
+	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pp, err);
-	ok = ok && finish(&pp, info);
+	ok = ok && finish(&pp, &info);
 	pprof_finish(&pp);
-	return ok;
+	if (!ok) {
+		return false;
+	}
+	snprintf(res->note, sizeof(res->note), "pprof: sample type %s (%s)", info.type, info.unit);
+	snprintf(res->unit, sizeof(res->unit), "%s", info.unit);
+	type_measure(info.type, info.unit, res->measure, sizeof(res->measure));
+	snprintf(res->key, sizeof(res->key), "%s", info.type);
+	res->samples = info.samples;
+	return true;
 }

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -47,18 +48,7 @@ struct pprof_info {
 	uint64_t samples; /* Sample messages read */
 };
 
-/*
- * Reads the rest of an open source, head (head_len bytes already read from
- * it, for judging its format) first, into a side of t. False with err set
- * on malformed protobuf, a reference to a missing table entry, a negative
- * value, an unknown --event, or a stack the tree refused. The caller
- * closes the source.
- */
-bool pprof_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, const struct pprof_options *opt, struct pprof_info *info,
-        struct diag *err);
-/* The same over bytes in memory (tests, the fuzzer); name is for messages. */
-bool pprof_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        const struct pprof_options *opt, struct pprof_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn pprof_read;
 
 #endif

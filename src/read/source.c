@@ -17,6 +17,7 @@ struct source {
 	int fd;
 	const char *name;
 	bool gzip, started, raw_eof, member_done;
+	bool memory; /* source_open_mem: no more content than the caller holds */
 	z_stream zs;
 	unsigned char *zbuf;
 	uint64_t raw_bytes; /* bytes read from fd, for progress */
@@ -54,7 +55,9 @@ source_close(struct source *in)
 		inflateEnd(&in->zs);
 	}
 	free(in->zbuf);
-	close(in->fd);
+	if (!in->memory) {
+		close(in->fd);
+	}
 	free(in);
 }
 
@@ -256,6 +259,9 @@ gzip_read(struct source *in, char *dst, size_t cap, struct diag *err)
 ssize_t
 source_read(struct source *in, char *dst, size_t cap, struct diag *err)
 {
+	if (in->memory) {
+		return 0;
+	}
 	if (in->gzip) {
 		return gzip_read(in, dst, cap, err);
 	}
@@ -293,6 +299,16 @@ source_open(const char *path, const struct read_progress *progress, struct diag 
 		free(in);
 		return NULL;
 	}
+	return in;
+}
+
+struct source *
+source_open_mem(const char *name)
+{
+	struct source *in = xcalloc(1, sizeof(*in));
+	in->name = name;
+	in->fd = -1;
+	in->memory = true;
 	return in;
 }
 

@@ -33,6 +33,12 @@ struct source;
 /* NULL with err set when the file cannot be opened or is a directory. */
 struct source *source_open(
         const char *path, const struct read_progress *progress, struct diag *err);
+/*
+ * A source with no content of its own, for bytes the caller already holds:
+ * they are given to a reader as its head (tests, the fuzzer). name is kept,
+ * not copied.
+ */
+struct source *source_open_mem(const char *name);
 void source_close(struct source *s);
 /* "<stdin>" for "-", else the path: the name messages use. */
 const char *source_name(const struct source *s);

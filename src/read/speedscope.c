@@ -235,6 +235,11 @@ profile_end(struct jsonstream *js, struct speedscope *sc)
 	if (p->has_weights && p->samples != p->weighed) {
 		return jsonstream_fail(js, "a profile has not as many weights as samples");
 	}
+	/* speedscope refuses it too: the open frames' time has no end. */
+	if (p->open.count > 0) {
+		return jsonstream_fail(js, "an evented profile ends with a frame still open "
+		                           "(an \"O\" event without its \"C\")");
+	}
 	sc->info->profiles++;
 	bool ok = profile_unit(js, sc);
 	profile_reset(p);
@@ -298,21 +303,17 @@ finish(struct speedscope *sc, bool ok, struct tree *t, enum side side, const cha
 }
 
 bool
-speedscope_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct speedscope_info *info, struct diag *err)
+speedscope_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
+        size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
+	(void)ro;
+	struct speedscope_info info;
 	struct speedscope sc;
-	init(&sc, info);
+	init(&sc, &info);
 	bool ok = jsonstream_read_source(src, head, head_len, &reader, &sc, err);
-	return finish(&sc, ok, t, side, source_name(src), err);
-}
-
-bool
-speedscope_read_mem(struct tree *t, enum side side, const char *name, const char *data, size_t len,
-        struct speedscope_info *info, struct diag *err)
-{
-	struct speedscope sc;
-	init(&sc, info);
-	bool ok = jsonstream_read_mem(name, data, len, &reader, &sc, err);
-	return finish(&sc, ok, t, side, name, err);
+	ok = finish(&sc, ok, t, reader_side(mode), source_name(src), err);
+	if (ok) {
+		reader_json_unit(res, info.unit);
+	}
+	return ok;
 }

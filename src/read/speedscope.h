@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "reader.h"
 #include "source.h"
 #include "tree.h"
 
@@ -30,10 +31,7 @@ struct speedscope_info {
 	uint64_t profiles; /* profiles read */
 };
 
-/* Reads the rest of src (head first) into a side of t; false with err set. */
-bool speedscope_read_source(struct tree *t, enum side side, struct source *src, const char *head,
-        size_t head_len, struct speedscope_info *info, struct diag *err);
-bool speedscope_read_mem(struct tree *t, enum side side, const char *name, const char *data,
-        size_t len, struct speedscope_info *info, struct diag *err);
+/* The reader as the table runs it (readers.h). */
+readers_read_fn speedscope_read;
 
 #endif

@@ -25,6 +25,7 @@
 #include "layout.h"
 #include "options.h"
 #include "output.h"
+#include "readers.h"
 #include "settings.h"
 #include "tree.h"
 #include "tree_build.h"
@@ -53,6 +54,38 @@ json_of_tree(const struct tree *t, size_t *len)
 	return buf_detach(&out.b, len);
 }
 
+/*
+ * data read into t by the folded reader, as folded_read_mem did before the
+ * readers had one entry: *st gets the reader's statistics.
+ */
+static inline bool
+fold_mem(struct tree *t, const char *name, const char *data, size_t len, enum folded_mode mode,
+        bool strict, struct folded_stats *st, struct diag *err)
+{
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.strict = strict;
+	struct read_result res;
+	bool ok =
+	        readers_read_mem(readers_find("folded"), t, mode, name, data, len, &ro, &res, err);
+	*st = res.folded;
+	return ok;
+}
+
+/* The same over a file ("-": standard input). */
+static inline bool
+fold_file(struct tree *t, const char *path, enum folded_mode mode, bool strict,
+        struct folded_stats *st, struct diag *err)
+{
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.strict = strict;
+	struct read_result res;
+	bool ok = readers_read_file(readers_find("folded"), t, mode, path, &ro, &res, err);
+	*st = res.folded;
+	return ok;
+}
+
 /* layout_create with the picture's settings taken from o, as main does. */
 static inline struct layout *
 layout_of(const struct tree *t, const struct options *o)
@@ -70,7 +103,7 @@ tree_from(const char *data, enum folded_mode mode, const struct tree_options *op
 	struct tree *t = tree_create(opt ? opt : &def);
 	struct folded_stats st;
 	struct diag err;
-	if (!folded_read_mem(t, "mem", data, strlen(data), mode, false, &st, &err)) {
+	if (!fold_mem(t, "mem", data, strlen(data), mode, false, &st, &err)) {
 		fail_msg("read failed: %s", err.msg);
 	}
 	return t;

@@ -4,6 +4,7 @@
  * Real files made by valgrind are checked in tests/profilers/callgrind/.
  */
 #include "callgrind.h"
+#include "readers.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,18 +18,26 @@
 
 #include "helpers.h"
 
-static const struct callgrind_options defaults = {NULL, false, CALLGRIND_DEFAULT_FLOOR};
+/* The readers' options with callgrind's event, --objects and floor set. */
+#define OPTIONS(event_, objects_, floor_)                                                          \
+	{                                                                                          \
+		.event = (event_), .objects = (objects_), .floor = (floor_), .snapshot = -1        \
+	}
+
+static const struct read_options defaults = OPTIONS(NULL, false, CALLGRIND_DEFAULT_FLOOR);
+
+#define CALLGRIND readers_find("callgrind")
 
 /* The folded export of a file read with opt; fails the test on error. */
 static char *
-read_as(const char *data, const struct callgrind_options *opt, struct callgrind_info *info)
+read_as(const char *data, const struct read_options *opt, struct read_result *info)
 {
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct callgrind_info ignored;
+	struct read_result ignored;
 	struct diag err;
-	if (!callgrind_read_mem(
-	            t, SIDE_HEAD, "mem", data, strlen(data), opt, info ? info : &ignored, &err)) {
+	if (!readers_read_mem(CALLGRIND, t, FOLDED_HEAD, "mem", data, strlen(data), opt,
+	            info ? info : &ignored, &err)) {
 		fail_msg("read failed: %s", err.msg);
 	}
 	tree_finish(t, false);
@@ -47,14 +56,14 @@ check(const char *data, const char *want)
 
 /* The read fails with a message containing `want`. */
 static void
-check_error(const char *data, const struct callgrind_options *opt, const char *want)
+check_error(const char *data, const struct read_options *opt, const char *want)
 {
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct callgrind_info info;
+	struct read_result info;
 	struct diag err;
-	assert_false(callgrind_read_mem(
-	        t, SIDE_HEAD, "f.out", data, strlen(data), opt ? opt : &defaults, &info, &err));
+	assert_false(readers_read_mem(CALLGRIND, t, FOLDED_HEAD, "f.out", data, strlen(data),
+	        opt ? opt : &defaults, &info, &err));
 	if (!strstr(err.msg, want)) {
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
 	}
@@ -97,7 +106,7 @@ test_positions(void **state)
 	      "* -2 1\n",
 	        "f 16\n");
 	/* Fewer counts than events: the rest are zero. */
-	struct callgrind_options dr = {"Dr", false, CALLGRIND_DEFAULT_FLOOR};
+	struct read_options dr = OPTIONS("Dr", false, CALLGRIND_DEFAULT_FLOOR);
 	char *s = read_as("events: Ir Dr\nfl=a.c\nfn=f\n1 3\n2 4 7\n", &dr, NULL);
 	assert_string_equal(s, "f 7\n");
 	free(s);
@@ -131,7 +140,7 @@ test_cost_line_edges(void **state)
 	check("events: Ir Dr\nfl=a.c\nfn=f\n1 1234567890123456789\n* 5 7 \n+2\n",
 	        "f 1234567890123456794\n");
 	/* The chosen count after another, or missing. */
-	struct callgrind_options dr = {"Dr", false, CALLGRIND_DEFAULT_FLOOR};
+	struct read_options dr = OPTIONS("Dr", false, CALLGRIND_DEFAULT_FLOOR);
 	char *s = read_as("events: Ir Dr\nfl=a.c\nfn=f\n1 5 7\n+1 3\n-1 2 10 \n", &dr, NULL);
 	assert_string_equal(s, "f 17\n");
 	free(s);
@@ -147,19 +156,19 @@ test_events(void **state)
 {
 	(void)state;
 	static const char file[] = "events: Ir I1mr ILmr\nfl=a.c\nfn=f\n1 100 2 1\nfn=g\n1 10\n";
-	struct callgrind_info info;
+	struct read_result info;
 	char *s = read_as(file, &defaults, &info);
 	assert_string_equal(s, "f 100\ng 10\n");
-	assert_string_equal(info.event, "Ir");
-	assert_string_equal(info.countname, "instructions");
+	assert_string_equal(info.key, "Ir");
+	assert_string_equal(info.unit, "instructions");
 	free(s);
 	/* The cycle estimate: Ir + 10 L1 misses + 100 LL misses. */
-	struct callgrind_options cest = {"CEst", false, CALLGRIND_DEFAULT_FLOOR};
+	struct read_options cest = OPTIONS("CEst", false, CALLGRIND_DEFAULT_FLOOR);
 	s = read_as(file, &cest, &info);
 	assert_string_equal(s, "f 220\ng 10\n");
-	assert_string_equal(info.countname, "estimated cycles");
+	assert_string_equal(info.unit, "estimated cycles");
 	free(s);
-	struct callgrind_options bad = {"Bc", false, CALLGRIND_DEFAULT_FLOOR};
+	struct read_options bad = OPTIONS("Bc", false, CALLGRIND_DEFAULT_FLOOR);
 	check_error(file, &bad, "no event Bc in this file (it has: Ir I1mr ILmr)");
 }
 
@@ -213,7 +222,7 @@ static void
 test_contexts(void **state)
 {
 	(void)state;
-	struct callgrind_info info;
+	struct read_result info;
 	char *s = read_as(HEADER "fl=x.c\nfn=main\n1 1\ncfn=a'main\ncalls=1 1\n1 5\n"
 	                         "cfn=b'main\ncalls=1 1\n1 4\n"
 	                         "fn=a'main\n1 2\ncfn=c'a'main\ncalls=1 1\n1 3\n"
@@ -221,13 +230,13 @@ test_contexts(void **state)
 	                         "fn=c'a'main\n1 3\nfn=c'b'main\n1 3\n",
 	        &defaults, &info);
 	assert_string_equal(s, "main 1\nmain;a 2\nmain;a;c 3\nmain;b 1\nmain;b;c 3\n");
-	assert_false(info.reconstructed);
+	assert_false(info.flag);
 	free(s);
 	/* Recursion levels ('2) are not contexts. */
 	s = read_as(HEADER "fl=x.c\nfn=f\n1 1\ncfn=f'2\ncalls=1 1\n1 2\nfn=f'2\n1 2\n", &defaults,
 	        &info);
 	assert_string_equal(s, "f 1\nf;f 2\n");
-	assert_true(info.reconstructed);
+	assert_true(info.flag);
 	free(s);
 }
 
@@ -240,7 +249,7 @@ test_names(void **state)
 	             "cfi=(3) c.c\ncfn=(3) init\ncalls=1 1\n1 3\n"
 	             "fl=(2)\nfn=(2)\n1 2\nfl=(3)\nfn=(3)\n1 3\n",
 	        "main 1\nmain;b.c:init 2\nmain;c.c:init 3\n");
-	struct callgrind_options objects = {NULL, true, CALLGRIND_DEFAULT_FLOOR};
+	struct read_options objects = OPTIONS(NULL, true, CALLGRIND_DEFAULT_FLOOR);
 	char *s =
 	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
 	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
@@ -248,11 +257,11 @@ test_names(void **state)
 	/* An object's ';' stays, and splits the frame as a folded line would. */
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct callgrind_info info;
+	struct read_result info;
 	struct diag err;
 	static const char semi[] = HEADER "ob=/lib/a;b.so\nfl=a.c\nfn=f\n1 4\n";
-	assert_true(
-	        callgrind_read_mem(t, SIDE_HEAD, "mem", semi, strlen(semi), &objects, &info, &err));
+	assert_true(readers_read_mem(
+	        CALLGRIND, t, FOLDED_HEAD, "mem", semi, strlen(semi), &objects, &info, &err));
 	tree_finish(t, false);
 	assert_int_equal(t->node_count, 3); /* all, "f [a", "b.so]" */
 	tree_destroy(t);
@@ -272,12 +281,17 @@ static void
 test_floor(void **state)
 {
 	(void)state;
-	struct callgrind_options coarse = {NULL, false, 0.1};
-	struct callgrind_info info;
+	struct read_options coarse = OPTIONS(NULL, false, 0.1);
+	struct read_result info;
 	char *s = read_as(HEADER "fl=x.c\nfn=main\n1 95\ncfn=tiny\ncalls=1 1\n1 5\nfn=tiny\n1 5\n",
 	        &coarse, &info);
 	assert_string_equal(s, "[unexpanded];tiny 5\nmain 95\n");
-	assert_int_equal(info.unexpanded, 5);
+	free(s);
+	/* With call contexts the file holds the path: exact under any floor. */
+	s = read_as(HEADER "fl=x.c\nfn=main\n1 95\ncfn=tiny'main\ncalls=1 1\n1 5\n"
+	                   "fn=tiny'main\n1 5\n",
+	        &coarse, &info);
+	assert_string_equal(s, "main 95\nmain;tiny 5\n");
 	free(s);
 }
 
@@ -294,34 +308,35 @@ test_file_gzip(void **state)
 	gzclose(gz);
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct callgrind_info info;
+	struct read_result info;
 	struct diag err;
-	assert_true(callgrind_read_file(t, SIDE_BASE, path, &defaults, &info, &err));
+	assert_true(readers_read_file(CALLGRIND, t, FOLDED_BASE, path, &defaults, &info, &err));
 	tree_finish(t, true);
 	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_BASE], 5);
 	tree_destroy(t);
 	unlink(path);
-	assert_false(callgrind_read_file(NULL, SIDE_BASE, path, &defaults, &info, &err));
+	assert_false(readers_read_file(CALLGRIND, NULL, FOLDED_BASE, path, &defaults, &info, &err));
 	assert_non_null(strstr(err.msg, "No such file"));
 }
 
 /*
  * The whole read, or its message; lines_one_by_one feeds each line to
  * callgrind_line, the strict reading, instead of the fast walk over a
- * chunk that callgrind_read_mem does.
+ * chunk that the reader does.
  */
 static char *
 read_outcome(const char *data, const char *event, bool lines_one_by_one)
 {
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct callgrind_info info;
 	struct diag err = {{0}};
-	struct callgrind_options opt = defaults;
+	struct read_options opt = defaults;
 	bool ok;
 	opt.event = event;
 	if (lines_one_by_one) {
-		struct callgrind *cg = callgrind_create("f.out", &opt);
+		struct callgrind_options co = {event, false, CALLGRIND_DEFAULT_FLOOR};
+		struct callgrind_info info;
+		struct callgrind *cg = callgrind_create("f.out", &co);
 		const char *p = data, *nl;
 		ok = true;
 		while (ok && (nl = strchr(p, '\n'))) {
@@ -332,8 +347,9 @@ read_outcome(const char *data, const char *event, bool lines_one_by_one)
 		     callgrind_finish(cg, t, SIDE_HEAD, &info, &err);
 		callgrind_destroy(cg);
 	} else {
-		ok = callgrind_read_mem(
-		        t, SIDE_HEAD, "f.out", data, strlen(data), &opt, &info, &err);
+		struct read_result info;
+		ok = readers_read_mem(
+		        CALLGRIND, t, FOLDED_HEAD, "f.out", data, strlen(data), &opt, &info, &err);
 	}
 	char *s;
 	if (ok) {

@@ -1,5 +1,6 @@
 /* detect: each profile format by its first bytes; folded text stays folded. */
 #include "detect.h"
+#include "readers.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,6 +81,28 @@ test_perf(void **state)
 	/* One such line among folded stacks is a malformed folded line. */
 	assert_int_equal(DETECT("a;b 1\nprog 1 1.1: 1 cycles:  1157 main (/p)\na;c 2\n", true),
 	        INPUT_FOLDED);
+	/* Without the time (-F comm,tid,event,ip,sym), a short address, frames
+	 * flush left (old perf). */
+	assert_int_equal(
+	        DETECT("func_ab 15294 cpu-clock: \n\t  400570 func_b (/root/func_ab)\n", true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("emulator 4152 75695.008865: 1 cycles:u: \n\t d70 _start+0x10 (/ld.so)\n",
+	                true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("java 19983 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n",
+	                true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("prog [003] 5734.290180:\n\t1157 leaf (/tmp/prog)\n", true),
+	        INPUT_PERF_SCRIPT);
+	/* `COMM TID` alone (-F comm,tid,ip,sym,dso) is a header only before an
+	 * indented frame with its dso: else it is a folded line. */
+	assert_int_equal(DETECT("java  3244\n\t7f1e214c24d9 SpinPause (/lib/libjvm.so)\n", true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("a;b 16\n\tabc def 7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a;b 16\n\t \t 7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a;b 16\nabc def (x)\n", true), INPUT_FOLDED);
 }
 
 static void
@@ -95,6 +118,24 @@ test_pprof(void **state)
 	assert_int_equal(DETECT("\n<&>;a 0.59\r\nd .5;ab;<&> 12\r\n", true), INPUT_FOLDED);
 	assert_int_equal(DETECT("\n\t;x\t2;\t27\r\na_[k];7; sp .5\r\n1.5;x\x01y;0x  5.\r\n", true),
 	        INPUT_FOLDED);
+	/* Go's runtime/pprof writes time_nanos (field 9) first; google/pprof's
+	 * sample.cpu starts with a mapping (field 3). */
+	static const char go[] = "\x48\x86\xdb\xbd\xcf\x83\x81\xcd\x17\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(go, sizeof go - 1, true), INPUT_PPROF);
+	static const char mapping[] = "\x1a\x04\x08\x01\x10\x02\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(mapping, sizeof mapping - 1, true), INPUT_PPROF);
+	/* A field profile.proto does not have (16), or a wrong wire type. */
+	static const char other[] = "\x82\x01\x02\x08\x01\x0a\x04\x08\x01\x10\x02";
+	assert_int_equal(detect_format(other, sizeof other - 1, true), INPUT_BINARY);
+	static const char wire[] = "\x4a\x02\x08\x01\x0a\x04\x08\x01\x10\x02\x01\x02";
+	assert_int_equal(detect_format(wire, sizeof wire - 1, true), INPUT_BINARY);
+	/* The legacy formats are named, so their refusal can say what to run. */
+	static const char cpu[] = "\0\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0\0\0\0\0";
+	assert_int_equal(detect_format(cpu, sizeof cpu - 1, true), INPUT_PPROF_LEGACY);
+	assert_int_equal(DETECT("heap profile:    1:  8 [   1:  8] @ heapz_v2/524288\n", true),
+	        INPUT_PPROF_LEGACY);
+	assert_int_equal(
+	        DETECT("--- contentionz 1 ---\ncycles/second = 3\n", true), INPUT_PPROF_LEGACY);
 	/* One control character in a short text is a bad line, not binary. */
 	assert_int_equal(DETECT("x\x01y\t4\r\n\r\n", true), INPUT_FOLDED);
 }
@@ -145,23 +186,59 @@ test_other_formats(void **state)
 	        INPUT_BINARY);
 }
 
+/* Other tools' formats are named, so their refusal says how to fold them. */
+static void
+test_other_tools(void **state)
+{
+	(void)state;
+	assert_int_equal(DETECT("Analysis of sampling rg (pid 1) every 1 millisecond\n", true),
+	        INPUT_MACOS_SAMPLE);
+	assert_int_equal(DETECT("Function Stack,CPU Time:Self,Module\nTotal,0.0,[Unknown]\n", true),
+	        INPUT_VTUNE_CSV);
+	assert_int_equal(DETECT("\xef\xbb\xbfLevel,Function Name,Number of Calls\n", true),
+	        INPUT_VSPROF_CSV);
+	assert_int_equal(DETECT("CPU     ID                    FUNCTION:NAME\n\n"
+	                        "              genunix`kmem_free+0x20\n"
+	                        "              unix`thread_start+0x8\n               17\n",
+	                         true),
+	        INPUT_DTRACE);
+	assert_int_equal(
+	        DETECT("\tSun Aug  6 2023 Time and Allocation Profiling Report  (Final)\n\n"
+	               "COST CENTRE MODULE SRC %time %alloc\n",
+	                true),
+	        INPUT_GHC_PROF);
+	assert_int_equal(DETECT("{\"label\":\"a\",\"duration\":7.1,\"markers\":[],\"ticks\":[],"
+	                        "\"allocations\":{},\"profile\":{\"meta\":{}}}",
+	                         true),
+	        INPUT_FIREFOX_DEVTOOLS);
+	/* A trace that mentions speedscope is still a trace. */
+	assert_int_equal(DETECT("{\"traceEvents\": [{\"ph\": \"M\", \"args\": "
+	                        "{\"url\": \"https://speedscope.app\"}}]}",
+	                         true),
+	        INPUT_CHROME_TRACE);
+	/* Indented counts alone, or backticks alone, are not DTrace. */
+	assert_int_equal(DETECT("a;b 1\n  7\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a`b;c 1\nd 2\n", true), INPUT_FOLDED);
+}
+
 static void
 test_names_and_readers(void **state)
 {
 	(void)state;
-	enum input_format f;
-	assert_true(detect_parse_reader("callgrind", &f));
-	assert_int_equal(f, INPUT_CALLGRIND);
-	assert_true(detect_parse_reader("folded", &f));
-	assert_int_equal(f, INPUT_FOLDED);
-	assert_true(detect_parse_reader("pprof", &f));
-	assert_int_equal(f, INPUT_PPROF);
-	assert_false(detect_parse_reader("heaptrack", &f));
+	assert_int_equal(readers_find("callgrind")->format, INPUT_CALLGRIND);
+	assert_int_equal(readers_find("folded")->format, INPUT_FOLDED);
+	assert_int_equal(readers_find("pprof")->format, INPUT_PPROF);
+	assert_null(readers_find("heaptrack"));
 	for (int i = INPUT_FOLDED; i <= INPUT_BINARY; i++) {
 		assert_non_null(detect_format_name((enum input_format)i));
 		/* Every format is either readable or comes with advice. */
-		assert_true((detect_reader_name((enum input_format)i) != NULL) !=
+		assert_true((readers_for((enum input_format)i) != NULL) !=
 		            (detect_advice((enum input_format)i) != NULL));
+	}
+	/* Every reader reads a format of its own, found by its name. */
+	for (size_t i = 0; readers_at(i); i++) {
+		assert_ptr_equal(readers_for(readers_at(i)->format), readers_at(i));
+		assert_ptr_equal(readers_find(readers_at(i)->name), readers_at(i));
 	}
 }
 
@@ -175,6 +252,7 @@ main(void)
 	        cmocka_unit_test(test_pprof),
 	        cmocka_unit_test(test_json),
 	        cmocka_unit_test(test_other_formats),
+	        cmocka_unit_test(test_other_tools),
 	        cmocka_unit_test(test_names_and_readers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,7 @@ read_mem_len(const char *data, size_t len, enum folded_mode mode, bool strict)
 	struct result r;
 	memset(&r, 0, sizeof(r));
 	struct tree *t = tree_create(&defaults);
-	r.ok = folded_read_mem(t, "in.folded", data, len, mode, strict, &r.st, &r.err);
+	r.ok = fold_mem(t, "in.folded", data, len, mode, strict, &r.st, &r.err);
 	if (r.ok) {
 		tree_finish(t, mode == FOLDED_AUTO ? r.st.three_column : mode == FOLDED_BASE);
 		r.dump = dump_tree(t);
@@ -297,7 +297,7 @@ read_path(const char *path, enum folded_mode mode, bool strict)
 	struct result r;
 	memset(&r, 0, sizeof(r));
 	struct tree *t = tree_create(&defaults);
-	r.ok = folded_read_file(t, path, mode, strict, &r.st, &r.err);
+	r.ok = fold_file(t, path, mode, strict, &r.st, &r.err);
 	if (r.ok) {
 		tree_finish(t, mode == FOLDED_AUTO ? r.st.three_column : mode == FOLDED_BASE);
 		r.dump = dump_tree(t);

@@ -16,24 +16,29 @@
 #include "dhat.h"
 #include "gecko.h"
 #include "helpers.h"
+#include "readers.h"
 #include "speedscope.h"
 
 enum reader { SPEEDSCOPE, GECKO, DHAT };
 
+/* data read by one of the JSON readers, metric as its --event. */
+static bool
+read_named(enum reader r, struct tree *t, const char *name, const char *data, size_t len,
+        const char *metric, struct read_result *res, struct diag *err)
+{
+	static const char *const names[] = {"speedscope", "gecko", "dhat"};
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.event = metric;
+	return readers_read_mem(
+	        readers_find(names[r]), t, FOLDED_HEAD, name, data, len, &ro, res, err);
+}
+
 static bool
 read_with(enum reader r, struct tree *t, const char *data, const char *metric, struct diag *err)
 {
-	size_t len = strlen(data);
-	if (r == SPEEDSCOPE) {
-		struct speedscope_info si;
-		return speedscope_read_mem(t, SIDE_HEAD, "f.json", data, len, &si, err);
-	}
-	if (r == GECKO) {
-		struct gecko_info gi;
-		return gecko_read_mem(t, SIDE_HEAD, "f.json", data, len, &gi, err);
-	}
-	struct dhat_info di;
-	return dhat_read_mem(t, SIDE_HEAD, "f.json", data, len, metric, &di, err);
+	struct read_result res;
+	return read_named(r, t, "f.json", data, strlen(data), metric, &res, err);
 }
 
 static void
@@ -122,6 +127,12 @@ test_speedscope_errors(void **state)
 	        "\"profiles\":[{\"type\":\"evented\",\"events\":[\n"
 	        "{\"type\":\"O\",\"frame\":0,\"at\":5},\n{\"type\":\"C\",\"frame\":0,\"at\":2}]}]}",
 	        "f.json:3: events go back in time");
+	/* speedscope refuses a frame opened and never closed. */
+	check_error(SPEEDSCOPE,
+	        SS "\"profiles\":[{\"type\":\"evented\",\"events\":[\n"
+	           "{\"type\":\"O\",\"frame\":0,\"at\":0}]\n}]}",
+	        "f.json:3: an evented profile ends with a frame still open (an \"O\" event without "
+	        "its \"C\")");
 	check_error(SPEEDSCOPE, SS "\"profiles\":[{\"samples\":[[0]],\"weights\":[1,2]}]}",
 	        "f.json:1: more weights than samples");
 	check_error(SPEEDSCOPE, SS "\"profiles\":[{\"samples\":[[7]],\"weights\":[1]}]}",
@@ -171,6 +182,38 @@ test_gecko_thread_strings(void **state)
 	        NULL, "[unknown thread];m;f 2\n");
 }
 
+/*
+ * Since version 60 the tables live under "shared"; since 66 a stack names
+ * its prefix by how far back it is (prefixOffset, 0 for a root).
+ */
+static void
+test_gecko_shared_tables(void **state)
+{
+	(void)state;
+	static const char v68[] =
+	        "{\"meta\":{\"preprocessedProfileVersion\":68},\"threads\":[{\"name\":\"t\","
+	        "\"samples\":{\"weight\":null,\"stack\":[2,1,2]}}],\"shared\":{\"stackTable\":"
+	        "{\"frame\":[0,1,0],\"prefixOffset\":[0,1,1]},\"frameTable\":{\"func\":[0,1]},"
+	        "\"funcTable\":{\"name\":[1,0]},\"stringArray\":[\"f\",\"m\"]}}";
+	check(GECKO, v68, NULL, "t;m;f 1\nt;m;f;m 2\n");
+	/* A newer version is read while its tables are as they were... */
+	char *v71 = strdup(v68);
+	memcpy(strstr(v71, "68"), "71", 2);
+	check(GECKO, v71, NULL, "t;m;f 1\nt;m;f;m 2\n");
+	free(v71);
+	/* ...and refused, naming its version, when they are not. */
+	check_error(GECKO,
+	        "{\"meta\":{\"preprocessedProfileVersion\":75},\"threads\":[{\"samples\":{"
+	        "\"stack\":[0]}}],\"shared\":{\"stacks\":{}}}",
+	        "f.json: a sample's stack is not in the stack table (the Firefox Profiler's "
+	        "processed format version 75 is newer than the versions difffold reads, 0 to 70, "
+	        "and its tables are not where they were)");
+	check_error(GECKO,
+	        "{\"meta\":{},\"threads\":[],\"shared\":{\"stackTable\":{\"prefixOffset\":[0,\n2]}}"
+	        "}",
+	        "f.json:2: a stack's prefixOffset reaches before the table");
+}
+
 static void
 test_gecko_errors(void **state)
 {
@@ -206,11 +249,20 @@ test_dhat_names_and_metrics(void **state)
 	check(DHAT, f, "tbk", "main;f;??? 2\nmain;operator new(unsigned long) 1\n");
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct dhat_info di;
+	struct read_result di;
 	struct diag err;
-	assert_true(dhat_read_mem(t, SIDE_HEAD, "f", f, strlen(f), "tl", &di, &err));
+	assert_true(read_named(DHAT, t, "f", f, strlen(f), "tl", &di, &err));
 	assert_string_equal(di.unit, "instructions");
-	assert_int_equal(di.points, 2);
+	assert_string_equal(di.note, "DHAT: total lifetime of the blocks (tl)");
+	tree_destroy(t);
+	/* --mode=copy counts bytes copied in the same field: said so, and so
+	 * never compared with heap mode's bytes allocated. */
+	static const char copy[] = "{\"dhatFileVersion\":2,\"mode\":\"copy\",\"pps\":[{\"tb\":4,"
+	                           "\"tbk\":1,\"fs\":[2]}]" DH_FTBL;
+	t = tree_create(&to);
+	assert_true(read_named(DHAT, t, "f", copy, strlen(copy), NULL, &di, &err));
+	assert_string_equal(di.measure, "total bytes copied");
+	assert_string_equal(di.note, "DHAT: total bytes copied (tb)");
 	tree_destroy(t);
 }
 
@@ -226,9 +278,9 @@ test_dhat_errors(void **state)
 	        "f.json: frame 9 has no name in the frame table");
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct dhat_info di;
+	struct read_result di;
 	struct diag err;
-	assert_false(dhat_read_mem(t, SIDE_HEAD, "f", "{}", 2, "cycles", &di, &err));
+	assert_false(read_named(DHAT, t, "f", "{}", 2, "cycles", &di, &err));
 	assert_non_null(strstr(err.msg, "--event for DHAT"));
 	tree_destroy(t);
 }
@@ -270,9 +322,9 @@ test_deep_stacks_linear(void **state)
 	char *doc = deep_gecko();
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct gecko_info gi;
+	struct read_result gi;
 	struct diag err;
-	assert_true(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	assert_true(read_named(GECKO, t, "deep", doc, strlen(doc), NULL, &gi, &err));
 	tree_finish(t, false);
 	assert_int_equal(t->node_count, DEEP + 2); /* the root, the thread, the chain */
 	assert_int_equal(t->nodes[0].total_units[SIDE_HEAD], DEEP);
@@ -281,7 +333,7 @@ test_deep_stacks_linear(void **state)
 	/* --reverse needs whole paths: refused before any is built. */
 	to.reverse = true;
 	t = tree_create(&to);
-	assert_false(gecko_read_mem(t, SIDE_HEAD, "deep", doc, strlen(doc), &gi, &err));
+	assert_false(read_named(GECKO, t, "deep", doc, strlen(doc), NULL, &gi, &err));
 	assert_non_null(strstr(err.msg, "too deep to merge from the leaf end"));
 	tree_destroy(t);
 	free(doc);
@@ -318,6 +370,7 @@ main(void)
 	        cmocka_unit_test(test_malformed_json_line),
 	        cmocka_unit_test(test_gecko_shared_strings_and_weights),
 	        cmocka_unit_test(test_gecko_thread_strings),
+	        cmocka_unit_test(test_gecko_shared_tables),
 	        cmocka_unit_test(test_gecko_errors),
 	        cmocka_unit_test(test_dhat_names_and_metrics),
 	        cmocka_unit_test(test_dhat_errors),

@@ -11,6 +11,7 @@
 #include "export.h"
 #include "massif.h"
 #include "output.h"
+#include "readers.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -25,9 +26,12 @@ read_massif(const char *text, long snapshot, struct buf *folded, struct diag *er
 {
 	struct tree_options topt = {0};
 	struct tree *t = tree_create(&topt);
-	struct massif_options mo = {snapshot};
-	struct massif_info info;
-	bool ok = massif_read_mem(t, SIDE_HEAD, "m.out", text, strlen(text), &mo, &info, err);
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.snapshot = snapshot;
+	struct read_result res;
+	bool ok = readers_read_mem(readers_find("massif"), t, FOLDED_HEAD, "m.out", text,
+	        strlen(text), &ro, &res, err);
 	if (ok) {
 		tree_finish(t, false);
 		struct out out;

@@ -50,7 +50,7 @@ read_into(const struct buf *in, enum folded_mode mode, const struct tree_options
 	struct tree *t = tree_create(opt);
 	struct folded_stats st;
 	struct diag err;
-	if (!folded_read_mem(t, "gen", in->data, in->len, mode, false, &st, &err)) {
+	if (!fold_mem(t, "gen", in->data, in->len, mode, false, &st, &err)) {
 		fail_msg("%s", err.msg);
 	}
 	assert_int_equal(st.bad_lines, 0);
@@ -106,8 +106,8 @@ deep(size_t depth)
 	t = tree_create(&defaults);
 	struct folded_stats st;
 	struct diag err;
-	assert_true(folded_read_mem(t, "b", in.data, in.len, FOLDED_BASE, false, &st, &err));
-	assert_true(folded_read_mem(t, "h", in.data, in.len, FOLDED_HEAD, false, &st, &err));
+	assert_true(fold_mem(t, "b", in.data, in.len, FOLDED_BASE, false, &st, &err));
+	assert_true(fold_mem(t, "h", in.data, in.len, FOLDED_HEAD, false, &st, &err));
 	tree_finish(t, true);
 	assert_int_equal(t->node_count, depth + 2);
 	check_json(t);
@@ -174,7 +174,7 @@ test_huge_name(void **state)
 	struct tree *t = tree_create(&defaults);
 	struct folded_stats st;
 	struct diag err;
-	if (!folded_read_file(t, path, FOLDED_HEAD, false, &st, &err)) {
+	if (!fold_file(t, path, FOLDED_HEAD, false, &st, &err)) {
 		fail_msg("%s", err.msg);
 	}
 	tree_finish(t, false);
@@ -215,7 +215,7 @@ test_million_lines(void **state)
 	struct tree *t = tree_create(&defaults);
 	struct folded_stats st;
 	struct diag err;
-	assert_true(folded_read_file(t, path, FOLDED_HEAD, false, &st, &err));
+	assert_true(fold_file(t, path, FOLDED_HEAD, false, &st, &err));
 	assert_int_equal(st.lines, n);
 	tree_finish(t, false);
 	assert_int_equal(tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD], n);

@@ -13,19 +13,30 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "readers.h"
 
-static const struct perf_options defaults = {NULL, PERF_WEIGHT_SAMPLES};
+/* The readers' options with perf's --event and --weight period set. */
+static struct read_options
+perf_options(const char *event, bool weight_period)
+{
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.event = event;
+	ro.weight_period = weight_period;
+	return ro;
+}
 
 /* The folded export of a file read with opt; fails the test on error. */
 static char *
-read_as(const char *data, const struct perf_options *opt, struct perf_info *info)
+read_as(const char *data, const struct read_options *opt, struct read_result *info)
 {
+	const struct read_options defaults = perf_options(NULL, false);
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct perf_info ignored;
+	struct read_result ignored;
 	struct diag err;
-	if (!perf_read_mem(t, SIDE_HEAD, "mem", data, strlen(data), opt ? opt : &defaults,
-	            info ? info : &ignored, &err)) {
+	if (!readers_read_mem(readers_find("perf"), t, FOLDED_HEAD, "mem", data, strlen(data),
+	            opt ? opt : &defaults, info ? info : &ignored, &err)) {
 		fail_msg("read failed: %s", err.msg);
 	}
 	tree_finish(t, false);
@@ -44,14 +55,15 @@ check(const char *data, const char *want)
 
 /* The read fails with a message containing `want`. */
 static void
-check_error(const char *data, const struct perf_options *opt, const char *want)
+check_error(const char *data, const struct read_options *opt, const char *want)
 {
+	const struct read_options defaults = perf_options(NULL, false);
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
-	struct perf_info info;
+	struct read_result info;
 	struct diag err;
-	assert_false(perf_read_mem(
-	        t, SIDE_HEAD, "f.perf", data, strlen(data), opt ? opt : &defaults, &info, &err));
+	assert_false(readers_read_mem(readers_find("perf"), t, FOLDED_HEAD, "f.perf", data,
+	        strlen(data), opt ? opt : &defaults, &info, &err));
 	if (!strstr(err.msg, want)) {
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, want);
 	}
@@ -122,11 +134,11 @@ static void
 test_period(void **state)
 {
 	(void)state;
-	struct perf_options po = {NULL, PERF_WEIGHT_PERIOD};
-	struct perf_info info;
+	struct read_options po = perf_options(NULL, true);
+	struct read_result info;
 	char *got = read_as(SAMPLE_A SAMPLE_A "prog 1 1.1: 7 cpu-clock:ppp: \n\n", &po, &info);
 	assert_string_equal(got, "prog 7\nprog;__libc_start_call_main;main;leaf 500000\n");
-	assert_string_equal(info.event, "cpu-clock:ppp");
+	assert_string_equal(info.key, "cpu-clock:ppp");
 	assert_int_equal(info.samples, 3);
 	free(got);
 	check_error(
@@ -141,7 +153,7 @@ test_events(void **state)
 	                  "prog 1 1.2: 1 instructions:u: \n\t10 b (/p)\n\n"
 	                  "prog 1 1.3: 1 cycles:u: \n\t10 c (/p)\n\n";
 	check_error(two, NULL, "several events were recorded (cycles:u, instructions:u); choose");
-	struct perf_options po = {"cycles", PERF_WEIGHT_SAMPLES};
+	struct read_options po = perf_options("cycles", false);
 	char *got = read_as(two, &po, NULL);
 	assert_string_equal(got, "prog;a 1\nprog;c 1\n");
 	free(got);
@@ -189,6 +201,108 @@ test_comments_and_crlf(void **state)
 	        "prog;a 1\n");
 }
 
+/*
+ * Every field selection of perf script -F: the command, then any of
+ * [PID/]TID, [CPU], TIME:, PERIOD and EVENT:, frames at any indentation
+ * and with addresses of any width.
+ */
+static void
+test_field_selections(void **state)
+{
+	(void)state;
+	static const char *const headers[] = {
+	        "prog  7998  5734.290180:     250000 cpu-clock:ppp: ",
+	        "prog 7998/7999 [003] 5734.290180: 250000 cycles:u: ",
+	        "prog  7998 [003] 5734.290180: cycles: ",
+	        "prog  7998  5734.290180: ",
+	        "prog  7998 cpu-clock: ",
+	        "prog [003] 5734.290180: cycles: ",
+	        "prog 5734.290180: 250000 cycles: ",
+	        "prog cycles: ",
+	        "prog  7998",
+	        "prog  7998  1000",
+	};
+	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+		struct buf in;
+		buf_init(&in);
+		buf_printf(&in,
+		        "%s\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n",
+		        headers[i]);
+		char *got = read_as(in.data, NULL, NULL);
+		if (strcmp(got, "prog;_start;leaf 1\n") != 0) {
+			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
+		}
+		free(got);
+		buf_finish(&in);
+	}
+	/* A command of several words, and frames with no indentation. */
+	check("Web Content 77 1.5: 1 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n"
+	      "4005b1 main (/bin/x)\n\n",
+	        "Web_Content;main;native_write_[k] 1\n");
+}
+
+/*
+ * Names as the folders make them: a perf-map-agent chain `a->b->c` is a
+ * caller and the functions inlined into it (`_[i]`), Java's `Lpkg/Class;`
+ * loses its `L` under a java command; with --perf-names stackcollapse, as
+ * stackcollapse-perf.pl's defaults: argument lists and quotes dropped
+ * (not Go's `.(*T).` nor `(anonymous namespace)`), an unresolved symbol
+ * named after its dso, no `_[k]`, frames whose symbol starts with `(` left out.
+ */
+static void
+test_folder_names(void **state)
+{
+	(void)state;
+	static const char java[] =
+	        "java 10488 9962.5: 1 cpu-clock: \n"
+	        "\t7f89cc467bf0 Ljava/io/PrintStream;::println->Ljava/io/PrintStream;::print+0x0 "
+	        "(/tmp/perf-1.map)\n"
+	        "\t7f89cc46a890 LCounter;::countTo+0x50 (/tmp/perf-1.map)\n"
+	        "\tffffffffaee8017b fput+0xb ([kernel.kallsyms])\n\n";
+	check(java, "java;fput_[k];LCounter:::countTo;java/io/PrintStream:::println;"
+	            "java/io/PrintStream:::print_[i] 1\n");
+	/* Only a java command's names lose the L. */
+	check("prog 1 1.5: 1 cycles: \n\t10 Lpkg/A;::f (/p)\n\n", "prog;Lpkg/A:::f 1\n");
+	struct read_options sc = perf_options(NULL, false);
+	sc.stackcollapse = true;
+	char *got = read_as(java, &sc, NULL);
+	assert_string_equal(got, "java;fput;LCounter:::countTo;java/io/PrintStream:::println;"
+	                         "java/io/PrintStream:::print_[i] 1\n");
+	free(got);
+	got = read_as("prog 1 1.5: 1 cycles: \n"
+	              "\t10 f(int, char const*) (/p)\n"
+	              "\t11 ns::(anonymous namespace)::g(long) (/p)\n"
+	              "\t12 net/http.(*Client).Do (/p)\n"
+	              "\t13 RegExp:[&<>\\\"\\'] (/tmp/perf-7.map)\n"
+	              "\t14 [unknown] (/usr/lib/libc.so.6)\n"
+	              "\t15 [unknown] ([unknown])\n"
+	              "\t16 (/usr/bin/prog) (/usr/bin/prog)\n\n",
+	        &sc, NULL);
+	assert_string_equal(got,
+	        "prog;[unknown];[libc.so.6];RegExp:[&<>\\\\];net/http.(*Client).Do;"
+	        "ns::(anonymous namespace)::g;f 1\n");
+	free(got);
+}
+
+/* `--event cycles:` is cycles without modifiers, beside cycles:u. */
+static void
+test_event_exact(void **state)
+{
+	(void)state;
+	static const char two[] = "prog 1 1.1: 1 cycles:u: \n\t10 a (/p)\n\n"
+	                          "prog 1 1.2: 1 cycles: \n\t10 b (/p)\n\n";
+	struct read_options po = perf_options("cycles:", false);
+	char *got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;b 1\n");
+	free(got);
+	po = perf_options("cycles:u", false);
+	got = read_as(two, &po, NULL);
+	assert_string_equal(got, "prog;a 1\n");
+	free(got);
+	po = perf_options("cycles", false);
+	check_error(two, &po, "f.perf:4: --event matches several events");
+}
+
 static void
 test_malformed(void **state)
 {
@@ -198,8 +312,8 @@ test_malformed(void **state)
 	        "f.perf:3: not a stack frame");
 	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\t\n\tzz\n", NULL,
 	        "f.perf:4: not a perf script sample");
-	check_error("prog 1 1.1: 1 cycles: \nprog x 1.2: 1 cycles: \n", NULL,
-	        "f.perf:2: not a perf script sample");
+	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\nprog x y\n", NULL,
+	        "f.perf:4: not a perf script sample");
 	check_error("prog 1 1.1: 1 cycles\n", NULL, "f.perf:1: not a perf script sample");
 	check_error("# only comments\n\n", NULL, "f.perf: no sample in the input");
 	/* A sample's frames make one folded line: at most 16 MiB, like a folded line. */
@@ -227,6 +341,9 @@ main(void)
 	        cmocka_unit_test(test_events),
 	        cmocka_unit_test(test_without_stack),
 	        cmocka_unit_test(test_comments_and_crlf),
+	        cmocka_unit_test(test_field_selections),
+	        cmocka_unit_test(test_folder_names),
+	        cmocka_unit_test(test_event_exact),
 	        cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "export.h"
 #include "output.h"
 #include "pprof.h"
+#include "readers.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -134,13 +135,16 @@ profile(struct buf *b)
 
 /* Reads data with --event event; the folded stacks into folded. */
 static bool
-read_profile(const struct buf *data, const char *event, struct buf *folded, struct pprof_info *info,
-        struct diag *err)
+read_profile(const struct buf *data, const char *event, struct buf *folded,
+        struct read_result *info, struct diag *err)
 {
 	struct tree_options topt = {0};
 	struct tree *t = tree_create(&topt);
-	struct pprof_options po = {event};
-	bool ok = pprof_read_mem(t, SIDE_HEAD, "p.pb", data->data, data->len, &po, info, err);
+	struct read_options ro;
+	readers_options_init(&ro);
+	ro.event = event;
+	bool ok = readers_read_mem(readers_find("pprof"), t, FOLDED_HEAD, "p.pb", data->data,
+	        data->len, &ro, info, err);
 	if (ok) {
 		tree_finish(t, false);
 		struct out out;
@@ -161,11 +165,11 @@ test_default_is_last_type(void **state)
 	buf_init(&data);
 	buf_init(&folded);
 	profile(&data);
-	struct pprof_info info;
+	struct read_result info;
 	struct diag err;
 	assert_true(read_profile(&data, NULL, &folded, &info, &err));
 	assert_string_equal(folded.data, "main;0xabc 100\nmain;outer;inner 500\n");
-	assert_string_equal(info.type, "cpu");
+	assert_string_equal(info.key, "cpu");
 	assert_string_equal(info.unit, "nanoseconds");
 	assert_int_equal(info.samples, 3);
 	buf_finish(&data);
@@ -180,14 +184,14 @@ test_event_by_name_and_index(void **state)
 	buf_init(&data);
 	buf_init(&folded);
 	profile(&data);
-	struct pprof_info info;
+	struct read_result info;
 	struct diag err;
 	assert_true(read_profile(&data, "samples", &folded, &info, &err));
 	assert_string_equal(folded.data, "main;0xabc 1\nmain;outer;inner 5\n");
 	assert_string_equal(info.unit, "samples"); /* unit "count": the type names it */
 	buf_reset(&folded);
 	assert_true(read_profile(&data, "1", &folded, &info, &err));
-	assert_string_equal(info.type, "cpu");
+	assert_string_equal(info.key, "cpu");
 	assert_false(read_profile(&data, "wall", &folded, &info, &err));
 	assert_string_equal(
 	        err.msg, "p.pb: --event: no sample type wall (the profile has samples, cpu)");
@@ -205,7 +209,7 @@ test_malformed_names_offset(void **state)
 	profile(&data);
 	size_t good = data.len;
 	buf_addc(&data, 0x13); /* field 2, wire type 3: a group, never in a Profile */
-	struct pprof_info info;
+	struct read_result info;
 	struct diag err;
 	assert_false(read_profile(&data, NULL, &folded, &info, &err));
 	char want[128];
@@ -229,7 +233,7 @@ test_negative_value_refused(void **state)
 	value_type(&data, 1, 2);
 	value_type(&data, 3, 4);
 	sample(&data, (const uint64_t[]){1, 0}, 1, -100);
-	struct pprof_info info;
+	struct read_result info;
 	struct diag err;
 	assert_false(read_profile(&data, NULL, &folded, &info, &err));
 	assert_non_null(strstr(err.msg, "negative"));

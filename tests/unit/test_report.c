@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "folded.h"
+#include "helpers.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
@@ -31,8 +32,8 @@ pair_floor(const char *base, const char *head, bool normalize, double min_delta)
 	struct tree *t = tree_create(&opt);
 	struct folded_stats st;
 	struct diag err;
-	assert_true(folded_read_mem(t, "base", base, strlen(base), FOLDED_BASE, false, &st, &err));
-	assert_true(folded_read_mem(t, "head", head, strlen(head), FOLDED_HEAD, false, &st, &err));
+	assert_true(fold_mem(t, "base", base, strlen(base), FOLDED_BASE, false, &st, &err));
+	assert_true(fold_mem(t, "head", head, strlen(head), FOLDED_HEAD, false, &st, &err));
 	tree_finish(t, true);
 	return t;
 }
@@ -503,7 +504,7 @@ gate_ignores_one_profile(void **state)
 	struct tree *t = tree_create(&opt);
 	struct folded_stats st;
 	struct diag err;
-	assert_true(folded_read_mem(t, "p", "a 5\n", 4, FOLDED_HEAD, false, &st, &err));
+	assert_true(fold_mem(t, "p", "a 5\n", 4, FOLDED_HEAD, false, &st, &err));
 	tree_finish(t, false);
 	struct buf why;
 	buf_init(&why);

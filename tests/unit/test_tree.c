@@ -147,12 +147,12 @@ test_order_independence(void **state)
 		if (variant == 3) {
 			/* Split at every line: each piece is its own "file". */
 			for (size_t i = 0; i < n; i++) {
-				assert_true(folded_read_mem(t, "part", lines[i], strlen(lines[i]),
+				assert_true(fold_mem(t, "part", lines[i], strlen(lines[i]),
 				        FOLDED_HEAD, false, &st, &err));
 			}
 		} else {
-			assert_true(folded_read_mem(
-			        t, "all", in.data, in.len, FOLDED_HEAD, false, &st, &err));
+			assert_true(
+			        fold_mem(t, "all", in.data, in.len, FOLDED_HEAD, false, &st, &err));
 		}
 		buf_finish(&in);
 		tree_finish(t, false);

@@ -11,6 +11,7 @@ documented rules (docs/input.md):
   - the total equals the number of samples (the sample header lines), and
     with --weight period the sum of their periods;
   - the header says how many samples of which event were read;
+  - every perf script -F field selection reads to the same stacks;
   - two events are refused with their list unless --event picks one;
   - perf.data itself is refused with the perf script command that reads it.
 perf must be able to record here: when it is missing or cannot record (for
@@ -175,6 +176,48 @@ def check_g(exe, tmp, prog):
           "perf.data is refused with the perf script command (%s)" % err.strip()[:100])
 
 
+# perf script -F selections: with or without time, cpu, pid/tid, period,
+# event, dso. The last keeps neither a time, an event nor the dso, so it is
+# not recognised (`COMM TID` and `ADDRESS SYMBOL` lines could be folded
+# text) and is read with --input-format perf.
+SELECTIONS = [
+    "comm,tid,time,event,ip,sym,dso",
+    "comm,tid,event,ip,sym,dso",
+    "comm,pid,tid,cpu,time,period,event,ip,sym,dso",
+    "comm,cpu,time,event,ip,sym",
+    "comm,time,ip,sym",
+    "comm,period,event,ip,sym,dso",
+    "comm,event,ip,sym",
+    "comm,tid,ip,sym,dso",
+    "comm,pid,tid,ip,sym",
+]
+
+
+def check_fields(exe, tmp, prog):
+    """Every selection reads to the same stacks as perf's default fields
+    (recorded with --sample-cpu, so that the cpu field can be printed)."""
+    made, err = record(tmp, prog, "fields", ["-g", "--sample-cpu"])
+    if not made:
+        check(False, "perf record -g --sample-cpu works here (%s)" % err[:200])
+        return
+    data, default = made
+    want, _ = folded(exe, default)
+    for sel in SELECTIONS:
+        text = os.path.join(tmp, "fields.perf")
+        p = run(["perf", "script", "-i", data, "-F", sel])
+        if p.returncode != 0:
+            check(False, "perf script -F %s works here (%s)"
+                  % (sel, p.stderr.decode("utf-8", "replace").strip()[:200]))
+            continue
+        with open(text, "wb") as f:
+            f.write(p.stdout)
+        forced = ["--input-format", "perf"] if sel == SELECTIONS[-1] else []
+        got, err = folded(exe, text, *forced)
+        check(got == want, "perf script -F %s%s: the same stacks as the default fields%s"
+              % (sel, " (--input-format perf)" if forced else "",
+                 " " + err.strip()[:160] if err else ""))
+
+
 def check_events(exe, tmp, prog):
     made, err = record(tmp, prog, "two", ["-g", "-e", "cpu-clock", "-e", "task-clock"])
     if not made:
@@ -226,6 +269,7 @@ def main(argv):
             check=True)
         check_g(exe, tmp, prog)
         check_events(exe, tmp, prog)
+        check_fields(exe, tmp, prog)
         check_dwarf(exe, tmp, prog)
         check_no_chains(exe, tmp, prog)
     finally:
