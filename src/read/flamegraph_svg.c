@@ -880,8 +880,8 @@ flamegraph_svg_read(struct tree *t, enum folded_mode mode, struct source *src, c
 {
 	(void)ro;
 	struct flamegraph_svg_info fi;
-	if (!flamegraph_svg_read_source(t, reader_side(mode), mode == FOLDED_AUTO, src, head,
-	            head_len, &fi, err)) {
+	if (!flamegraph_svg_read_source(
+	            t, reader_side(mode), mode == FOLDED_AUTO, src, head, head_len, &fi, err)) {
 		return false;
 	}
 	res->folded.three_column = fi.differential;
