@@ -630,9 +630,23 @@ layout_frame_size(const struct layout *l, double box_width, double *w, double *h
 }
 
 /*
+ * True when the count a label does not state changed the other way: a
+ * frame whose self time fell while its total rose would read "-4%" as the
+ * whole frame getting faster, so such a label names its count.
+ */
+static bool
+other_count_disagrees(const struct tree *t, const struct tree_node *n, bool self)
+{
+	double stated = tree_value(t, n, SIDE_HEAD, self) - tree_value(t, n, SIDE_BASE, self);
+	double other = tree_value(t, n, SIDE_HEAD, !self) - tree_value(t, n, SIDE_BASE, !self);
+	return (stated > 0 && other < 0) || (stated < 0 && other > 0);
+}
+
+/*
  * The change word a label ends with (docs/pictures.md#labels): by the
- * frame's colour class and the --color-by count; nothing for unchanged
- * frames and single profiles.
+ * frame's colour class and the --color-by count, led by that count's name
+ * ("self -4.3%") when the other count changed the other way; nothing for
+ * unchanged frames and single profiles.
  */
 static void
 label_suffix(const struct layout *l, const struct layout_box *box, struct buf *out)
@@ -646,6 +660,9 @@ label_suffix(const struct layout *l, const struct layout_box *box, struct buf *o
 	switch ((enum node_status)box->status) {
 	case STATUS_SLOWER:
 	case STATUS_FASTER:
+		if (other_count_disagrees(t, n, self)) {
+			buf_adds(out, self ? "self " : "total ");
+		}
 		numfmt_label_change(
 		        out, tree_value(t, n, SIDE_BASE, self), tree_value(t, n, SIDE_HEAD, self));
 		return;
@@ -687,6 +704,12 @@ label_text(const struct layout *l, const struct layout_box *box, double room_cha
 		keep = chars;
 	} else if (s > 0 && room >= s + 2 + LAYOUT_LABEL_MIN_CHARS) {
 		keep = room - s - 2;
+	} else if (s > 0 && s <= room && suffix[s - 1] == '%') {
+		/* The change is what the picture is about: it goes before the
+		 * name, whose stub would say little; hover names the frame. A
+		 * "new" or "removed" only repeats the colour: the name wins. */
+		buf_add(out, suffix, s);
+		return;
 	} else {
 		s = 0;
 		keep = chars <= room ? chars : room - 1;

@@ -148,7 +148,11 @@ void layout_frame_size(const struct layout *l, double box_width, double *w, doub
  * wrapped to it (DejaVu Sans Mono's 0.602 em, with room for rounding).
  */
 double layout_text_char_width(double font_size);
-/* Estimated advance of one character of the default monospace font, in pixels. */
+/*
+ * The advance labels are fitted to first, in pixels: 0.6 em, for the SVG's
+ * font stack (at most 0.602 em; the padding takes the rest). PNG and PDF
+ * measure the labels they lay out and fit again to the font when needed.
+ */
 double layout_char_width(double font_size);
 
 #endif

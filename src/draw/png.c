@@ -52,7 +52,7 @@ struct fonts {
 	PangoContext *context;
 	PangoLayout *text;
 	PangoFontDescription *regular, *bold;
-	double char_width; /* measured advance of one character at font_size */
+	double char_width; /* measured widest advance of a label character at font_size */
 	double line_height; /* measured height of a line at font_size */
 };
 
@@ -195,17 +195,29 @@ fonts_close(struct fonts *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Measured, not assumed: the advance of a digit run in the real font. */
+/*
+ * Measured, not assumed: the widest advance, in the drawing's own context,
+ * of the characters labels are mostly made of (the change suffix, the cut
+ * marker, the punctuation of qualified names).
+ */
 static double
 measure_char_width(struct fonts *f)
 {
-	static const char sample[] = "0123456789";
+	static const char *const samples[] = {"0123456789", "+-%.,", "\xe2\x80\xa6",
+	        "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "_:<>()[]&*~/@$#"};
 	pango_layout_set_font_description(f->text, f->regular);
-	pango_layout_set_text(f->text, sample, -1);
-	int w = 0, h = 0;
-	pango_layout_get_size(f->text, &w, &h);
-	f->line_height = (double)h / PANGO_SCALE;
-	return (double)w / PANGO_SCALE / (double)(sizeof(sample) - 1);
+	pango_layout_set_ellipsize(f->text, PANGO_ELLIPSIZE_NONE);
+	pango_layout_set_width(f->text, -1);
+	double widest = 0;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		pango_layout_set_text(f->text, samples[i], -1);
+		int w = 0, h = 0;
+		pango_layout_get_size(f->text, &w, &h);
+		f->line_height = (double)h / PANGO_SCALE;
+		double n = (double)utf8_length(samples[i], strlen(samples[i]));
+		widest = fmax(widest, (double)w / PANGO_SCALE / n);
+	}
+	return widest;
 }
 
 static bool
@@ -233,6 +245,10 @@ fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 	pango_cairo_context_set_font_options(f->context, fo);
 	cairo_font_options_destroy(fo);
+	/* Whole-pixel glyph positions would draw DejaVu Sans Mono's 0.602 em
+	 * at 8 px instead of 7.83 at 13 px, and labels fitted to the font's
+	 * own advances (as the SVG's are) would run off their frames. */
+	pango_context_set_round_glyph_positions(f->context, FALSE);
 	f->text = pango_layout_new(f->context);
 	pango_layout_set_single_paragraph_mode(f->text, TRUE);
 	f->regular = font_at(l->opt->font_size, PANGO_WEIGHT_NORMAL);
@@ -423,24 +439,10 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 png_label_probe_fn *png_label_probe;
 void *png_label_probe_ctx;
 
-/*
- * The label layout_label makes, drawn as it is: the same characters and
- * the same cut marker as the SVG, at the same 0.6 em character width
- * (DejaVu Sans Mono's 0.602 em leaves the overrun inside the padding).
- */
-static void
-draw_label(struct painter *p, const struct layout_box *box, double x, double y)
+/* Lays the label out in the label font; returns its advance width in pixels. */
+static double
+set_label_text(struct painter *p, const struct buf *label)
 {
-	const struct layout *l = p->l;
-	struct buf *label = &p->label;
-	buf_reset(label);
-	layout_label(l, box, layout_char_width(l->opt->font_size), label);
-	if (label->len == 0) {
-		return;
-	}
-	if (png_label_probe) {
-		png_label_probe(png_label_probe_ctx, box->node, label->data, label->len);
-	}
 	buf_reset(&p->text);
 	add_valid_utf8(&p->text, label->data, label->len);
 	PangoLayout *t = p->fonts->text;
@@ -448,6 +450,55 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	pango_layout_set_ellipsize(t, PANGO_ELLIPSIZE_NONE);
 	pango_layout_set_width(t, -1);
 	pango_layout_set_text(t, p->text.data, (int)p->text.len);
+	int w = 0;
+	pango_layout_get_size(t, &w, NULL);
+	return (double)w / PANGO_SCALE;
+}
+
+/*
+ * The label layout_label makes for the advance the font is drawn at, laid
+ * out in p->fonts->text. The SVG's 0.6 em comes first, so that both show
+ * the same text wherever the font allows it; a label whose drawn width
+ * would pass the frame's edge (the padding absorbs 0.002 em a character of
+ * DejaVu Sans Mono's 0.602 em, but not of a long label or of wider
+ * fallback glyphs) is fitted again to the measured advance. Returns false
+ * when no label fits.
+ */
+static bool
+fit_label(struct painter *p, const struct layout_box *box)
+{
+	const struct layout *l = p->l;
+	struct buf *label = &p->label;
+	double cw = layout_char_width(l->opt->font_size);
+	for (int tries = 0; tries < 4; tries++) {
+		buf_reset(label);
+		layout_label(l, box, cw, label);
+		if (label->len == 0) {
+			return false;
+		}
+		double drawn = set_label_text(p, label);
+		/* A pixel for the frame's edge snapping to the device grid. */
+		if (LAYOUT_LABEL_PAD + drawn <= box->width - 1) {
+			return true;
+		}
+		double n = (double)utf8_length(label->data, label->len);
+		cw = fmax(fmax(cw, p->fonts->char_width), drawn / n) * (1 + tries / 8.0);
+	}
+	return false;
+}
+
+/* The label of a frame, in the colour that reads on its fill. */
+static void
+draw_label(struct painter *p, const struct layout_box *box, double x, double y)
+{
+	const struct layout *l = p->l;
+	if (!fit_label(p, box)) {
+		return;
+	}
+	if (png_label_probe) {
+		png_label_probe(png_label_probe_ctx, box->node, p->label.data, p->label.len);
+	}
+	PangoLayout *t = p->fonts->text;
 	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
 	set_source(p->cr, color_label(box->fill));
 	/* A font taller than the frame would spill into the rows around it. */
@@ -494,6 +545,7 @@ draw(struct painter *p)
 	cairo_scale(cr, p->plan->scale, p->plan->scale);
 	pango_cairo_update_context(cr, p->fonts->context);
 	pango_layout_context_changed(p->fonts->text);
+	p->fonts->char_width = measure_char_width(p->fonts);
 	set_source(cr, color_background(l->opt->theme));
 	cairo_paint(cr);
 	struct rgb fg = color_foreground(l->opt->theme);

@@ -195,8 +195,9 @@
 
 	// The label rule of the C code (layout_label, docs/pictures.md#labels):
 	// 0.6 em per character, padding on both sides, the change suffix kept
-	// while the name is cut first, "\u2026" where it is cut, nothing when
-	// fewer than three characters fit. Perf's _[k] suffixes are dropped.
+	// while the name is cut first, "\u2026" where it is cut, a percentage
+	// alone when no three characters of the name fit beside it, nothing
+	// when fewer than three characters fit. Perf's _[k] suffixes are dropped.
 	function fit(name, width, suffix) {
 		var roomChars = (width - 2 * pad) / cw;
 		if (!(roomChars >= 3)) {
@@ -211,6 +212,8 @@
 		}
 		if (s > 0 && room >= s + 2 + 3) {
 			keep = room - s - 2;
+		} else if (s > 0 && s <= room && suffix.charAt(s - 1) === '%') {
+			return suffix;
 		} else {
 			s = 0;
 			keep = n <= room ? n : room - 1;
@@ -241,6 +244,12 @@
 			return differential && (st === 'new' || st === 'removed') ? st : '';
 		}
 		var b = colorBySelf ? baseSelf[i] : base[i], h = colorBySelf ? headSelf[i] : head[i];
+		var ob = colorBySelf ? base[i] : baseSelf[i], oh = colorBySelf ? head[i] : headSelf[i];
+		// Named when the other count changed the other way (label_suffix).
+		var lead = (h - b) * (oh - ob) < 0 ? (colorBySelf ? 'self ' : 'total ') : '';
+		return lead + changeWord(b, h);
+	}
+	function changeWord(b, h) {
 		if (b === 0) {
 			return h > 0 ? 'new' : '0%';
 		}

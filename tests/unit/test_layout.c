@@ -741,9 +741,10 @@ expect_label_of(const struct layout *l, const char *name, double chars, const ch
 }
 
 /*
- * Issue 18 point 2: the change in the label (docs/pictures.md#labels):
- * the name is cut first and the suffix kept while 3 characters of the name
- * fit beside it; then the cut name alone.
+ * The change in the label (docs/pictures.md#labels): the name is cut
+ * first and the change kept while 3 characters of the name fit beside it;
+ * then the change alone; then the cut name alone. A change whose other
+ * count moved the other way names its count.
  */
 static void
 test_label_change(void **state)
@@ -756,8 +757,14 @@ test_label_change(void **state)
 	add_stack(t, SIDE_HEAD, "main;small", 1062);
 	add_stack(t, SIDE_HEAD, "main;modify_title", 500);
 	add_stack(t, SIDE_BASE, "main;gone", 500);
+	add_stack(t, SIDE_BASE, "main;gone_for_good", 300);
 	add_stack(t, SIDE_BASE, "main;same", 5000);
 	add_stack(t, SIDE_HEAD, "main;same", 5000);
+	/* host: self 100 -> 90 (-10%), total 200 -> 290 (+45%). */
+	add_stack(t, SIDE_BASE, "main;host", 100);
+	add_stack(t, SIDE_HEAD, "main;host", 90);
+	add_stack(t, SIDE_BASE, "main;host;kid", 100);
+	add_stack(t, SIDE_HEAD, "main;host;kid", 200);
 	tree_finish(t, true);
 	struct options o;
 	picture_options(&o);
@@ -767,20 +774,30 @@ test_label_change(void **state)
 	expect_label_of(l, "parse_issue_fixed", 22, "parse_issue_fixed +87%");
 	expect_label_of(l, "parse_issue_fixed", 21, "parse_issue_fix\xE2\x80\xA6 +87%");
 	expect_label_of(l, "parse_issue_fixed", 9, "par\xE2\x80\xA6 +87%");
-	/* No room for three characters and the suffix: the cut name. */
-	expect_label_of(l, "parse_issue_fixed", 8, "parse_i\xE2\x80\xA6");
+	/* No room for three characters and the suffix: the change alone. */
+	expect_label_of(l, "parse_issue_fixed", 8, "+87%");
+	expect_label_of(l, "parse_issue_fixed", 4, "+87%");
+	/* No room for the change: the cut name, when 3 characters fit. */
+	/* "new" repeats the colour: the name comes first. */
+	expect_label_of(l, "modify_title", 6, "modif\xE2\x80\xA6");
+	expect_label_of(l, "gone_for_good", 6, "gone_\xE2\x80\xA6");
+	expect_label_of(l, "parse_issue_fixed", 3, "");
+	expect_label_of(l, "host", 30, "host self -10%");
+	expect_label_of(l, "host", 10, "self -10%");
+	expect_label_of(l, "kid", 30, "kid +100%");
 	expect_label_of(l, "small", 20, "small +6.2%");
 	expect_label_of(l, "modify_title", 30, "modify_title new");
 	expect_label_of(l, "gone", 30, "gone removed");
 	expect_label_of(l, "same", 30, "same");
 	l->settings.truncate = TRUNCATE_LEFT; /* the layout's copy of the options */
 	expect_label_of(l, "parse_issue_fixed", 12, "\xE2\x80\xA6_fixed +87%");
-	/* --color-by total: the inclusive change of main (+149 of 6,600). */
+	/* --color-by total: the inclusive change of main (-61 of 7,100). */
 	o.truncate = TRUNCATE_RIGHT;
 	o.color_by = COLOR_BY_TOTAL;
 	layout_destroy(l);
 	l = layout_of(t, &o);
-	expect_label_of(l, "main", 20, "main +2.3%");
+	expect_label_of(l, "main", 20, "main -0.9%");
+	expect_label_of(l, "host", 30, "host total +45%");
 	layout_destroy(l);
 	tree_destroy(t);
 }

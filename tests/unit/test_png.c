@@ -358,6 +358,138 @@ test_labels_match_svg(void **state)
 	}
 }
 
+/*
+ * A chain of frames, each the first child of the one below and narrower
+ * than it, so that the background lies right of every frame in its row:
+ * any label ink that passes a frame's right edge lands on it. Names are
+ * longer than any frame, so every label is cut to the room it has.
+ */
+#define CHAIN 24
+
+static char **
+chain_lines(bool head)
+{
+	static const char *const parts[] = {"json::Lexer::next_token", "_%<W>(&a)[k]+100% ",
+	        "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "mmmmwwww", "\xe2\x80\xa6iiii"};
+	char **lines = xcalloc(CHAIN + 1, sizeof(char *));
+	struct buf stack;
+	buf_init(&stack);
+	buf_adds(&stack, "main");
+	double total = 10000;
+	for (size_t k = 0; k < CHAIN; k++) {
+		buf_addc(&stack, ';');
+		for (size_t i = 0; i < 8; i++) {
+			buf_adds(&stack, parts[(k + i) % 5]);
+		}
+		double next = total * 0.86;
+		/* Every frame changes, so every label carries its change. */
+		double self = (total - next) * (head ? 1.0 + (double)(k % 7) / 4 : 1.0);
+		struct buf line;
+		buf_init(&line);
+		buf_add(&line, stack.data, stack.len);
+		buf_printf(&line, " %.0f", self);
+		lines[k] = buf_detach(&line, NULL);
+		total = next;
+	}
+	buf_finish(&stack);
+	return lines;
+}
+
+struct probed {
+	const struct layout *l;
+	double font_size;
+	size_t labels;
+	double worst; /* largest ink right edge past a frame's edge, pixels */
+};
+
+/* cairo's own extents of the label in DejaVu Sans Mono, as the PNG draws it. */
+static void
+check_label_extents(void *ctx, uint32_t node, const char *label, size_t len)
+{
+	struct probed *pr = ctx;
+	const struct layout_box *b = NULL;
+	for (size_t i = 0; i < pr->l->count && !b; i++) {
+		b = pr->l->boxes[i].node == node ? &pr->l->boxes[i] : NULL;
+	}
+	assert_non_null(b);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	cairo_select_font_face(
+	        cr, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, pr->font_size);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+	char *text = xmemdup(label, len);
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, text, &e);
+	double past = LAYOUT_LABEL_PAD + e.x_bearing + e.width - b->width;
+	pr->worst = fmax(pr->worst, past);
+	pr->labels++;
+	free(text);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
+/*
+ * PNG labels stay inside their frames at every font size from 8 to 24 px:
+ * by cairo's text extents of each label, and by the pixels right of each
+ * frame, which must be background.
+ */
+static void
+test_labels_inside_frames(void **state)
+{
+	(void)state;
+	char **base = chain_lines(false), **head = chain_lines(true);
+	for (int fs = 8; fs <= 24; fs++) {
+		struct fixture f;
+		options_init(&f.opt);
+		f.opt.font_size = fs;
+		f.opt.frame_height = fs + 6;
+		/* Wide frames too: 0.002 em a character adds up past the padding. */
+		f.opt.width = fs % 2 ? 800 : 2000;
+		build(&f, (const char *const *)base, (const char *const *)head);
+		const struct layout *l = f.layout;
+		struct probed pr = {.l = l, .font_size = fs, .worst = -1e9};
+		png_label_probe = check_label_extents;
+		png_label_probe_ctx = &pr;
+		cairo_surface_t *s = render(&f);
+		png_label_probe = NULL;
+		if (!(pr.worst <= 0)) {
+			fail_msg("at %d px a label's ink passes its frame's edge by %.2f px", fs,
+			        pr.worst);
+		}
+		/* Every frame wider than a short label has one. */
+		assert_true(pr.labels >= CHAIN / 2);
+		struct rgb bg = color_background(f.opt.theme);
+		int width = cairo_image_surface_get_width(s);
+		for (size_t i = 0; i < l->count; i++) {
+			const struct layout_box *b = &l->boxes[i];
+			int right = (int)round(b->x + b->width);
+			for (int x = right; x < right + 2 * fs && x < width; x++) {
+				for (int y = (int)ceil(b->y); y < (int)(b->y + l->frame_height);
+				        y++) {
+					if (!same_rgb(pixel(s, x, y), bg)) {
+						fail_msg("at %d px, ink at (%d, %d) right of "
+						         "frame %zu (%.1f px wide)",
+						        fs, x, y, i, b->width);
+					}
+				}
+			}
+		}
+		cairo_surface_destroy(s);
+		teardown_fixture(&f);
+	}
+	for (size_t k = 0; k < CHAIN; k++) {
+		free(base[k]);
+		free(head[k]);
+	}
+	free(base);
+	free(head);
+}
+
 /* A label is drawn where it fits, and nothing where fewer than 3 characters fit. */
 static void
 test_labels(void **state)
@@ -599,6 +731,7 @@ main(void)
 	        cmocka_unit_test(test_legend_swatches),
 	        cmocka_unit_test(test_labels),
 	        cmocka_unit_test(test_labels_match_svg),
+	        cmocka_unit_test(test_labels_inside_frames),
 	        cmocka_unit_test(test_scale_doubles),
 	        cmocka_unit_test(test_dark_theme),
 	        cmocka_unit_test(test_single_profile),
