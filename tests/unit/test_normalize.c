@@ -39,8 +39,8 @@ test_rust_hash(void **state)
 	(void)state;
 	check("rust-hash", "core::ops::function::FnOnce::call_once::h0123456789abcdef",
 	        "core::ops::function::FnOnce::call_once");
-	check("rust-hash", "std::rt::lang_start::h5c1f0a1b2c3d4e5f+0x1c0",
-	        "std::rt::lang_start+0x1c0");
+	check("rust-hash", "std::rt::lang_start::h5c1f0a1b2c3d4e5f (/usr/bin/app)",
+	        "std::rt::lang_start (/usr/bin/app)");
 	/* 15 or 17 digits, or a word going on, are not the hash. */
 	check(NULL, "a::h0123456789abcde", "a::h0123456789abcde");
 	check(NULL, "a::h0123456789abcdef0", "a::h0123456789abcdef0");
