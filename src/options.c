@@ -58,6 +58,11 @@ static const char usage_text[] =
         "                        (default 0.001, i.e. 0.1%)\n"
         "  --max-frames N        fail when the merged tree would have more than N frames\n"
         "                        (default 10000000)\n"
+        /* matching across builds (match.h, docs/matching.md) */
+        "  --exact-names         compare names byte for byte: no volatile-name rules\n"
+        "                        (Rust hashes, clone suffixes, closure numbers...)\n"
+        "  --no-match            match nothing across builds: no volatile-name rules,\n"
+        "                        wrappers, renames or moves\n"
         "\n"
         "Making two runs comparable (applied to both sides, in this order, whatever the\n"
         "order given; patterns are PCRE2; a stack left empty is dropped):\n"
@@ -194,6 +199,8 @@ enum long_only {
 	OPT_EXCLUDE,
 	OPT_SKIP_FRAMES,
 	OPT_COLLAPSE_RECURSION,
+	OPT_EXACT_NAMES, /* matching across builds */
+	OPT_NO_MATCH,
 };
 
 static const struct option long_options[] = {
@@ -205,6 +212,8 @@ static const struct option long_options[] = {
         {"normalize", no_argument, NULL, OPT_NORMALIZE},
         {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
         {"max-frames", required_argument, NULL, OPT_MAX_FRAMES},
+        {"exact-names", no_argument, NULL, OPT_EXACT_NAMES}, /* matching across builds */
+        {"no-match", no_argument, NULL, OPT_NO_MATCH},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"widths", required_argument, NULL, OPT_WIDTHS},
@@ -745,6 +754,12 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_NORMALIZE:
 		o->tree.normalize = true;
+		return true;
+	case OPT_EXACT_NAMES: /* matching across builds */
+		o->exact_names = true;
+		return true;
+	case OPT_NO_MATCH:
+		o->no_match = true;
 		return true;
 	case OPT_RUNS:
 		o->runs = true;

@@ -83,6 +83,7 @@ struct options {
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	struct tree_options tree;
+	bool exact_names, no_match; /* --exact-names, --no-match (match.h) */
 	/* outputs */
 	struct output_spec *outputs;
 	size_t output_count;

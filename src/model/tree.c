@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "match.h"
 #include "prefetch.h"
 #include "runs.h"
 #include "tree_build.h"
@@ -33,6 +34,7 @@ tree_destroy(struct tree *t)
 	/* The build state borrows the name table: it goes first. */
 	tree_build_destroy(t->build);
 	runs_destroy(t->runs);
+	match_destroy(t->match);
 	intern_destroy(t->names);
 	free(t->nodes);
 	free(t->nanos);

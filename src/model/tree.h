@@ -86,6 +86,7 @@ struct tree_nanos {
 
 struct tree_build; /* private to tree*.c: see tree_build.h */
 struct runs; /* --runs: see runs.h */
+struct match; /* match.h */
 struct transform; /* transform.h */
 
 struct tree {
@@ -101,6 +102,7 @@ struct tree {
 	double base_scale; /* 1, or head/base total when normalised */
 	struct tree_build *build; /* until tree_finish, then NULL */
 	struct runs *runs; /* --runs: the tests of the runs (runs_attach), else NULL */
+	struct match *match; /* what matched across builds (match.h), else NULL */
 };
 
 /* Takes a copy of *opt. */

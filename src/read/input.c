@@ -19,6 +19,7 @@
 #include "source.h"
 #include "speedscope.h"
 #include "timing.h"
+#include "match.h"
 #include "transform.h"
 #include "xalloc.h"
 
@@ -564,6 +565,10 @@ input_read(
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}
+	/* Matching across builds (match.h): may give back a rebuilt tree. */
+	struct match_settings ms = {!o->no_match && !o->exact_names, !o->no_match};
+	match_run(&t, &ms);
+	timing_stage("match");
 	*out = t;
 	return true;
 }

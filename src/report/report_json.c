@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "report_match.h"
 #include "report_private.h"
 #include "transform.h"
 #include "xalloc.h"
@@ -242,6 +243,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	}
 	report_sections_json(b, &s, opt);
 	report_runs_json(b, &s, opt);
+	report_match_json(b, t); /* matching across builds */
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }
