@@ -1,42 +1,54 @@
 /*
- * match: the passes over a finished tree (see match.h). Each pass reads the
- * tree and fills a plan, what the base's frames become; a rebuild then adds
- * every frame's self counts again, into a new tree, at the planned paths.
- * The head's paths never change, so a frame of the new tree is found from
- * its parent's by its name: the cursors of tree.h, with each name hashed
- * once. Entries are noted against the old tree's frames and moved to the
- * new tree's with the rebuild's map.
+ * match: the passes over a finished tree (see match.h). The names pass
+ * moves frames as it goes; the structure pass decides on the tree as it
+ * is, into a plan (what each base frame becomes), then carries the plan
+ * out; the moves pass only marks. The frames are moved in place
+ * (match_tree.h); an entry noted against a frame that is later merged
+ * away moves to the frame that took it in.
  */
 #include "match.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "match_tree.h"
 #include "normalize.h"
 #include "xalloc.h"
 
-/* What the base's frames become: per frame of the old tree. */
-struct plan {
-	uint32_t *rename; /* the name the base's frame takes, or TREE_NONE */
-	uint32_t *wrap; /* a frame inserted above it, or TREE_NONE */
-	uint8_t *skip; /* dropped: its counts and children go to its parent */
-	bool any;
+enum step_kind {
+	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
+	STEP_WRAP, /* the frame goes under the inserted frame `to` */
+	STEP_RENAME, /* the frame takes the name `to` */
 };
 
-/* (parent, name) -> child, for the whole tree. */
-struct children {
-	uint64_t *keys; /* parent << 32 | name, UINT64_MAX empty */
-	uint32_t *ids;
-	size_t mask;
+/* What a base frame becomes. */
+struct step {
+	uint32_t node, to;
+	enum step_kind kind;
+};
+
+/* The steps decided, and which frames have one. */
+struct plan {
+	struct step *steps;
+	size_t count, cap;
+	uint8_t *planned; /* per frame */
+};
+
+struct root {
+	uint32_t name, node;
 };
 
 struct ctx {
 	struct tree *t;
 	struct match *m;
 	size_t cap; /* of m->entries */
-	struct children ch;
+	struct graft g;
 	struct plan plan;
 	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
+	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
+	size_t ntops[2], captops[2];
+	bool renamed; /* pair_to holds a rename */
 };
 
 static bool
@@ -58,58 +70,6 @@ head_only(const struct tree *t, const struct tree_node *n)
 	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
 }
 
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
-static void
-children_init(struct children *c, const struct tree *t)
-{
-	size_t cap = 16;
-	while (cap < t->node_count * 2) {
-		cap <<= 1;
-	}
-	c->mask = cap - 1;
-	c->keys = xmalloc(cap * sizeof(*c->keys));
-	memset(c->keys, 0xff, cap * sizeof(*c->keys));
-	c->ids = xmalloc(cap * sizeof(*c->ids));
-	for (size_t i = 1; i < t->node_count; i++) {
-		const struct tree_node *n = &t->nodes[i];
-		uint64_t k = (uint64_t)n->parent << 32 | n->name;
-		size_t s = mix(k) & c->mask;
-		while (c->keys[s] != UINT64_MAX) {
-			s = (s + 1) & c->mask;
-		}
-		c->keys[s] = k;
-		c->ids[s] = (uint32_t)i;
-	}
-}
-
-static void
-children_finish(struct children *c)
-{
-	free(c->keys);
-	free(c->ids);
-	memset(c, 0, sizeof(*c));
-}
-
-static uint32_t
-child_named(const struct children *c, uint32_t parent, uint32_t name)
-{
-	uint64_t k = (uint64_t)parent << 32 | name;
-	for (size_t s = mix(k) & c->mask; c->keys[s] != UINT64_MAX; s = (s + 1) & c->mask) {
-		if (c->keys[s] == k) {
-			return c->ids[s];
-		}
-	}
-	return TREE_NONE;
-}
-
 /*
  * How alike the base's frame b and the head's frame h are by what they
  * call: the shares of their totals that their children of the same name
@@ -121,6 +81,7 @@ static double
 similarity(const struct ctx *c, uint32_t b, uint32_t h, bool *common)
 {
 	const struct tree *t = c->t;
+	const uint32_t *rank = c->g.rank;
 	const struct tree_node *bn = &t->nodes[b], *hn = &t->nodes[h];
 	double bt = tree_value(t, bn, SIDE_BASE, false), ht = tree_value(t, hn, SIDE_HEAD, false);
 	*common = false;
@@ -130,9 +91,15 @@ similarity(const struct ctx *c, uint32_t b, uint32_t h, bool *common)
 	double bs = tree_value(t, bn, SIDE_BASE, true) / bt;
 	double hs = tree_value(t, hn, SIDE_HEAD, true) / ht;
 	double sim = bs < hs ? bs : hs;
-	for (uint32_t k = bn->first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
-		uint32_t o = child_named(&c->ch, h, t->nodes[k].name);
-		if (o == TREE_NONE) {
+	/* Both lists are in rank order: one walk of each. */
+	uint32_t o = hn->first_child;
+	for (uint32_t k = bn->first_child; k != TREE_NONE && o != TREE_NONE;
+	        k = t->nodes[k].next_sibling) {
+		uint32_t r = rank[t->nodes[k].name];
+		while (o != TREE_NONE && rank[t->nodes[o].name] < r) {
+			o = t->nodes[o].next_sibling;
+		}
+		if (o == TREE_NONE || t->nodes[o].name != t->nodes[k].name) {
 			continue;
 		}
 		double x = tree_value(t, &t->nodes[k], SIDE_BASE, false) / bt;
@@ -182,121 +149,19 @@ note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, do
 }
 
 static void
-plan_init(struct plan *p, size_t n)
+plan_add(struct plan *p, uint32_t node, enum step_kind kind, uint32_t to)
 {
-	p->rename = xmalloc(n * sizeof(uint32_t));
-	p->wrap = xmalloc(n * sizeof(uint32_t));
-	memset(p->rename, 0xff, n * sizeof(uint32_t));
-	memset(p->wrap, 0xff, n * sizeof(uint32_t));
-	p->skip = xcalloc(n, 1);
-	p->any = false;
+	p->steps = xgrow(p->steps, &p->cap, p->count + 1, sizeof(*p->steps));
+	p->steps[p->count++] = (struct step){node, to, kind};
+	p->planned[node] = 1;
 }
 
 static void
 plan_finish(struct plan *p)
 {
-	free(p->rename);
-	free(p->wrap);
-	free(p->skip);
+	free(p->steps);
+	free(p->planned);
 	memset(p, 0, sizeof(*p));
-}
-
-/*
- * The new tree: every frame of t again, its name through canon (NULL:
- * as is) and the base's side through plan (NULL: none). map[old] is the
- * frame that took the old frame's head counts, else its base counts.
- * NULL when the id space runs out (t is then kept).
- */
-static struct tree *
-rebuild(const struct tree *t, const uint32_t *canon, const struct plan *plan, uint32_t *map)
-{
-	struct tree_options o = t->opt;
-	o.reverse = false;
-	o.strip_hex = false;
-	o.transform = NULL;
-	o.max_nodes = 0;
-	struct tree *nt = tree_create(&o);
-	uint32_t nn = intern_count(t->names);
-	struct tree_name *names = xcalloc(nn, sizeof(*names));
-	struct tree_cursor *cur[2];
-	cur[0] = xmalloc(t->node_count * sizeof(struct tree_cursor));
-	cur[1] = xmalloc(t->node_count * sizeof(struct tree_cursor));
-	cur[0][TREE_ROOT] = cur[1][TREE_ROOT] = tree_cursor_root();
-	map[TREE_ROOT] = TREE_ROOT;
-	const char *reason = NULL;
-	bool ok = true;
-	for (uint32_t id = tree_next_preorder(t, TREE_ROOT, TREE_ROOT); ok && id != TREE_NONE;
-	        id = tree_next_preorder(t, id, TREE_ROOT)) {
-		const struct tree_node *n = &t->nodes[id];
-		map[id] = TREE_NONE;
-		for (int side = SIDE_HEAD; ok && side >= SIDE_BASE; side--) {
-			if (!has(t, n, side)) {
-				continue;
-			}
-			struct tree_cursor at = cur[side][n->parent];
-			uint32_t steps[2] = {canon ? canon[n->name] : n->name, TREE_NONE};
-			if (side == SIDE_BASE && plan && plan->skip[id]) {
-				steps[0] = TREE_NONE;
-			} else if (side == SIDE_BASE && plan) {
-				if (plan->rename[id] != TREE_NONE) {
-					steps[0] = plan->rename[id];
-				}
-				if (plan->wrap[id] != TREE_NONE) {
-					steps[1] = steps[0];
-					steps[0] = plan->wrap[id];
-				}
-			}
-			for (int s = 0; ok && s < 2 && steps[s] != TREE_NONE; s++) {
-				struct tree_name *nm = &names[steps[s]];
-				if (!nm->bytes) {
-					nm->bytes = intern_name(t->names, steps[s], &nm->len);
-					nm->hash = intern_hash(nm->bytes, nm->len);
-					nm->id = TREE_NONE;
-				}
-				ok = tree_cursor_named(nt, &at, nm, &at, &reason);
-			}
-			struct count self = tree_node_self(t, n, (enum side)side);
-			if (ok && !count_is_zero(self)) {
-				ok = tree_add_count(nt, (enum side)side, at.node, self, &reason);
-			}
-			cur[side][id] = at;
-			if (map[id] == TREE_NONE) {
-				map[id] = at.node;
-			}
-		}
-	}
-	free(cur[0]);
-	free(cur[1]);
-	free(names);
-	if (!ok) {
-		tree_destroy(nt);
-		return NULL;
-	}
-	tree_finish(nt, t->differential);
-	nt->opt = t->opt;
-	return nt;
-}
-
-/*
- * Rebuilds c->t through canon and the plan and moves the entries noted so
- * far to the new tree's frames. False (c->t kept) when it could not.
- */
-static bool
-apply(struct ctx *c, const uint32_t *canon, const struct plan *plan)
-{
-	uint32_t *map = xmalloc(c->t->node_count * sizeof(uint32_t));
-	struct tree *nt = rebuild(c->t, canon, plan, map);
-	if (nt) {
-		for (size_t i = 0; i < c->m->count; i++) {
-			struct match_entry *e = &c->m->entries[i];
-			e->node = map[e->node];
-			e->peer = e->peer == TREE_NONE ? TREE_NONE : map[e->peer];
-		}
-		tree_destroy(c->t);
-		c->t = nt;
-	}
-	free(map);
-	return nt != NULL;
 }
 
 /* Per name: 1 when a frame of that name has base counts, 2 head counts. */
@@ -311,49 +176,73 @@ name_sides(const struct tree *t)
 	return used;
 }
 
-/* The names with a key, grouped by key: the first member and the next of each. */
-struct groups {
-	uint64_t *hash; /* per slot: the key's hash, 0 empty */
-	uint32_t *first; /* per slot: the first name of the group */
-	size_t mask;
-	uint32_t *next; /* per name: the next of its group, TREE_NONE at the end */
-	uint32_t *size; /* per slot */
-	uint32_t *rules; /* per name: the rules that fired */
-	struct buf keys; /* the keys, each at key_at[name] */
-	uint32_t *key_at, *key_len;
+/* A name whose key a rule changed: where its key is in the keys buffer. */
+struct keyed {
+	uint32_t id, rules;
+	size_t at, len;
+	const char *key; /* set once every key is in */
 };
 
-static void
-group_add(struct groups *g, uint32_t id, const struct buf *key)
+static int
+keyed_cmp(const void *a, const void *b)
 {
-	uint64_t h = intern_hash(key->data, key->len) | 1;
-	size_t s = h & g->mask;
-	for (; g->hash[s]; s = (s + 1) & g->mask) {
-		uint32_t f = g->first[s];
-		if (g->hash[s] == h && g->key_len[f] == key->len &&
-		        memcmp(g->keys.data + g->key_at[f], key->data, key->len) == 0) {
-			break;
+	const struct keyed *x = a, *y = b;
+	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+	if (c || x->len == y->len) {
+		return c ? c : (x->id > y->id) - (x->id < y->id);
+	}
+	return x->len < y->len ? -1 : 1;
+}
+
+/* The names of one build only whose keys the rules changed, sorted by key. */
+static struct keyed *
+keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
+{
+	uint32_t nn = intern_count(t->names);
+	struct keyed *k = NULL;
+	size_t cap = 0;
+	struct buf keys, key, scratch;
+	buf_init(&keys);
+	buf_init(&key);
+	buf_init(&scratch);
+	*n = 0;
+	for (uint32_t id = 0; id < nn; id++) {
+		if (used[id] != 1 && used[id] != 2) {
+			continue; /* in both builds, or in none: nothing to match */
 		}
+		size_t len;
+		const char *s = intern_name(t->names, id, &len);
+		uint32_t rules = normalize_name(s, len, &key, &scratch);
+		if (!rules) {
+			continue;
+		}
+		k = xgrow(k, &cap, *n + 1, sizeof(*k));
+		k[(*n)++] = (struct keyed){id, rules, keys.len, key.len, NULL};
+		buf_add(&keys, key.data, key.len);
 	}
-	g->key_at[id] = (uint32_t)g->keys.len;
-	g->key_len[id] = (uint32_t)key->len;
-	buf_add(&g->keys, key->data, key->len);
-	if (!g->hash[s]) {
-		g->hash[s] = h;
-		g->first[s] = id;
-		g->size[s] = 1;
-		return;
+	for (size_t i = 0; i < *n; i++) {
+		k[i].key = keys.data + k[i].at;
 	}
-	g->next[id] = g->first[s];
-	g->first[s] = id;
-	g->size[s]++;
+	qsort(k, *n, sizeof(*k), keyed_cmp);
+	/* The keys are needed no more: the caller only groups them, below. */
+	for (size_t i = 0; i + 1 < *n; i++) {
+		k[i].at = k[i].len == k[i + 1].len && !memcmp(k[i].key, k[i + 1].key, k[i].len);
+	}
+	if (*n) {
+		k[*n - 1].at = 0;
+	}
+	buf_finish(&keys);
+	buf_finish(&key);
+	buf_finish(&scratch);
+	return k;
 }
 
 /*
- * canon[name] for the names rule: a group of exactly two names, one only
- * in the base and one only in the head, is one name (the head's). A group
- * with more (two Rust monomorphisations, closures renumbered around a
- * common one) is left alone: which goes with which is a guess.
+ * canon[name] for the names rule: a group of exactly two names of one key,
+ * one only in the base and one only in the head, is one name (the
+ * head's). A group with more (two Rust monomorphisations, closures
+ * renumbered around a common one) is left alone: which goes with which is
+ * a guess. *rules_out: per name, the rules that fired.
  */
 static uint32_t *
 name_rules(struct ctx *c, uint32_t **rules_out)
@@ -361,69 +250,40 @@ name_rules(struct ctx *c, uint32_t **rules_out)
 	const struct tree *t = c->t;
 	uint32_t nn = intern_count(t->names);
 	uint8_t *used = name_sides(t);
-	struct groups g = {0};
-	size_t cap = 16;
-	while (cap < (size_t)nn * 2) {
-		cap <<= 1;
-	}
-	g.mask = cap - 1;
-	g.hash = xcalloc(cap, sizeof(uint64_t));
-	g.first = xmalloc(cap * sizeof(uint32_t));
-	g.size = xmalloc(cap * sizeof(uint32_t));
-	g.next = xmalloc((size_t)nn * sizeof(uint32_t));
-	g.rules = xcalloc(nn, sizeof(uint32_t));
-	g.key_at = xmalloc((size_t)nn * sizeof(uint32_t));
-	g.key_len = xmalloc((size_t)nn * sizeof(uint32_t));
-	memset(g.next, 0xff, (size_t)nn * sizeof(uint32_t));
-	buf_init(&g.keys);
-	struct buf key, scratch;
-	buf_init(&key);
-	buf_init(&scratch);
-	for (uint32_t id = 0; id < nn; id++) {
-		if (used[id] != 1 && used[id] != 2) {
-			continue; /* in both builds, or in none: nothing to match */
+	size_t n;
+	struct keyed *k = keyed_names(t, used, &n);
+	uint32_t *canon = NULL, *rules = NULL;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j - 1].at) { /* at: same key as the next */
+			j++;
 		}
-		size_t len;
-		const char *s = intern_name(t->names, id, &len);
-		g.rules[id] = normalize_name(s, len, &key, &scratch);
-		if (g.rules[id]) {
-			group_add(&g, id, &key);
-		}
-	}
-	uint32_t *canon = NULL;
-	for (size_t s = 0; s <= g.mask; s++) {
-		if (!g.hash[s] || g.size[s] != 2) {
-			continue;
-		}
-		uint32_t a = g.first[s], b = g.next[a];
-		if (used[a] == used[b]) {
-			continue;
-		}
-		uint32_t from = used[a] == 1 ? a : b, to = used[a] == 1 ? b : a;
-		if (!canon) {
-			canon = xmalloc((size_t)nn * sizeof(uint32_t));
-			for (uint32_t i = 0; i < nn; i++) {
-				canon[i] = i;
+		uint32_t a = k[i].id, b = j - i == 2 ? k[i + 1].id : a;
+		if (j - i == 2 && used[a] != used[b]) {
+			if (!canon) {
+				canon = xmalloc((size_t)nn * sizeof(uint32_t));
+				rules = xcalloc(nn, sizeof(uint32_t));
+				for (uint32_t x = 0; x < nn; x++) {
+					canon[x] = x;
+				}
 			}
+			canon[used[a] == 1 ? a : b] = used[a] == 1 ? b : a;
+			rules[a] = rules[b] = k[i].rules | k[i + 1].rules;
+			c->m->names_matched++;
 		}
-		canon[from] = to;
-		c->m->names_matched++;
+		i = j;
 	}
-	buf_finish(&key);
-	buf_finish(&scratch);
-	buf_finish(&g.keys);
-	free(g.hash);
-	free(g.first);
-	free(g.size);
-	free(g.next);
-	free(g.key_at);
-	free(g.key_len);
+	free(k);
 	free(used);
-	*rules_out = g.rules;
+	*rules_out = rules;
 	return canon;
 }
 
-/* The volatile-name rules: one rebuild when any two names matched. */
+/*
+ * The volatile-name rules: a frame of a base name that matched takes the
+ * head's name, merged into its sibling of that name. From the last frame
+ * to the first, so a frame's children have their names before it merges.
+ */
 static void
 pass_names(struct ctx *c)
 {
@@ -434,14 +294,15 @@ pass_names(struct ctx *c)
 		return;
 	}
 	const struct tree *t = c->t;
-	for (size_t i = 1; i < t->node_count; i++) {
+	for (size_t i = t->node_count - 1; i > 0; i--) {
 		uint32_t name = t->nodes[i].name;
-		if (canon[name] != name) {
-			note(c, MATCH_NAME, (uint32_t)i, name, 1.0);
-			c->m->entries[c->m->count - 1].rules = rules[name] | rules[canon[name]];
+		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i)) {
+			continue;
 		}
+		uint32_t at = graft_move(&c->g, (uint32_t)i, t->nodes[i].parent, canon[name]);
+		note(c, MATCH_NAME, at, name, 1.0);
+		c->m->entries[c->m->count - 1].rules = rules[name];
 	}
-	apply(c, canon, NULL);
 	free(canon);
 	free(rules);
 }
@@ -454,7 +315,7 @@ pass_names(struct ctx *c)
 static bool
 planned(const struct plan *p, uint32_t id)
 {
-	return p->rename[id] != TREE_NONE || p->wrap[id] != TREE_NONE || p->skip[id];
+	return p->planned[id];
 }
 
 /*
@@ -488,7 +349,7 @@ wrappers_added(
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t found = TREE_NONE, count = 0;
 		for (size_t j = 0; j < nh && count < 2; j++) {
-			if (child_named(&c->ch, ns[j], t->nodes[rs[i]].name) != TREE_NONE) {
+			if (graft_child(&c->g, ns[j], t->nodes[rs[i]].name) != TREE_NONE) {
 				found = ns[j];
 				count++;
 			}
@@ -496,8 +357,7 @@ wrappers_added(
 		if (count != 1 || recursive(t, found)) {
 			continue;
 		}
-		c->plan.wrap[rs[i]] = t->nodes[found].name;
-		c->plan.any = true;
+		plan_add(&c->plan, rs[i], STEP_WRAP, found);
 		if (!taken[found]) {
 			note(c, MATCH_WRAPPER_ADDED, found, t->nodes[rs[i]].name, 1.0);
 			taken[found] = 1;
@@ -513,25 +373,35 @@ static void
 wrappers_removed(struct ctx *c, uint32_t p, const uint32_t *rs, size_t nr, uint8_t *taken)
 {
 	const struct tree *t = c->t;
+	const uint32_t *rank = c->g.rank;
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t w = rs[i];
-		bool ok = t->nodes[w].first_child != TREE_NONE && !planned(&c->plan, w) &&
-		          !recursive(t, w);
-		bool fresh = false;
+		if (t->nodes[w].first_child == TREE_NONE || planned(&c->plan, w) ||
+		        recursive(t, w)) {
+			continue;
+		}
+		/* Each child of w against p's children: both lists in rank order. */
+		bool ok = true, fresh = false;
+		uint32_t x = t->nodes[p].first_child;
 		for (uint32_t k = t->nodes[w].first_child; ok && k != TREE_NONE;
 		        k = t->nodes[k].next_sibling) {
-			uint32_t x = child_named(&c->ch, p, t->nodes[k].name);
-			ok = x != TREE_NONE && has(t, &t->nodes[x], SIDE_HEAD);
+			while (x != TREE_NONE && rank[t->nodes[x].name] < rank[t->nodes[k].name]) {
+				x = t->nodes[x].next_sibling;
+			}
+			ok = x != TREE_NONE && t->nodes[x].name == t->nodes[k].name &&
+			     has(t, &t->nodes[x], SIDE_HEAD);
 			fresh |= ok && head_only(t, &t->nodes[x]);
 		}
 		if (!ok || !fresh) {
 			continue;
 		}
-		c->plan.skip[w] = 1;
-		c->plan.any = true;
+		plan_add(&c->plan, w, STEP_LIFT, TREE_NONE);
+		x = t->nodes[p].first_child;
 		for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE;
 		        k = t->nodes[k].next_sibling) {
-			uint32_t x = child_named(&c->ch, p, t->nodes[k].name);
+			while (t->nodes[x].name != t->nodes[k].name) {
+				x = t->nodes[x].next_sibling;
+			}
 			if (head_only(t, &t->nodes[x]) && !taken[x]) {
 				note(c, MATCH_WRAPPER_REMOVED, x, t->nodes[w].name, 1.0);
 				taken[x] = 1;
@@ -609,6 +479,7 @@ pair_up(const struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, 
 static void
 remember_rename(struct ctx *c, uint32_t from, uint32_t to)
 {
+	c->renamed = true;
 	uint32_t *p = &c->pair_to[from];
 	*p = *p == TREE_NONE || *p == to ? to : NAME_CONFLICT;
 }
@@ -625,8 +496,7 @@ renames(struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t
 	const struct tree *t = c->t;
 	for (size_t k = 0; k < n; k++) {
 		uint32_t from = t->nodes[pr[k]].name, to = t->nodes[pn[k]].name;
-		c->plan.rename[pr[k]] = to;
-		c->plan.any = true;
+		plan_add(&c->plan, pr[k], STEP_RENAME, to);
 		taken[pn[k]] = 1;
 		note(c, MATCH_RENAMED, pn[k], from, psim[k]);
 		remember_rename(c, from, to);
@@ -638,27 +508,30 @@ renames(struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t
  * meet under one parent, leaves included.
  */
 static void
-renames_elsewhere(struct ctx *c, uint8_t *taken)
+renames_elsewhere(struct ctx *c, const uint32_t *both, size_t nboth, uint8_t *taken)
 {
 	const struct tree *t = c->t;
-	for (size_t i = 1; i < t->node_count; i++) {
-		const struct tree_node *r = &t->nodes[i];
-		uint32_t to = c->pair_to[r->name];
-		if (to >= NAME_CONFLICT || !base_only(t, r) || planned(&c->plan, (uint32_t)i)) {
-			continue;
+	for (size_t b = 0; b < nboth && c->renamed; b++) {
+		uint32_t next;
+		for (uint32_t i = t->nodes[both[b]].first_child; i != TREE_NONE; i = next) {
+			next = t->nodes[i].next_sibling;
+			const struct tree_node *r = &t->nodes[i];
+			uint32_t to = c->pair_to[r->name];
+			if (to >= NAME_CONFLICT || !base_only(t, r) || planned(&c->plan, i)) {
+				continue;
+			}
+			uint32_t h = graft_child(&c->g, r->parent, to);
+			if (h == TREE_NONE || taken[h] || !head_only(t, &t->nodes[h]) ||
+			        !like_size(t, i, h)) {
+				continue;
+			}
+			bool common;
+			double sim = similarity(c, i, h, &common);
+			plan_add(&c->plan, i, STEP_RENAME, to);
+			taken[h] = 1;
+			note(c, MATCH_RENAMED, h, r->name, sim);
+			c->m->entries[c->m->count - 1].elsewhere = true;
 		}
-		uint32_t h = child_named(&c->ch, r->parent, to);
-		if (h == TREE_NONE || taken[h] || !head_only(t, &t->nodes[h]) ||
-		        !like_size(t, (uint32_t)i, h)) {
-			continue;
-		}
-		bool common;
-		double sim = similarity(c, (uint32_t)i, h, &common);
-		c->plan.rename[i] = to;
-		c->plan.any = true;
-		taken[h] = 1;
-		note(c, MATCH_RENAMED, h, r->name, sim);
-		c->m->entries[c->m->count - 1].elsewhere = true;
 	}
 }
 
@@ -679,47 +552,123 @@ split_children(const struct tree *t, uint32_t p, uint32_t **rs, size_t *nr, size
 	}
 }
 
-/* Wrappers and renames: one rebuild when any matched. */
+static int
+step_cmp(const void *a, const void *b)
+{
+	const struct step *x = a, *y = b;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The plan carried out, frame by frame in the order of their numbers. */
+static void
+apply(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	qsort(c->plan.steps, c->plan.count, sizeof(*c->plan.steps), step_cmp);
+	for (size_t i = 0; i < c->plan.count; i++) {
+		const struct step *s = &c->plan.steps[i];
+		if (!graft_alive(&c->g, s->node)) {
+			continue;
+		}
+		switch (s->kind) {
+		case STEP_LIFT:
+			graft_lift(&c->g, s->node);
+			break;
+		case STEP_WRAP:
+			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
+			break;
+		case STEP_RENAME:
+			graft_move(&c->g, s->node, t->nodes[s->node].parent, s->to);
+			break;
+		}
+	}
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Frame id, of one side alone under a frame with the other's counts: a move candidate. */
+static void
+add_top(struct ctx *c, enum side side, uint32_t id)
+{
+	c->tops[side] =
+	        xgrow(c->tops[side], &c->captops[side], c->ntops[side] + 1, sizeof(struct root));
+	c->tops[side][c->ntops[side]++] = (struct root){c->t->nodes[id].name, id};
+}
+
+/*
+ * One pass over the frames, in the order of the array: per parent, 1 when
+ * it has a child of the base alone, 2 of the head alone; and the move
+ * candidates. Only parents with both are looked at again.
+ */
+static uint32_t *
+one_sided(struct ctx *c, size_t *count)
+{
+	const struct tree *t = c->t;
+	uint8_t *kinds = xcalloc(t->node_count, 1);
+	uint32_t *both = NULL;
+	size_t cap = 0;
+	*count = 0;
+	for (uint32_t i = 1; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		bool b = has(t, n, SIDE_BASE), h = has(t, n, SIDE_HEAD);
+		if (b == h) {
+			continue; /* both, or a frame merged away */
+		}
+		uint8_t was = kinds[n->parent];
+		kinds[n->parent] |= b ? 1 : 2;
+		if (was != 3 && kinds[n->parent] == 3 && n->parent != TREE_ROOT) {
+			both = xgrow(both, &cap, *count + 1, sizeof(uint32_t));
+			both[(*count)++] = n->parent;
+		}
+		if (n->parent != TREE_ROOT &&
+		        has(t, &t->nodes[n->parent], b ? SIDE_HEAD : SIDE_BASE)) {
+			add_top(c, b ? SIDE_BASE : SIDE_HEAD, i);
+		}
+	}
+	free(kinds);
+	/* In the order of their numbers, as a walk of every frame would take them. */
+	qsort(both, *count, sizeof(uint32_t), id_cmp);
+	return both;
+}
+
+/* Wrappers and renames: decided on the tree as it is, then carried out. */
 static void
 pass_structure(struct ctx *c)
 {
 	const struct tree *t = c->t;
 	uint32_t nn = intern_count(t->names);
-	children_init(&c->ch, t);
-	plan_init(&c->plan, t->node_count);
+	c->plan.planned = xcalloc(t->node_count, 1);
 	c->pair_to = xmalloc((size_t)nn * sizeof(uint32_t));
 	memset(c->pair_to, 0xff, (size_t)nn * sizeof(uint32_t));
 	uint8_t *taken = xcalloc(t->node_count, 1);
 	uint32_t *rs = NULL, *ns = NULL;
 	size_t rcap = 0, ncap = 0, nr, nh;
+	size_t nboth;
+	uint32_t *both = one_sided(c, &nboth);
 	/* The root's children (processes, threads) are left to the root-mismatch warning. */
-	for (uint32_t p = 1; p < t->node_count; p++) {
+	for (size_t b = 0; b < nboth; b++) {
+		uint32_t p = both[b];
 		split_children(t, p, &rs, &nr, &rcap, &ns, &nh, &ncap);
-		if (!nr || !nh) {
-			continue;
-		}
 		if (nr * nh <= MAX_PAIRS) {
 			wrappers_added(c, rs, nr, ns, nh, taken);
 		}
 		wrappers_removed(c, p, rs, nr, taken);
 		renames(c, rs, nr, ns, nh, taken);
 	}
-	renames_elsewhere(c, taken);
+	renames_elsewhere(c, both, nboth, taken);
+	free(both);
 	free(rs);
 	free(ns);
 	free(taken);
 	free(c->pair_to);
 	c->pair_to = NULL;
-	children_finish(&c->ch);
-	if (c->plan.any) {
-		apply(c, NULL, &c->plan);
-	}
-	plan_finish(&c->plan);
+	apply(c);
 }
-
-struct root {
-	uint32_t name, node;
-};
 
 static int
 root_cmp(const void *a, const void *b)
@@ -732,27 +681,25 @@ root_cmp(const void *a, const void *b)
 }
 
 /*
- * The tops of what is only in one build: frames of the side whose parent
- * has the other side's counts too. Frames that carry a match already are
- * not moves.
+ * The tops of what is only in one build, as the structure pass found them:
+ * those still alive, of that side alone and without a match, by name.
  */
 static struct root *
-tops(const struct ctx *c, enum side side, const uint8_t *matched, size_t *n)
+tops(struct ctx *c, enum side side, const uint8_t *matched, size_t *n)
 {
 	const struct tree *t = c->t;
-	struct root *r = NULL;
-	size_t cap = 0;
-	*n = 0;
-	for (size_t i = 1; i < t->node_count; i++) {
-		const struct tree_node *x = &t->nodes[i];
+	struct root *r = c->tops[side];
+	size_t k = 0;
+	for (size_t i = 0; i < c->ntops[side]; i++) {
+		uint32_t id = r[i].node;
+		const struct tree_node *x = &t->nodes[id];
 		bool only = side == SIDE_BASE ? base_only(t, x) : head_only(t, x);
-		if (!only || matched[i] || !has(t, &t->nodes[x->parent], (enum side) !side)) {
-			continue;
+		if (only && !matched[id] && graft_alive(&c->g, id) && x->name == r[i].name) {
+			r[k++] = r[i];
 		}
-		r = xgrow(r, &cap, *n + 1, sizeof(*r));
-		r[(*n)++] = (struct root){x->name, (uint32_t)i};
 	}
-	qsort(r, *n, sizeof(*r), root_cmp);
+	qsort(r, k, sizeof(*r), root_cmp);
+	*n = k;
 	return r;
 }
 
@@ -765,8 +712,6 @@ pass_moves(struct ctx *c)
 	for (size_t i = 0; i < c->m->count; i++) {
 		matched[c->m->entries[i].node] = 1;
 	}
-	children_init(&c->ch, t);
-	plan_init(&c->plan, t->node_count);
 	size_t nr, nh;
 	struct root *r = tops(c, SIDE_BASE, matched, &nr);
 	struct root *h = tops(c, SIDE_HEAD, matched, &nh);
@@ -793,54 +738,105 @@ pass_moves(struct ctx *c)
 			c->m->entries[c->m->count - 1].peer = pn[k];
 		}
 	}
-	free(r);
-	free(h);
 	free(matched);
-	plan_finish(&c->plan);
-	children_finish(&c->ch);
 }
 
+/* An entry's change and size, and its name's rank, for the reports' order. */
+static void
+weigh(struct match_entry *e, const struct tree *t, const uint32_t *rank)
+{
+	const struct tree_node *n = &t->nodes[e->node];
+	double b = tree_value(t, n, SIDE_BASE, false), h = tree_value(t, n, SIDE_HEAD, false);
+	if (e->kind == MATCH_MOVED_IN) {
+		b = tree_value(t, &t->nodes[e->peer], SIDE_BASE, false);
+	} else if (e->kind == MATCH_MOVED_OUT) {
+		h = tree_value(t, &t->nodes[e->peer], SIDE_HEAD, false);
+	}
+	e->change = h - b;
+	e->size = b > h ? b : h;
+	e->rank = rank[n->name];
+}
+
+/* The largest change first, then the largest frame; ties by name, kind, frame. */
 static int
 entry_cmp(const void *a, const void *b)
 {
 	const struct match_entry *x = a, *y = b;
-	if (x->node != y->node) {
-		return x->node < y->node ? -1 : 1;
+	double cx = fabs(x->change), cy = fabs(y->change);
+	if (cx != cy) {
+		return cx > cy ? -1 : 1;
 	}
-	return (x->kind > y->kind) - (x->kind < y->kind);
+	if (x->size != y->size) {
+		return x->size > y->size ? -1 : 1;
+	}
+	if (x->rank != y->rank) {
+		return x->rank < y->rank ? -1 : 1;
+	}
+	if (x->kind != y->kind) {
+		return x->kind < y->kind ? -1 : 1;
+	}
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Sorted; one entry of a kind a frame (merges can note a frame twice). */
+static void
+order(struct match *m, const struct tree *t)
+{
+	const uint32_t *rank = intern_ranks(t->names);
+	for (size_t i = 0; i < m->count; i++) {
+		weigh(&m->entries[i], t, rank);
+	}
+	qsort(m->entries, m->count, sizeof(*m->entries), entry_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < m->count; i++) {
+		const struct match_entry *e = &m->entries[i];
+		if (k && m->entries[k - 1].node == e->node && m->entries[k - 1].kind == e->kind) {
+			continue;
+		}
+		m->entries[k++] = *e;
+	}
+	m->count = k;
 }
 
 void
-match_run(struct tree **tp, const struct match_settings *s)
+match_run(struct tree *t, const struct match_settings *s)
 {
-	struct tree *t = *tp;
 	if (!t->differential || t->runs || (!s->names && !s->structure) || t->node_count < 2) {
 		return;
 	}
 	struct ctx c = {.t = t, .m = xcalloc(1, sizeof(struct match))};
 	buf_init(&c.m->strings);
+	graft_init(&c.g, t);
 	if (s->names) {
 		pass_names(&c);
 	}
 	if (s->structure) {
 		pass_structure(&c);
 		pass_moves(&c);
+		plan_finish(&c.plan);
+		free(c.tops[SIDE_BASE]);
+		free(c.tops[SIDE_HEAD]);
 	}
 	struct match *m = c.m;
+	for (size_t i = 0; i < m->count; i++) {
+		struct match_entry *e = &m->entries[i];
+		e->node = graft_holder(&c.g, e->node);
+		e->peer = e->peer == TREE_NONE ? TREE_NONE : graft_holder(&c.g, e->peer);
+	}
+	graft_finish(&c.g);
 	if (m->count == 0) {
 		match_destroy(m);
-		*tp = c.t;
 		return;
 	}
-	qsort(m->entries, m->count, sizeof(*m->entries), entry_cmp);
-	m->entry_of = xcalloc(c.t->node_count, sizeof(uint32_t));
-	for (size_t i = 0; i < m->count; i++) {
+	order(m, t);
+	m->entry_of = xcalloc(t->node_count, sizeof(uint32_t));
+	/* A frame with two entries shows the first, the larger change. */
+	for (size_t i = m->count; i-- > 0;) {
 		m->entry_of[m->entries[i].node] = (uint32_t)i + 1;
 		m->per_kind[m->entries[i].kind]++;
 	}
-	match_destroy(c.t->match);
-	c.t->match = m;
-	*tp = c.t;
+	match_destroy(t->match);
+	t->match = m;
 }
 
 void

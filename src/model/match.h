@@ -61,10 +61,17 @@ struct match_entry {
 	uint32_t rules; /* MATCH_NAME: the rules (bits of normalize_rules) that fired */
 	float similarity; /* the evidence: share of the children that agreed (1 for names) */
 	bool elsewhere; /* MATCH_RENAMED: the same rename was found by its subtree elsewhere */
+	/*
+	 * The frame's change, head - base (a move's: the head of the frame it
+	 * went to less the base of the one it left), and the larger of the two:
+	 * entries come largest change first.
+	 */
+	double change, size;
+	uint32_t rank; /* of the frame's name (intern_ranks), for ties */
 };
 
 struct match {
-	struct match_entry *entries; /* by node, then kind */
+	struct match_entry *entries; /* the largest change first */
 	size_t count;
 	uint32_t *entry_of; /* per node: index + 1 of its entry, 0 for none */
 	struct buf strings;
@@ -73,13 +80,13 @@ struct match {
 };
 
 /*
- * Matches across the builds of the finished differential tree *t. When
- * anything matched, *t is replaced by a rebuilt tree (the old one is
- * destroyed) whose t->match says what; otherwise *t is left as it was.
- * Trees of one side, or with --runs (whose tests are per frame of the tree
- * as read), are left alone.
+ * Matches across the builds of the finished differential tree t, in place:
+ * when anything matched, frames are moved and merged, the nodes renumbered,
+ * and t->match says what; otherwise t is left as it was. Trees of one side,
+ * or with --runs (whose tests are per frame of the tree as read), are left
+ * alone.
  */
-void match_run(struct tree **t, const struct match_settings *s);
+void match_run(struct tree *t, const struct match_settings *s);
 void match_destroy(struct match *m);
 const char *match_kind_name(enum match_kind k);
 

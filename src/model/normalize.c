@@ -49,22 +49,28 @@ starts(const char *s, size_t len, size_t i, const char *word)
 	return len - i >= n && memcmp(s + i, word, n) == 0;
 }
 
-/* Every match of m in s, replaced; the rest copied. */
+/* The next byte of triggers at or after s[i], or len. */
+static size_t
+next_trigger(const char *s, size_t len, size_t i, const char *triggers)
+{
+	const char *p = memchr(s + i, triggers[0], len - i);
+	for (const char *t = triggers + 1; *t; t++) {
+		const char *q = memchr(s + i, *t, (size_t)((p ? p : s + len) - (s + i)));
+		p = q ? q : p;
+	}
+	return p ? (size_t)(p - s) : len;
+}
+
+/*
+ * Every match of m in s, replaced; the rest copied. Nothing is written
+ * when nothing matches: most names meet no rule, and are not copied.
+ */
 static bool
 rewrite(const char *s, size_t len, struct buf *out, const char *triggers, match_fn m)
 {
 	bool changed = false;
 	size_t i = 0, from = 0;
-	while (i < len) {
-		const char *p = memchr(s + i, triggers[0], len - i);
-		for (const char *t = triggers + 1; *t; t++) {
-			const char *q = memchr(s + i, *t, (size_t)((p ? p : s + len) - (s + i)));
-			p = q ? q : p;
-		}
-		if (!p) {
-			break;
-		}
-		i = (size_t)(p - s);
+	while ((i = next_trigger(s, len, i, triggers)) < len) {
 		const char *r = "";
 		size_t rl = 0;
 		size_t ml = m(s, len, i, &r, &rl);
@@ -78,7 +84,9 @@ rewrite(const char *s, size_t len, struct buf *out, const char *triggers, match_
 		from = i;
 		changed = true;
 	}
-	buf_add(out, s + from, len - from);
+	if (changed) {
+		buf_add(out, s + from, len - from);
+	}
 	return changed;
 }
 
@@ -88,7 +96,7 @@ rust_hash(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 {
 	(void)repl;
 	(void)rlen;
-	if (!starts(s, len, i, "::h") || len - i < 19) {
+	if (len - i < 19 || s[i + 1] != ':' || s[i + 2] != 'h') {
 		return 0;
 	}
 	if (run_of(s, i + 19, i + 3, is_hex) != 16 || (i + 19 < len && is_word(s[i + 19]))) {
@@ -183,7 +191,12 @@ static bool
 rule_gcc_clone(const char *s, size_t len, struct buf *out)
 {
 	size_t start = out->len;
-	bool changed = rewrite(s, len, out, " ", clone_bracket);
+	if (!rewrite(s, len, out, " ", clone_bracket)) {
+		size_t n = strip_clone_suffixes(s, len);
+		buf_add(out, s, n);
+		return n != len;
+	}
+	bool changed = true;
 	size_t n = strip_clone_suffixes(out->data + start, out->len - start);
 	if (n != out->len - start) {
 		buf_setlen(out, start + n);
@@ -305,7 +318,8 @@ v8_tier(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 {
 	(void)repl;
 	(void)rlen;
-	if (i + 1 >= len || !strchr("*~^+", s[i + 1]) || s[i + 1] == '\0') {
+	char m = i + 1 < len ? s[i + 1] : '\0';
+	if (m != '*' && m != '~' && m != '^' && m != '+') {
 		return 0;
 	}
 	static const char *const kinds[] = {"LazyCompile", "Function", "JS", "Script"};
@@ -408,31 +422,46 @@ rule_address(const char *s, size_t len, struct buf *out)
 	return rewrite(s, len, out, "0", address);
 }
 
-const struct normalize_rule normalize_rules[] = {
-        {"rust-hash", "Rust (legacy mangling)", "the hash suffix ::h<16 hex digits>",
-                rule_rust_hash},
-        {"closure-number", "Rust (v0 mangling), GCC",
+/* The rules' places in normalize_rules, for the trigger table below. */
+enum {
+	R_RUST_HASH,
+	R_CLOSURE_NUMBER,
+	R_GCC_CLONE,
+	R_ANONYMOUS_NAMESPACE,
+	R_GO_CLOSURE,
+	R_JAVA_LAMBDA,
+	R_V8_TIER,
+	R_PROCESS_ID,
+	R_SYMBOL_OFFSET,
+	R_ADDRESS,
+	R_COUNT,
+};
+
+const struct normalize_rule normalize_rules[R_COUNT] = {
+        [R_RUST_HASH] = {"rust-hash", "Rust (legacy mangling)",
+                "the hash suffix ::h<16 hex digits>", rule_rust_hash},
+        [R_CLOSURE_NUMBER] = {"closure-number", "Rust (v0 mangling), GCC",
                 "the number of a closure or lambda: {closure#3}, {lambda(int)#2}",
                 rule_closure_number},
-        {"gcc-clone", "GCC, Clang (LTO)",
+        [R_GCC_CLONE] = {"gcc-clone", "GCC, Clang (LTO)",
                 "clone suffixes: [clone .isra.0], .constprop.N, .part.N, .cold, .lto_priv.N, "
                 ".llvm.N",
                 rule_gcc_clone},
-        {"anonymous-namespace", "C++",
+        [R_ANONYMOUS_NAMESPACE] = {"anonymous-namespace", "C++",
                 "how an anonymous namespace is spelt: _GLOBAL__N_..., {anonymous}",
                 rule_anonymous_namespace},
-        {"go-closure", "Go", "the number of a closure: .funcN, .gowrapN, .deferwrapN",
-                rule_go_closure},
-        {"java-lambda", "Java", "lambda classes $$Lambda$123/0x... and methods lambda$f$N",
-                rule_java_lambda},
-        {"v8-tier", "JavaScript (V8)", "the tier mark after LazyCompile: and the like (*, ~, ^, +)",
-                rule_v8_tier},
-        {"process-id", "perf (JIT maps)", "the process id in /tmp/perf-PID.map, jitted-PID-N.so",
-                rule_process_id},
-        {"symbol-offset", "perf, DTrace", "an offset in the function: sym+0x1f",
+        [R_GO_CLOSURE] = {"go-closure", "Go",
+                "the number of a closure: .funcN, .gowrapN, .deferwrapN", rule_go_closure},
+        [R_JAVA_LAMBDA] = {"java-lambda", "Java",
+                "lambda classes $$Lambda$123/0x... and methods lambda$f$N", rule_java_lambda},
+        [R_V8_TIER] = {"v8-tier", "JavaScript (V8)",
+                "the tier mark after LazyCompile: and the like (*, ~, ^, +)", rule_v8_tier},
+        [R_PROCESS_ID] = {"process-id", "perf (JIT maps)",
+                "the process id in /tmp/perf-PID.map, jitted-PID-N.so", rule_process_id},
+        [R_SYMBOL_OFFSET] = {"symbol-offset", "perf, DTrace", "an offset in the function: sym+0x1f",
                 rule_symbol_offset},
-        {"address", "JIT, unresolved frames", "an address of 4+ hex digits: 0x7f3a12c4",
-                rule_address},
+        [R_ADDRESS] = {"address", "JIT, unresolved frames",
+                "an address of 4+ hex digits: 0x7f3a12c4", rule_address},
 };
 const size_t normalize_rule_count = sizeof(normalize_rules) / sizeof(normalize_rules[0]);
 
@@ -447,6 +476,34 @@ annotation_len(const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * Per byte, the rules that byte can set off (their scanners' trigger
+ * bytes): a rule none of whose bytes is in a name cannot change it.
+ */
+static const uint16_t by_byte[256] = {
+        [':'] = 1u << R_RUST_HASH | 1u << R_V8_TIER,
+        ['#'] = 1u << R_CLOSURE_NUMBER,
+        [' '] = 1u << R_GCC_CLONE,
+        ['.'] = 1u << R_GCC_CLONE | 1u << R_GO_CLOSURE,
+        ['{'] = 1u << R_ANONYMOUS_NAMESPACE,
+        ['_'] = 1u << R_ANONYMOUS_NAMESPACE,
+        ['$'] = 1u << R_JAVA_LAMBDA,
+        ['-'] = 1u << R_PROCESS_ID,
+        ['+'] = 1u << R_SYMBOL_OFFSET,
+        ['0'] = 1u << R_ADDRESS,
+};
+
+/* Which rules s can set off: bit r for normalize_rules[r]. */
+static uint32_t
+rules_triggered(const char *s, size_t len)
+{
+	uint32_t mask = 0;
+	for (size_t i = 0; i < len; i++) {
+		mask |= by_byte[(unsigned char)s[i]];
+	}
+	return mask;
+}
+
 uint32_t
 normalize_name(const char *name, size_t len, struct buf *key, struct buf *scratch)
 {
@@ -454,13 +511,18 @@ normalize_name(const char *name, size_t len, struct buf *key, struct buf *scratc
 	uint32_t fired = 0;
 	buf_reset(key);
 	buf_add(key, name, len - ann);
+	uint32_t todo = rules_triggered(key->data, key->len);
 	for (size_t r = 0; r < normalize_rule_count; r++) {
+		if (!(todo & (1u << r))) {
+			continue;
+		}
 		buf_reset(scratch);
 		if (normalize_rules[r].apply(key->data, key->len, scratch)) {
 			fired |= 1u << r;
 			struct buf t = *key;
 			*key = *scratch;
 			*scratch = t;
+			todo = rules_triggered(key->data, key->len);
 		}
 	}
 	buf_add(key, name + len - ann, ann);

@@ -565,9 +565,9 @@ input_read(
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}
-	/* Matching across builds (match.h): may give back a rebuilt tree. */
+	/* Matching across builds (match.h). */
 	struct match_settings ms = {!o->no_match && !o->exact_names, !o->no_match};
-	match_run(&t, &ms);
+	match_run(t, &ms);
 	timing_stage("match");
 	*out = t;
 	return true;

@@ -152,6 +152,8 @@ report_match_json(struct buf *b, const struct tree *t)
 		buf_add_double(b, tree_value(t, &t->nodes[e->node], SIDE_BASE, false), 12);
 		buf_adds(b, ",\"head\":");
 		buf_add_double(b, tree_value(t, &t->nodes[e->node], SIDE_HEAD, false), 12);
+		buf_adds(b, ",\"change\":");
+		buf_add_double(b, e->change, 12);
 		buf_addc(b, '}');
 	}
 	buf_adds(b, "]}");
@@ -224,7 +226,7 @@ text_entry(struct buf *b, const struct tree *t, const struct match_entry *e, boo
 		report_add_code_name(b, name, len, true);
 		buf_adds(b, " | ");
 		escape_md(b, hover.data, hover.len, 400);
-		buf_printf(b, " | %.2f |\n", e->similarity);
+		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
 	} else {
 		buf_adds(b, "  ");
 		buf_adds(b, match_kind_name((enum match_kind)e->kind));
@@ -232,7 +234,7 @@ text_entry(struct buf *b, const struct tree *t, const struct match_entry *e, boo
 		report_add_code_name(b, name, len, false);
 		buf_adds(b, " (");
 		escape_terminal(b, hover.data, hover.len, 400);
-		buf_printf(b, "; similarity %.2f)\n", e->similarity);
+		buf_printf(b, "; change %+.0f, similarity %.2f)\n", e->change, e->similarity);
 	}
 	buf_finish(&hover);
 }
@@ -248,7 +250,8 @@ report_match_text(struct buf *b, const struct tree *t, bool md)
 	report_match_headline(&line, t);
 	buf_adds(b, md ? "\n_Matched across builds: " : "Matched across builds: ");
 	buf_add(b, line.data, line.len);
-	buf_adds(b, md ? "._\n\n| Match | Frame | Evidence | Similarity |\n|:--|:--|:--|--:|\n"
+	buf_adds(b, md ? "._\n\n| Match | Frame | Evidence | Change | Similarity "
+	                 "|\n|:--|:--|:--|--:|--:|\n"
 	               : ".\n");
 	size_t n = t->match->count;
 	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
