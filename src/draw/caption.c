@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "match.h"
 #include "numfmt.h"
 #include "runs.h"
 #include "utf8.h"
@@ -443,6 +444,24 @@ with_transforms(char *subtitle, const struct options *o)
 	return detach(&b);
 }
 
+/* The subtitle, with what matched across builds after it (match.h). */
+static char *
+with_matches(char *subtitle, const struct tree *t)
+{
+	if (!t->match) {
+		return subtitle;
+	}
+	struct buf b;
+	buf_init(&b);
+	if (subtitle) {
+		buf_adds(&b, subtitle);
+		buf_adds(&b, SEP);
+	}
+	match_headline(&b, t);
+	free(subtitle);
+	return detach(&b);
+}
+
 void
 caption_init(struct caption *c, const struct layout *l)
 {
@@ -466,6 +485,7 @@ caption_init(struct caption *c, const struct layout *l)
 	}
 	add_runs_note(c, l);
 	c->subtitle = with_transforms(c->subtitle, o);
+	c->subtitle = with_matches(c->subtitle, l->tree); /* matching across builds */
 	c->totals = totals_line(l);
 	struct node_sums sums = {0};
 	if (l->tree->differential) {

@@ -16,43 +16,12 @@
 /* Frames of a moved frame's other path in a hover or a report line. */
 #define HOVER_FRAMES 4
 
-/*
- * The raw path of node: names from the root's child down, ';'-joined; its
- * last `last` frames only, after "...;", when it has more.
- */
-static void
-add_path(struct buf *b, const struct tree *t, uint32_t node, uint32_t last)
-{
-	uint32_t depth = t->nodes[node].depth;
-	uint32_t n = depth < last ? depth : last;
-	if (n == 0) {
-		return;
-	}
-	uint32_t *ids = xmalloc(n * sizeof(uint32_t));
-	for (uint32_t d = n; d > 0; d--) {
-		ids[d - 1] = node;
-		node = t->nodes[node].parent;
-	}
-	if (n < depth) {
-		buf_adds(b, "...;");
-	}
-	for (uint32_t d = 0; d < n; d++) {
-		size_t len;
-		const char *s = tree_node_name(t, &t->nodes[ids[d]], &len);
-		if (d) {
-			buf_addc(b, ';');
-		}
-		buf_add(b, s, len);
-	}
-	free(ids);
-}
-
 static void
 json_path(struct buf *b, const struct tree *t, uint32_t node)
 {
 	struct buf p;
 	buf_init(&p);
-	add_path(&p, t, node, UINT32_MAX);
+	match_path(&p, t, node, UINT32_MAX);
 	escape_json_string(b, p.data, p.len);
 	buf_finish(&p);
 }
@@ -159,51 +128,12 @@ report_match_json(struct buf *b, const struct tree *t)
 	buf_adds(b, "]}");
 }
 
-static void
-count_of(struct buf *b, size_t n, const char *one, const char *many, bool *first)
-{
-	if (!n) {
-		return;
-	}
-	buf_adds(b, *first ? "" : ", ");
-	buf_printf(b, "%zu %s", n, n == 1 ? one : many);
-	*first = false;
-}
-
-void
-report_match_headline(struct buf *b, const struct tree *t)
-{
-	const struct match *m = t->match;
-	if (!m) {
-		return;
-	}
-	bool first = true;
-	count_of(b, m->names_matched, "name matched across builds", "names matched across builds",
-	        &first);
-	count_of(b, m->per_kind[MATCH_WRAPPER_ADDED], "wrapper inserted", "wrappers inserted",
-	        &first);
-	count_of(b, m->per_kind[MATCH_WRAPPER_REMOVED], "frame under a removed wrapper",
-	        "frames under removed wrappers", &first);
-	count_of(b, m->per_kind[MATCH_RENAMED], "frame renamed", "frames renamed", &first);
-	count_of(b, m->per_kind[MATCH_MOVED_IN], "function moved", "functions moved", &first);
-}
-
 void
 report_match_hover(struct buf *b, const struct tree *t, uint32_t node)
 {
 	const struct match_entry *e = match_of(t, node);
-	if (!e) {
-		return;
-	}
-	size_t len;
-	const char *other = match_other_name(t, e, &len);
-	static const char *const words[MATCH_KIND_COUNT] = {"", "base name: ", "renamed from ",
-	        "wrapper inserted above ", "wrapper removed: ", "moved from ", "moved to "};
-	buf_adds(b, words[e->kind]);
-	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
-		add_path(b, t, e->peer, HOVER_FRAMES);
-	} else {
-		buf_add(b, other, len);
+	if (e) {
+		match_describe(b, t, e, HOVER_FRAMES);
 	}
 }
 
@@ -247,7 +177,7 @@ report_match_text(struct buf *b, const struct tree *t, bool md)
 	}
 	struct buf line;
 	buf_init(&line);
-	report_match_headline(&line, t);
+	match_headline(&line, t);
 	buf_adds(b, md ? "\n_Matched across builds: " : "Matched across builds: ");
 	buf_add(b, line.data, line.len);
 	buf_adds(b, md ? "._\n\n| Match | Frame | Evidence | Change | Similarity "

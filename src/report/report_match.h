@@ -17,11 +17,6 @@ void report_match_json_node(struct buf *b, const struct tree *t, const struct tr
 void report_match_json(struct buf *b, const struct tree *t);
 /* The reports' lines and, in Markdown, the table of matches. */
 void report_match_text(struct buf *b, const struct tree *t, bool md);
-/*
- * The one line of the picture's header and the reports: "3 names matched
- * across builds, 2 wrappers, 1 rename, 4 moves". Empty for no match.
- */
-void report_match_headline(struct buf *b, const struct tree *t);
 /* A frame's hover line ("renamed from A", "moved from a;b"), empty for none. */
 void report_match_hover(struct buf *b, const struct tree *t, uint32_t node);
 
