@@ -78,6 +78,16 @@ def score(matches, truth):
                                                    100.0 * len(seen[cls]) / n if n else 100.0))
     print("wrong matches     %4d of %4d frames matched (%.2f%%)" % (
         len(wrong), total, 100.0 * len(wrong) / total if total else 0.0))
+    inserted = {w for w, _ in wadded}
+    explained = 0
+    for m in matches:
+        if m["kind"] != "moved_in" or m["name"] in moves:
+            continue
+        a, b = m["from_path"].split(";"), m["path"].split(";")
+        if any(a[:i] + a[i + 1:] == b and a[i] in wremoved for i in range(len(a))) or \
+                any(b[:i] + b[i + 1:] == a and b[i] in inserted for i in range(len(b))):
+            explained += 1
+    print("  of which moves explained by a true wrapper (one frame apart): %d" % explained)
     for k, key in wrong[:10]:
         print("  wrong: %s %r" % (k, key))
 
