@@ -453,10 +453,8 @@ with_matches(char *subtitle, const struct tree *t)
 	}
 	struct buf b;
 	buf_init(&b);
-	if (subtitle) {
-		buf_adds(&b, subtitle);
-		buf_adds(&b, SEP);
-	}
+	buf_adds(&b, subtitle ? subtitle : "");
+	buf_adds(&b, subtitle ? SEP : "");
 	match_headline(&b, t);
 	free(subtitle);
 	return detach(&b);

@@ -6,6 +6,7 @@
  */
 #include "normalize.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /*
@@ -14,16 +15,17 @@
  */
 typedef size_t (*match_fn)(const char *s, size_t len, size_t i, const char **repl, size_t *rlen);
 
+/* ctype's, for bytes (a name's char may be negative), as run_of takes them. */
 static bool
 is_hex(char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	return isxdigit((unsigned char)c) != 0;
 }
 
 static bool
 is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return isdigit((unsigned char)c) != 0;
 }
 
 static bool
@@ -90,6 +92,13 @@ rewrite(const char *s, size_t len, struct buf *out, const char *triggers, match_
 	return changed;
 }
 
+/* A rule that is one scanner: every match of it replaced (see rewrite). */
+#define SCANNER_RULE(scanner, triggers)                                                            \
+	static bool rule_##scanner(const char *s, size_t len, struct buf *out)                     \
+	{                                                                                          \
+		return rewrite(s, len, out, triggers, scanner);                                    \
+	}
+
 /* Rust legacy mangling: "::h" and 16 hex digits, a hash of the crate's build. */
 static size_t
 rust_hash(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
@@ -105,11 +114,7 @@ rust_hash(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 	return 19;
 }
 
-static bool
-rule_rust_hash(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, ":", rust_hash);
-}
+SCANNER_RULE(rust_hash, ":")
 
 /*
  * "{closure#3}" (Rust v0) and "{lambda(int)#2}" (GCC): the number counts
@@ -137,11 +142,7 @@ closure_number(const char *s, size_t len, size_t i, const char **repl, size_t *r
 	return 1 + d;
 }
 
-static bool
-rule_closure_number(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "#", closure_number);
-}
+SCANNER_RULE(closure_number, "#")
 
 /* " [clone .isra.0]", as c++filt prints GCC's clone suffixes. */
 static size_t
@@ -229,11 +230,7 @@ anonymous_namespace(const char *s, size_t len, size_t i, const char **repl, size
 	return n;
 }
 
-static bool
-rule_anonymous_namespace(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "{_", anonymous_namespace);
-}
+SCANNER_RULE(anonymous_namespace, "{_")
 
 /* Go's closures: "pkg.f.func2", "pkg.f.gowrap1", "pkg.f.deferwrap1". */
 static size_t
@@ -256,11 +253,7 @@ go_closure(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 	return 0;
 }
 
-static bool
-rule_go_closure(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, ".", go_closure);
-}
+SCANNER_RULE(go_closure, ".")
 
 /*
  * Java's lambdas: the class "Foo$$Lambda$123/0x0000000800c0b000" (or
@@ -303,11 +296,7 @@ java_lambda(const char *s, size_t len, size_t i, const char **repl, size_t *rlen
 	return 1 + d;
 }
 
-static bool
-rule_java_lambda(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "$", java_lambda);
-}
+SCANNER_RULE(java_lambda, "$")
 
 /*
  * V8's tier marks after the type: "LazyCompile:*f" (optimised) is
@@ -335,11 +324,7 @@ v8_tier(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 	return 0;
 }
 
-static bool
-rule_v8_tier(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, ":", v8_tier);
-}
+SCANNER_RULE(v8_tier, ":")
 
 /* perf's JIT maps carry the process id: "/tmp/perf-10939.map", "jitted-10939-7.so". */
 static size_t
@@ -368,11 +353,7 @@ process_id(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 	return 0;
 }
 
-static bool
-rule_process_id(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "-", process_id);
-}
+SCANNER_RULE(process_id, "-")
 
 /* "sym+0x1f": the offset in the function moves with every change of its code. */
 static size_t
@@ -390,11 +371,7 @@ symbol_offset(const char *s, size_t len, size_t i, const char **repl, size_t *rl
 	return 3 + h;
 }
 
-static bool
-rule_symbol_offset(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "+", symbol_offset);
-}
+SCANNER_RULE(symbol_offset, "+")
 
 /*
  * An address as a name (JIT code, an unresolved frame: "0x7f3a12c4",
@@ -416,11 +393,7 @@ address(const char *s, size_t len, size_t i, const char **repl, size_t *rlen)
 	return 2 + h;
 }
 
-static bool
-rule_address(const char *s, size_t len, struct buf *out)
-{
-	return rewrite(s, len, out, "0", address);
-}
+SCANNER_RULE(address, "0")
 
 /* The rules' places in normalize_rules, for the trigger table below. */
 enum {

@@ -149,21 +149,15 @@ text_entry(struct buf *b, const struct tree *t, const struct match_entry *e, boo
 	struct buf hover;
 	buf_init(&hover);
 	report_match_hover(&hover, t, e->node);
+	buf_adds(b, md ? "| " : "  ");
+	buf_adds(b, match_kind_name((enum match_kind)e->kind));
+	buf_adds(b, md ? " | " : ": ");
+	report_add_code_name(b, name, len, md);
+	buf_adds(b, md ? " | " : " (");
+	(md ? escape_md : escape_terminal)(b, hover.data, hover.len, 400);
 	if (md) {
-		buf_adds(b, "| ");
-		buf_adds(b, match_kind_name((enum match_kind)e->kind));
-		buf_adds(b, " | ");
-		report_add_code_name(b, name, len, true);
-		buf_adds(b, " | ");
-		escape_md(b, hover.data, hover.len, 400);
 		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
 	} else {
-		buf_adds(b, "  ");
-		buf_adds(b, match_kind_name((enum match_kind)e->kind));
-		buf_adds(b, ": ");
-		report_add_code_name(b, name, len, false);
-		buf_adds(b, " (");
-		escape_terminal(b, hover.data, hover.len, 400);
 		buf_printf(b, "; change %+.0f, similarity %.2f)\n", e->change, e->similarity);
 	}
 	buf_finish(&hover);
