@@ -914,8 +914,8 @@ match_headline(struct buf *b, const struct tree *t)
 	bool first = true;
 	count_of(b, m->names_matched, "name matched across builds", "names matched across builds",
 	        &first);
-	count_of(b, m->per_kind[MATCH_WRAPPER_ADDED], "inserted wrapper frame", "inserted wrapper frames",
-	        &first);
+	count_of(b, m->per_kind[MATCH_WRAPPER_ADDED], "inserted wrapper frame",
+	        "inserted wrapper frames", &first);
 	count_of(b, m->per_kind[MATCH_WRAPPER_REMOVED], "frame under a removed wrapper",
 	        "frames under removed wrappers", &first);
 	count_of(b, m->per_kind[MATCH_RENAMED], "frame renamed", "frames renamed", &first);
