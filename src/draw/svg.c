@@ -11,6 +11,7 @@
 #include "count.h"
 #include "escape.h"
 #include "hash.h"
+#include "match.h"
 #include "runs.h"
 #include "svg_assets.h"
 #include "svg_match.h"
@@ -675,7 +676,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		add_interval(b, l, box->node);
 		p = room(b, FRAME_HEAD_ROOM);
 	}
-	if (t->match) { /* matching across builds */
+	if (match_of(t, box->node)) { /* matching across builds */
 		p = PUT(p, "\"");
 		done(b, p);
 		svg_match_attrs(b, t, box->node);
@@ -705,7 +706,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		p = PUT(p, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
 	}
 	p = put_fixed(p, b->data + head_at, head_len);
-	if (t->match) { /* matching across builds */
+	if (match_of(t, box->node)) { /* matching across builds */
 		done(b, p);
 		svg_match_title(b, t, box->node);
 		p = room(b, rest);
@@ -739,7 +740,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		*p++ = '"';
 	}
 	done(b, p);
-	if (t->match) { /* matching across builds */
+	if (match_of(t, box->node)) { /* matching across builds */
 		svg_match_outline(b, t, box->node, label_ink(fw, box->fill));
 	}
 	buf_reset(label);

@@ -269,7 +269,6 @@ name_rules(struct ctx *c, uint32_t **rules_out)
 			}
 			canon[used[a] == 1 ? a : b] = used[a] == 1 ? b : a;
 			rules[a] = rules[b] = k[i].rules | k[i + 1].rules;
-			c->m->names_matched++;
 		}
 		i = j;
 	}
@@ -294,15 +293,22 @@ pass_names(struct ctx *c)
 		return;
 	}
 	const struct tree *t = c->t;
+	uint8_t *counted = xcalloc(intern_count(t->names), 1);
 	for (size_t i = t->node_count - 1; i > 0; i--) {
 		uint32_t name = t->nodes[i].name;
-		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i)) {
+		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i) ||
+		        graft_crowded(&c->g, t->nodes[i].parent)) {
 			continue;
+		}
+		if (!counted[name]) {
+			counted[name] = 1;
+			c->m->names_matched++;
 		}
 		uint32_t at = graft_move(&c->g, (uint32_t)i, t->nodes[i].parent, canon[name]);
 		note(c, MATCH_NAME, at, name, 1.0);
 		c->m->entries[c->m->count - 1].rules = rules[name];
 	}
+	free(counted);
 	free(canon);
 	free(rules);
 }
@@ -440,7 +446,8 @@ pair_up(const struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, 
 			bool common = false;
 			double s = 0;
 			if (!planned(&c->plan, rs[i]) && !taken[ns[j]] &&
-			        like_size(t, rs[i], ns[j])) {
+			        like_size(t, rs[i], ns[j]) && !graft_crowded(&c->g, rs[i]) &&
+			        !graft_crowded(&c->g, ns[j])) {
 				s = similarity(c, rs[i], ns[j], &common);
 			}
 			sims[i * nh + j] = common ? s : 0;
@@ -621,7 +628,8 @@ one_sided(struct ctx *c, size_t *count)
 		}
 		uint8_t was = kinds[n->parent];
 		kinds[n->parent] |= b ? 1 : 2;
-		if (was != 3 && kinds[n->parent] == 3 && n->parent != TREE_ROOT) {
+		if (was != 3 && kinds[n->parent] == 3 && n->parent != TREE_ROOT &&
+		        !graft_crowded(&c->g, n->parent)) {
 			both = xgrow(both, &cap, *count + 1, sizeof(uint32_t));
 			both[(*count)++] = n->parent;
 		}

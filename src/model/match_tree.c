@@ -17,6 +17,10 @@ graft_init(struct graft *g, struct tree *t)
 	g->fwd = xmalloc(t->node_count * sizeof(uint32_t));
 	memset(g->fwd, 0xff, t->node_count * sizeof(uint32_t));
 	g->touched = xcalloc(t->node_count, 1);
+	g->children = xcalloc(t->node_count, sizeof(uint32_t));
+	for (size_t i = 1; i < t->node_count; i++) {
+		g->children[t->nodes[i].parent]++;
+	}
 }
 
 void
@@ -38,6 +42,7 @@ graft_finish(struct graft *g)
 	}
 	free(g->touched_list);
 	free(g->fwd);
+	free(g->children);
 	free(g->touched);
 	free(g->stack);
 	memset(g, 0, sizeof(*g));

@@ -19,8 +19,15 @@
 
 #include "tree.h"
 
+/*
+ * Frames with more children than this are left alone (see graft_crowded):
+ * unlinking and placing a child walk its parent's list.
+ */
+#define GRAFT_MAX_CHILDREN 4096
+
 struct graft {
 	struct tree *t;
+	uint32_t *children; /* per frame: its children when the surgery began */
 	const uint32_t *rank; /* intern_ranks: the children's order */
 	uint32_t *fwd; /* per frame: the frame it went into, TREE_NONE while alive */
 	uint8_t *touched; /* per frame: its counts changed, so its status may have */
@@ -34,6 +41,17 @@ struct graft {
 void graft_init(struct graft *g, struct tree *t);
 /* Statuses of the frames whose counts changed, and the tree's depth, set again. */
 void graft_finish(struct graft *g);
+/*
+ * Whether p had more than GRAFT_MAX_CHILDREN children: no frame is moved
+ * into or out of such a frame, so the cost of a surgery stays linear in
+ * what it moves (a hundred thousand renamed siblings would otherwise cost
+ * their square).
+ */
+static inline bool
+graft_crowded(const struct graft *g, uint32_t p)
+{
+	return g->children[p] > GRAFT_MAX_CHILDREN;
+}
 /* The child of parent named name, or TREE_NONE. */
 uint32_t graft_child(const struct graft *g, uint32_t parent, uint32_t name);
 /* Whether frame id is alive (not merged or lifted away). */

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "match_tree.h"
+
 static const struct match_settings all = {true, true};
 
 /* A finished differential tree of "stack count" lines per side, ',' between lines. */
@@ -196,6 +198,32 @@ test_move(void **state)
 	tree_destroy(t);
 }
 
+static void
+test_crowded_parent_is_left_alone(void **state)
+{
+	(void)state;
+	/* More renamed siblings than GRAFT_MAX_CHILDREN: not merged, and not
+	 * in square time; one frame deeper, under a parent of two, merged. */
+	struct buf base, head;
+	buf_init(&base);
+	buf_init(&head);
+	for (unsigned i = 0; i <= GRAFT_MAX_CHILDREN / 2; i++) {
+		buf_printf(&base, "app;main;f%u::h%016x 1,", i, i);
+		buf_printf(&head, "app;main;f%u::h%016x 1,", i, i + 1);
+	}
+	buf_adds(&base, "app;run;g::h0123456789abcdef 3");
+	buf_adds(&head, "app;run;g::hfedcba9876543210 3");
+	struct tree *t = build(base.data, head.data);
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(t->match->names_matched, 1);
+	assert_int_equal(kind_at(t, "app;run;g::hfedcba9876543210"), MATCH_NAME);
+	assert_int_not_equal(find(t, "app;main;f0::h0000000000000000"), TREE_NONE);
+	buf_finish(&base);
+	buf_finish(&head);
+	tree_destroy(t);
+}
+
 int
 main(void)
 {
@@ -208,6 +236,7 @@ main(void)
 	        cmocka_unit_test(test_rename_by_subtree),
 	        cmocka_unit_test(test_unrelated_leaves_stay_apart),
 	        cmocka_unit_test(test_move),
+	        cmocka_unit_test(test_crowded_parent_is_left_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
