@@ -223,7 +223,9 @@ keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
 	for (size_t i = 0; i < *n; i++) {
 		k[i].key = keys.data + k[i].at;
 	}
-	qsort(k, *n, sizeof(*k), keyed_cmp);
+	if (*n) { /* qsort wants an array, even of none */
+		qsort(k, *n, sizeof(*k), keyed_cmp);
+	}
 	/* The keys are needed no more: the caller only groups them, below. */
 	for (size_t i = 0; i + 1 < *n; i++) {
 		k[i].at = k[i].len == k[i + 1].len && !memcmp(k[i].key, k[i + 1].key, k[i].len);
@@ -571,7 +573,9 @@ static void
 apply(struct ctx *c)
 {
 	const struct tree *t = c->t;
-	qsort(c->plan.steps, c->plan.count, sizeof(*c->plan.steps), step_cmp);
+	if (c->plan.count) {
+		qsort(c->plan.steps, c->plan.count, sizeof(*c->plan.steps), step_cmp);
+	}
 	for (size_t i = 0; i < c->plan.count; i++) {
 		const struct step *s = &c->plan.steps[i];
 		if (!graft_alive(&c->g, s->node)) {
@@ -640,7 +644,9 @@ one_sided(struct ctx *c, size_t *count)
 	}
 	free(kinds);
 	/* In the order of their numbers, as a walk of every frame would take them. */
-	qsort(both, *count, sizeof(uint32_t), id_cmp);
+	if (*count) {
+		qsort(both, *count, sizeof(uint32_t), id_cmp);
+	}
 	return both;
 }
 
@@ -706,7 +712,9 @@ tops(struct ctx *c, enum side side, const uint8_t *matched, size_t *n)
 			r[k++] = r[i];
 		}
 	}
-	qsort(r, k, sizeof(*r), root_cmp);
+	if (k) {
+		qsort(r, k, sizeof(*r), root_cmp);
+	}
 	*n = k;
 	return r;
 }
