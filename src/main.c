@@ -219,7 +219,7 @@ run(const struct options *opt)
 	const struct options eff = with_input(opt, &info);
 	const struct options *o = &eff;
 	if (!gates_usable(t, o)) {
-		tree_destroy(t);
+		input_tree_destroy(t);
 		return EXIT_USAGE;
 	}
 	if (t->differential && !t->runs && counts_sampled(o, &info)) {
@@ -231,8 +231,7 @@ run(const struct options *opt)
 	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
 		code = gate(t, o);
 	}
-	runs_destroy(t->runs); /* input_read attached them, for the caller to free */
-	tree_destroy(t);
+	input_tree_destroy(t);
 	return code;
 }
 

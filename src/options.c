@@ -636,6 +636,12 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_NORMALIZE:
 		o->tree.normalize = true;
 		return true;
+	case OPT_EXACT_NAMES:
+		o->exact_names = true;
+		return true;
+	case OPT_NO_MATCH:
+		o->no_match = true;
+		return true;
 	case OPT_RUNS:
 		o->runs = true;
 		return true;

@@ -82,6 +82,7 @@ struct options {
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
 	enum counts counts; /* --counts */
 	struct tree_options tree;
+	bool exact_names, no_match; /* --exact-names, --no-match (match.h) */
 	/* outputs */
 	struct output_spec *outputs;
 	size_t output_count;

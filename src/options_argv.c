@@ -65,6 +65,8 @@ const struct option options_long[] = {
         {"head-format", required_argument, NULL, OPT_HEAD_FORMAT},
         {"comparable", no_argument, NULL, OPT_COMPARABLE},
         {"perf-names", required_argument, NULL, OPT_PERF_NAMES},
+        {"exact-names", no_argument, NULL, OPT_EXACT_NAMES},
+        {"no-match", no_argument, NULL, OPT_NO_MATCH},
         {"alloc-pattern", required_argument, NULL, OPT_ALLOC_PATTERN},
         {"io-pattern", required_argument, NULL, OPT_IO_PATTERN},
         {"replace", required_argument, NULL, OPT_REPLACE},

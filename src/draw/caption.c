@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "match.h"
+#include "match_text.h"
 #include "numfmt.h"
 #include "runs.h"
 #include "utf8.h"
@@ -433,6 +435,22 @@ with_transforms(char *subtitle, const struct draw_options *o)
 	return detach(&b);
 }
 
+/* The subtitle, with what matched across builds after it (match.h). */
+static char *
+with_matches(char *subtitle, const struct tree *t)
+{
+	if (!t->match) {
+		return subtitle;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_adds(&b, subtitle ? subtitle : "");
+	buf_adds(&b, subtitle ? SEP : "");
+	match_headline(&b, t);
+	free(subtitle);
+	return detach(&b);
+}
+
 void
 caption_init(struct caption *c, const struct caption_input *l)
 {
@@ -456,6 +474,7 @@ caption_init(struct caption *c, const struct caption_input *l)
 	}
 	add_runs_note(c, l);
 	c->subtitle = with_transforms(c->subtitle, o);
+	c->subtitle = with_matches(c->subtitle, l->tree); /* matching across builds */
 	c->totals = totals_line(l);
 	struct node_sums sums = {0};
 	if (l->tree->differential) {

@@ -10,8 +10,10 @@
 #include "count.h"
 #include "escape.h"
 #include "hash.h"
+#include "match.h"
 #include "runs.h"
 #include "svg_assets.h"
+#include "svg_match.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -673,7 +675,15 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		add_interval(b, l, box->node);
 		p = room(b, FRAME_HEAD_ROOM);
 	}
-	p = PUT(p, "\"><title>");
+	if (match_of(t, box->node)) { /* matching across builds */
+		p = PUT(p, "\"");
+		done(b, p);
+		svg_match_attrs(b, t, box->node);
+		p = room(b, FRAME_HEAD_ROOM);
+		p = PUT(p, "><title>");
+	} else {
+		p = PUT(p, "\"><title>");
+	}
 	done(b, p);
 	size_t len;
 	const char *name = tree_node_name(t, n, &len);
@@ -695,6 +705,11 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		p = PUT(p, "\xE2\x86\x92"); /* U+2192 RIGHTWARDS ARROW */
 	}
 	p = put_fixed(p, b->data + head_at, head_len);
+	if (match_of(t, box->node)) { /* matching across builds */
+		done(b, p);
+		svg_match_title(b, t, box->node);
+		p = room(b, rest);
+	}
 	/* Both edges are rounded, so neighbours meet exactly; a frame kept by
 	 * --min-width never rounds away to nothing (a hidden one may). */
 	double x0 = round_half_away(box->x * 10), x1 = round_half_away((box->x + box->width) * 10);
@@ -724,6 +739,9 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 		*p++ = '"';
 	}
 	done(b, p);
+	if (match_of(t, box->node)) { /* matching across builds */
+		svg_match_outline(b, t, box->node, label_ink(fw, box->fill));
+	}
 	buf_reset(label);
 	layout_label(l, box, fw->char_width, label);
 	if (label->len == 0) {

@@ -86,6 +86,7 @@ struct tree_nanos {
 
 struct tree_build; /* tree_build.h */
 struct runs; /* --runs: see runs.h */
+struct match; /* match.h */
 struct transform; /* transform.h */
 
 struct tree {
@@ -105,6 +106,9 @@ struct tree {
 	/* --runs: the tests of the runs, attached and freed by their owner
 	 * (runs_attach, runs_destroy), else NULL. */
 	struct runs *runs;
+	/* What matched across builds (match.h), attached and freed by its owner
+	 * (match_run, match_destroy), else NULL. */
+	struct match *match;
 };
 
 /*

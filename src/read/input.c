@@ -13,6 +13,7 @@
 #include "runs.h"
 #include "source.h"
 #include "timing.h"
+#include "match.h"
 #include "transform.h"
 #include "tree_build.h"
 #include "tree_warn.h"
@@ -417,6 +418,10 @@ input_read(
 	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
 		transform_stats_line(o->tree.transform, messages);
 	}
+	/* Matching across builds (match.h). */
+	struct match_settings ms = {!o->no_match && !o->exact_names, !o->no_match};
+	match_run(t, &ms);
+	timing_stage("match");
 	*out = t;
 	return true;
 }
@@ -471,4 +476,15 @@ input_side_reader(const struct input_info *info, enum side side)
 {
 	long i = side_reader(info, side);
 	return i < 0 ? NULL : readers_at((size_t)i)->name;
+}
+
+void
+input_tree_destroy(struct tree *t)
+{
+	if (!t) {
+		return;
+	}
+	runs_destroy(t->runs);
+	match_destroy(t->match);
+	tree_destroy(t);
 }

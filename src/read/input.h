@@ -45,6 +45,12 @@ bool input_read(
         const struct options *o, struct tree **out, struct input_info *info, struct buf *messages);
 
 /*
+ * Destroys a tree input_read made, with what is attached to it: the runs'
+ * tests and what matched across builds. NULL does nothing.
+ */
+void input_tree_destroy(struct tree *t);
+
+/*
  * Whether a side's counts are exact, the same on every run of the same
  * program (callgrind, massif, DHAT), rather than sampled (perf, pprof,
  * speedscope, the Firefox Profiler, folded stacks of unknown origin).

@@ -6,6 +6,7 @@
 #include "escape.h"
 #include "folded.h"
 #include "report.h"
+#include "report_match.h"
 #include "xalloc.h"
 
 /* Base counts are printed scaled when normalised, exact otherwise. */
@@ -112,6 +113,7 @@ json_fields(struct buf *b, const struct tree *t, const struct tree_node *n)
 	buf_adds(b, ",\"status\":\"");
 	buf_adds(b, tree_status_name((enum node_status)n->status));
 	buf_addc(b, '"');
+	report_match_json_node(b, t, n); /* matching across builds */
 }
 
 static void

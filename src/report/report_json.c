@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "report_match.h"
 #include "report_private.h"
 #include "transform.h"
 #include "xalloc.h"
@@ -248,6 +249,7 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 		buf_adds(b, report_roots_differ(&s) ? ",\"roots_differ\":true"
 		                                    : ",\"roots_differ\":false");
 	}
+	report_match_json(b, t); /* matching across builds */
 	buf_addc(b, '}');
 	report_summary_finish(&s);
 }

@@ -4,6 +4,7 @@
 
 #include "escape.h"
 #include "numfmt.h"
+#include "report_match.h"
 #include "report_private.h"
 #include "transform.h"
 
@@ -237,6 +238,7 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 		buf_adds(&b, "._\n");
 	}
 	report_add_transforms(&b, opt, true);
+	report_match_text(&b, t, true); /* matching across builds */
 	report_add_opening(&b, &s, opt, true);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];

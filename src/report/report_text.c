@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "numfmt.h"
+#include "report_match.h"
 #include "report_private.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -192,6 +193,7 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 		buf_adds(&b, ".\n");
 	}
 	report_add_transforms(&b, opt, false);
+	report_match_text(&b, t, false); /* matching across builds */
 	report_add_opening(&b, &s, opt, false);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];

@@ -50,7 +50,7 @@ read_pair(struct outcome *r, const char *base, const char *head, bool comparable
 	r->ok = input_read(&o, &t, &r->info, &msg);
 	snprintf(r->messages, sizeof(r->messages), "%s", msg.data ? msg.data : "");
 	buf_finish(&msg);
-	tree_destroy(t);
+	input_tree_destroy(t);
 	options_finish(&o);
 	unlink(bp);
 	unlink(hp);

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""How well difffold matches refactorings across builds, against the truth.
+
+    bench/match-score.py DIFFFOLD BASE HEAD [TRUTH]
+
+Runs `DIFFFOLD BASE HEAD -f json` with matching on and with --no-match and
+prints, from the summary's "matches" member (docs/matching.md):
+
+* with TRUTH (bench/gen-refactor.py --truth): per class (renames, inserted
+  wrappers, removed wrappers, moves) how many of the true ones were
+  matched (recall), and how many matches are wrong: a match the truth does
+  not hold (a rename, a wrapper or a move of names it does not list);
+* always: the matches by kind, and the head samples drawn as new (self
+  counts of frames only in the head) with matching off and on.
+
+Only the Python 3 standard library is used. Nothing here asserts.
+"""
+
+import json
+import subprocess
+import sys
+
+
+def run(binary, base, head, *extra):
+    out = subprocess.run([binary, base, head, "-f", "json", *extra], check=True,
+                         stdout=subprocess.PIPE).stdout
+    return json.loads(out)
+
+
+def new_samples(doc):
+    total, stack = 0, [doc["root"]]
+    while stack:
+        n = stack.pop()
+        if n["base"] == 0:
+            total += n["head_self"]
+        stack.extend(n.get("children", []))
+    return total
+
+
+def parent_of(path):
+    parts = path.split(";")
+    return parts[-2] if len(parts) > 1 else ""
+
+
+def score(matches, truth):
+    renames = {tuple(x) for x in truth["renames"]}
+    wadded = {tuple(x) for x in truth["wrappers_added"]}
+    wremoved = set(truth["wrappers_removed"])
+    moves = {x[0]: (x[1], x[2]) for x in truth["moves"]}
+    seen = {"renames": set(), "wrappers_added": set(), "wrappers_removed": set(), "moves": set()}
+    wrong, total = [], 0
+    for m in matches:
+        k = m["kind"]
+        if k in ("name", "renamed"):
+            key, ok = (m["from"], m["name"]), (m["from"], m["name"]) in renames
+            cls = "renames"
+        elif k == "wrapper_added":
+            key, ok = (m["name"], m["wraps"]), (m["name"], m["wraps"]) in wadded
+            cls = "wrappers_added"
+        elif k == "wrapper_removed":
+            key, ok = m["wrapper"], m["wrapper"] in wremoved
+            cls = "wrappers_removed"
+        elif k == "moved_in":
+            key, ok = m["name"], m["name"] in moves
+            cls = "moves"
+        else:
+            continue  # moved_out: the other end of a moved_in
+        total += 1
+        if ok:
+            seen[cls].add(key)
+        else:
+            wrong.append((k, key))
+    want = {"renames": renames, "wrappers_added": wadded, "wrappers_removed": wremoved,
+            "moves": set(moves)}
+    for cls in want:
+        n = len(want[cls])
+        print("%-17s %4d of %4d matched (%.1f%%)" % (cls, len(seen[cls]), n,
+                                                   100.0 * len(seen[cls]) / n if n else 100.0))
+    print("wrong matches     %4d of %4d frames matched (%.2f%%)" % (
+        len(wrong), total, 100.0 * len(wrong) / total if total else 0.0))
+    inserted = {w for w, _ in wadded}
+    explained = 0
+    for m in matches:
+        if m["kind"] != "moved_in" or m["name"] in moves:
+            continue
+        a, b = m["from_path"].split(";"), m["path"].split(";")
+        if any(a[:i] + a[i + 1:] == b and a[i] in wremoved for i in range(len(a))) or \
+                any(b[:i] + b[i + 1:] == a and b[i] in inserted for i in range(len(b))):
+            explained += 1
+    print("  of which moves explained by a true wrapper (one frame apart): %d" % explained)
+    for k, key in wrong[:10]:
+        print("  wrong: %s %r" % (k, key))
+
+
+def main():
+    if len(sys.argv) not in (4, 5):
+        sys.exit(__doc__)
+    binary, base, head = sys.argv[1:4]
+    on = run(binary, base, head)
+    off = run(binary, base, head, "--no-match")
+    m = on["summary"].get("matches", {"list": []})
+    kinds = {}
+    for e in m["list"]:
+        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+    print("matches by kind   %s; names matched by the rules: %d" % (
+        ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none",
+        m.get("names_matched", 0)))
+    print("drawn as new      %d head samples with --no-match, %d with matching" % (
+        new_samples(off), new_samples(on)))
+    if len(sys.argv) == 5:
+        with open(sys.argv[4]) as fh:
+            score(m["list"], json.load(fh))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,868 @@
+/*
+ * match: the passes over a finished tree (see match.h). The names pass
+ * moves frames as it goes; the structure pass decides on the tree as it
+ * is, into a plan (what each base frame becomes), then carries the plan
+ * out; the moves pass only marks. The frames are moved in place
+ * (match_tree.h); an entry noted against a frame that is later merged
+ * away moves to the frame that took it in.
+ */
+#include "match.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_tree.h"
+#include "normalize.h"
+#include "xalloc.h"
+
+enum step_kind {
+	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
+	STEP_WRAP, /* the frame goes under the inserted frame `to` */
+	STEP_RENAME, /* the frame takes the name `to` */
+};
+
+/* What a base frame becomes. */
+struct step {
+	uint32_t node, to;
+	enum step_kind kind;
+};
+
+/* The steps decided, and which frames have one. */
+struct plan {
+	struct step *steps;
+	size_t count, cap;
+	uint8_t *planned; /* per frame */
+};
+
+struct root {
+	uint32_t name, node;
+};
+
+struct ctx {
+	struct tree *t;
+	struct match *m;
+	size_t cap; /* of m->entries */
+	struct graft g;
+	struct plan plan;
+	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
+	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
+	size_t ntops[2], captops[2];
+	bool renamed; /* pair_to holds a rename */
+};
+
+static bool
+has(const struct tree *t, const struct tree_node *n, enum side side)
+{
+	return !count_is_zero(tree_node_total(t, n, side));
+}
+
+/* Only in the base. */
+static bool
+base_only(const struct tree *t, const struct tree_node *n)
+{
+	return !has(t, n, SIDE_HEAD) && has(t, n, SIDE_BASE);
+}
+
+static bool
+head_only(const struct tree *t, const struct tree_node *n)
+{
+	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
+}
+
+/*
+ * How alike the base's frame b and the head's frame h are by what they
+ * call: the shares of their totals that their children of the same name
+ * (and their self counts) have in common, 0..1. *common: whether a child
+ * name is in both. A frame without children is alike any other by this
+ * measure, which is why callers ask for a common child.
+ */
+static double
+similarity(const struct ctx *c, uint32_t b, uint32_t h, bool *common)
+{
+	const struct tree *t = c->t;
+	const uint32_t *rank = c->g.rank;
+	const struct tree_node *bn = &t->nodes[b], *hn = &t->nodes[h];
+	double bt = tree_value(t, bn, SIDE_BASE, false), ht = tree_value(t, hn, SIDE_HEAD, false);
+	*common = false;
+	if (bt <= 0 || ht <= 0) {
+		return 0;
+	}
+	double bs = tree_value(t, bn, SIDE_BASE, true) / bt;
+	double hs = tree_value(t, hn, SIDE_HEAD, true) / ht;
+	double sim = bs < hs ? bs : hs;
+	/* Both lists are in rank order: one walk of each. */
+	uint32_t o = hn->first_child;
+	for (uint32_t k = bn->first_child; k != TREE_NONE && o != TREE_NONE;
+	        k = t->nodes[k].next_sibling) {
+		uint32_t r = rank[t->nodes[k].name];
+		while (o != TREE_NONE && rank[t->nodes[o].name] < r) {
+			o = t->nodes[o].next_sibling;
+		}
+		if (o == TREE_NONE || t->nodes[o].name != t->nodes[k].name) {
+			continue;
+		}
+		double x = tree_value(t, &t->nodes[k], SIDE_BASE, false) / bt;
+		double y = tree_value(t, &t->nodes[o], SIDE_HEAD, false) / ht;
+		if (x > 0 && y > 0) {
+			*common = true;
+			sim += x < y ? x : y;
+		}
+	}
+	return sim;
+}
+
+/* Totals within MATCH_MAX_RATIO of each other. */
+static bool
+like_size(const struct tree *t, uint32_t b, uint32_t h)
+{
+	double x = tree_value(t, &t->nodes[b], SIDE_BASE, false);
+	double y = tree_value(t, &t->nodes[h], SIDE_HEAD, false);
+	return x > 0 && y > 0 && x <= y * MATCH_MAX_RATIO && y <= x * MATCH_MAX_RATIO;
+}
+
+static uint32_t
+add_string(struct match *m, const struct tree *t, uint32_t name, uint32_t *len)
+{
+	size_t l;
+	const char *s = intern_name(t->names, name, &l);
+	uint32_t at = (uint32_t)m->strings.len;
+	buf_add(&m->strings, s, l);
+	*len = (uint32_t)l;
+	return at;
+}
+
+static void
+note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim)
+{
+	struct match *m = c->m;
+	m->entries = xgrow(m->entries, &c->cap, m->count + 1, sizeof(*m->entries));
+	struct match_entry *e = &m->entries[m->count++];
+	memset(e, 0, sizeof(*e));
+	e->kind = (uint8_t)kind;
+	e->node = node;
+	e->peer = TREE_NONE;
+	e->similarity = (float)sim;
+	if (other_name != TREE_NONE) {
+		e->other_at = add_string(m, c->t, other_name, &e->other_len);
+	}
+}
+
+static void
+plan_add(struct plan *p, uint32_t node, enum step_kind kind, uint32_t to)
+{
+	p->steps = xgrow(p->steps, &p->cap, p->count + 1, sizeof(*p->steps));
+	p->steps[p->count++] = (struct step){node, to, kind};
+	p->planned[node] = 1;
+}
+
+static void
+plan_finish(struct plan *p)
+{
+	free(p->steps);
+	free(p->planned);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Per name: 1 when a frame of that name has base counts, 2 head counts. */
+static uint8_t *
+name_sides(const struct tree *t)
+{
+	uint8_t *used = xcalloc(intern_count(t->names), 1);
+	for (size_t i = 1; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		used[n->name] |= (uint8_t)(has(t, n, SIDE_BASE) | has(t, n, SIDE_HEAD) << 1);
+	}
+	return used;
+}
+
+/* A name whose key a rule changed: where its key is in the keys buffer. */
+struct keyed {
+	uint32_t id, rules;
+	size_t at, len;
+	const char *key; /* set once every key is in */
+};
+
+static int
+keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+	if (c || x->len == y->len) {
+		return c ? c : (x->id > y->id) - (x->id < y->id);
+	}
+	return x->len < y->len ? -1 : 1;
+}
+
+/* The names of one build only whose keys the rules changed, sorted by key. */
+static struct keyed *
+keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
+{
+	uint32_t nn = intern_count(t->names);
+	struct keyed *k = NULL;
+	size_t cap = 0;
+	struct buf keys, key, scratch;
+	buf_init(&keys);
+	buf_init(&key);
+	buf_init(&scratch);
+	*n = 0;
+	for (uint32_t id = 0; id < nn; id++) {
+		if (used[id] != 1 && used[id] != 2) {
+			continue; /* in both builds, or in none: nothing to match */
+		}
+		size_t len;
+		const char *s = intern_name(t->names, id, &len);
+		uint32_t rules = normalize_name(s, len, &key, &scratch);
+		if (!rules) {
+			continue;
+		}
+		k = xgrow(k, &cap, *n + 1, sizeof(*k));
+		k[(*n)++] = (struct keyed){id, rules, keys.len, key.len, NULL};
+		buf_add(&keys, key.data, key.len);
+	}
+	for (size_t i = 0; i < *n; i++) {
+		k[i].key = keys.data + k[i].at;
+	}
+	if (*n) { /* qsort wants an array, even of none */
+		qsort(k, *n, sizeof(*k), keyed_cmp);
+	}
+	/* The keys are needed no more: the caller only groups them, below. */
+	for (size_t i = 0; i + 1 < *n; i++) {
+		k[i].at = k[i].len == k[i + 1].len && !memcmp(k[i].key, k[i + 1].key, k[i].len);
+	}
+	if (*n) {
+		k[*n - 1].at = 0;
+	}
+	buf_finish(&keys);
+	buf_finish(&key);
+	buf_finish(&scratch);
+	return k;
+}
+
+/*
+ * canon[name] for the names rule: a group of exactly two names of one key,
+ * one only in the base and one only in the head, is one name (the
+ * head's). A group with more (two Rust monomorphisations, closures
+ * renumbered around a common one) is left alone: which goes with which is
+ * a guess. *rules_out: per name, the rules that fired.
+ */
+static uint32_t *
+name_rules(struct ctx *c, uint32_t **rules_out)
+{
+	const struct tree *t = c->t;
+	uint32_t nn = intern_count(t->names);
+	uint8_t *used = name_sides(t);
+	size_t n;
+	struct keyed *k = keyed_names(t, used, &n);
+	uint32_t *canon = NULL, *rules = NULL;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j - 1].at) { /* at: same key as the next */
+			j++;
+		}
+		uint32_t a = k[i].id, b = j - i == 2 ? k[i + 1].id : a;
+		if (j - i == 2 && used[a] != used[b]) {
+			if (!canon) {
+				canon = xmalloc((size_t)nn * sizeof(uint32_t));
+				rules = xcalloc(nn, sizeof(uint32_t));
+				for (uint32_t x = 0; x < nn; x++) {
+					canon[x] = x;
+				}
+			}
+			canon[used[a] == 1 ? a : b] = used[a] == 1 ? b : a;
+			rules[a] = rules[b] = k[i].rules | k[i + 1].rules;
+		}
+		i = j;
+	}
+	free(k);
+	free(used);
+	*rules_out = rules;
+	return canon;
+}
+
+/*
+ * The volatile-name rules: a frame of a base name that matched takes the
+ * head's name, merged into its sibling of that name. From the last frame
+ * to the first, so a frame's children have their names before it merges.
+ */
+static void
+pass_names(struct ctx *c)
+{
+	uint32_t *rules;
+	uint32_t *canon = name_rules(c, &rules);
+	if (!canon) {
+		free(rules);
+		return;
+	}
+	const struct tree *t = c->t;
+	uint8_t *counted = xcalloc(intern_count(t->names), 1);
+	for (size_t i = t->node_count - 1; i > 0; i--) {
+		uint32_t name = t->nodes[i].name;
+		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i) ||
+		        graft_crowded(&c->g, t->nodes[i].parent)) {
+			continue;
+		}
+		if (!counted[name]) {
+			counted[name] = 1;
+			c->m->names_matched++;
+		}
+		uint32_t at = graft_move(&c->g, (uint32_t)i, t->nodes[i].parent, canon[name]);
+		note(c, MATCH_NAME, at, name, 1.0);
+		c->m->entries[c->m->count - 1].rules = rules[name];
+	}
+	free(counted);
+	free(canon);
+	free(rules);
+}
+
+/* Far more candidates than this under one parent are not compared pairwise. */
+#define MAX_PAIRS 4096
+
+#define NAME_CONFLICT (TREE_NONE - 1)
+
+static bool
+planned(const struct plan *p, uint32_t id)
+{
+	return p->planned[id];
+}
+
+/*
+ * A frame of its parent's name or of a child's: one more or one less level
+ * of recursion is a change of behaviour, not a wrapper.
+ */
+static bool
+recursive(const struct tree *t, uint32_t w)
+{
+	uint32_t name = t->nodes[w].name;
+	if (t->nodes[t->nodes[w].parent].name == name) {
+		return true;
+	}
+	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		if (t->nodes[k].name == name) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A base-only child r of p whose name is under exactly one head-only child
+ * w of p: w was inserted between them.
+ */
+static void
+wrappers_added(
+        struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t nh, uint8_t *taken)
+{
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t found = TREE_NONE, count = 0;
+		for (size_t j = 0; j < nh && count < 2; j++) {
+			if (graft_child(&c->g, ns[j], t->nodes[rs[i]].name) != TREE_NONE) {
+				found = ns[j];
+				count++;
+			}
+		}
+		if (count != 1 || recursive(t, found)) {
+			continue;
+		}
+		plan_add(&c->plan, rs[i], STEP_WRAP, found);
+		if (!taken[found]) {
+			note(c, MATCH_WRAPPER_ADDED, found, t->nodes[rs[i]].name, 1.0);
+			taken[found] = 1;
+		}
+	}
+}
+
+/*
+ * A base-only child w of p all of whose children are children of p in the
+ * head, one at least new there: the head lost w between them.
+ */
+static void
+wrappers_removed(struct ctx *c, uint32_t p, const uint32_t *rs, size_t nr, uint8_t *taken)
+{
+	const struct tree *t = c->t;
+	const uint32_t *rank = c->g.rank;
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t w = rs[i];
+		if (t->nodes[w].first_child == TREE_NONE || planned(&c->plan, w) ||
+		        recursive(t, w)) {
+			continue;
+		}
+		/* Each child of w against p's children: both lists in rank order. */
+		bool ok = true, fresh = false;
+		uint32_t x = t->nodes[p].first_child;
+		for (uint32_t k = t->nodes[w].first_child; ok && k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			while (x != TREE_NONE && rank[t->nodes[x].name] < rank[t->nodes[k].name]) {
+				x = t->nodes[x].next_sibling;
+			}
+			ok = x != TREE_NONE && t->nodes[x].name == t->nodes[k].name &&
+			     has(t, &t->nodes[x], SIDE_HEAD);
+			fresh |= ok && head_only(t, &t->nodes[x]);
+		}
+		if (!ok || !fresh) {
+			continue;
+		}
+		plan_add(&c->plan, w, STEP_LIFT, TREE_NONE);
+		x = t->nodes[p].first_child;
+		for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			while (t->nodes[x].name != t->nodes[k].name) {
+				x = t->nodes[x].next_sibling;
+			}
+			if (head_only(t, &t->nodes[x]) && !taken[x]) {
+				note(c, MATCH_WRAPPER_REMOVED, x, t->nodes[w].name, 1.0);
+				taken[x] = 1;
+			}
+		}
+	}
+}
+
+/*
+ * Pairs of a base frame rs[i] and a head frame ns[j] that are each
+ * other's best by similarity, at MATCH_MIN_SIMILARITY or more and
+ * MATCH_MIN_MARGIN ahead of any other candidate of either. skip_r,
+ * skip_n: frames not to pair. Leaves are paired only when they are alone
+ * (one each) and leaves_alone is set. Returns the pairs' count, into
+ * pr/pn/psim (room for the smaller of nr and nh).
+ */
+static size_t
+pair_up(const struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t nh,
+        const uint8_t *taken, bool leaves_alone, uint32_t *pr, uint32_t *pn, double *psim)
+{
+	const struct tree *t = c->t;
+	if (nr * nh > MAX_PAIRS) {
+		return 0;
+	}
+	if (leaves_alone && nr == 1 && nh == 1 && t->nodes[rs[0]].first_child == TREE_NONE &&
+	        t->nodes[ns[0]].first_child == TREE_NONE && !taken[ns[0]] &&
+	        !planned(&c->plan, rs[0]) && like_size(t, rs[0], ns[0])) {
+		pr[0] = rs[0];
+		pn[0] = ns[0];
+		psim[0] = 1.0;
+		return 1;
+	}
+	double sims[MAX_PAIRS];
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t j = 0; j < nh; j++) {
+			bool common = false;
+			double s = 0;
+			if (!planned(&c->plan, rs[i]) && !taken[ns[j]] &&
+			        like_size(t, rs[i], ns[j]) && !graft_crowded(&c->g, rs[i]) &&
+			        !graft_crowded(&c->g, ns[j])) {
+				s = similarity(c, rs[i], ns[j], &common);
+			}
+			sims[i * nh + j] = common ? s : 0;
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < nr; i++) {
+		size_t best = 0;
+		double b = -1, second = 0;
+		for (size_t j = 0; j < nh; j++) {
+			double s = sims[i * nh + j];
+			if (s > b) {
+				second = b > second ? b : second;
+				b = s;
+				best = j;
+			} else if (s > second) {
+				second = s;
+			}
+		}
+		if (b < MATCH_MIN_SIMILARITY || b - second < MATCH_MIN_MARGIN) {
+			continue;
+		}
+		bool alone = true;
+		for (size_t k = 0; k < nr && alone; k++) {
+			alone = k == i || sims[k * nh + best] <= b - MATCH_MIN_MARGIN;
+		}
+		if (alone) {
+			pr[n] = rs[i];
+			pn[n] = ns[best];
+			psim[n++] = b;
+		}
+	}
+	return n;
+}
+
+static void
+remember_rename(struct ctx *c, uint32_t from, uint32_t to)
+{
+	c->renamed = true;
+	uint32_t *p = &c->pair_to[from];
+	*p = *p == TREE_NONE || *p == to ? to : NAME_CONFLICT;
+}
+
+static void
+renames(struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t nh, uint8_t *taken)
+{
+	uint32_t pr[64], pn[64];
+	double psim[64];
+	if (nr > 64 || nh > 64) {
+		return;
+	}
+	size_t n = pair_up(c, rs, nr, ns, nh, taken, false, pr, pn, psim);
+	const struct tree *t = c->t;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t from = t->nodes[pr[k]].name, to = t->nodes[pn[k]].name;
+		plan_add(&c->plan, pr[k], STEP_RENAME, to);
+		taken[pn[k]] = 1;
+		note(c, MATCH_RENAMED, pn[k], from, psim[k]);
+		remember_rename(c, from, to);
+	}
+}
+
+/*
+ * A rename found by its subtree somewhere holds wherever the two names
+ * meet under one parent, leaves included.
+ */
+static void
+renames_elsewhere(struct ctx *c, const uint32_t *both, size_t nboth, uint8_t *taken)
+{
+	const struct tree *t = c->t;
+	for (size_t b = 0; b < nboth && c->renamed; b++) {
+		uint32_t next;
+		for (uint32_t i = t->nodes[both[b]].first_child; i != TREE_NONE; i = next) {
+			next = t->nodes[i].next_sibling;
+			const struct tree_node *r = &t->nodes[i];
+			uint32_t to = c->pair_to[r->name];
+			if (to >= NAME_CONFLICT || !base_only(t, r) || planned(&c->plan, i)) {
+				continue;
+			}
+			uint32_t h = graft_child(&c->g, r->parent, to);
+			if (h == TREE_NONE || taken[h] || !head_only(t, &t->nodes[h]) ||
+			        !like_size(t, i, h)) {
+				continue;
+			}
+			bool common;
+			double sim = similarity(c, i, h, &common);
+			plan_add(&c->plan, i, STEP_RENAME, to);
+			taken[h] = 1;
+			note(c, MATCH_RENAMED, h, r->name, sim);
+			c->m->entries[c->m->count - 1].elsewhere = true;
+		}
+	}
+}
+
+/* The base-only and the head-only children of p, into *rs and *ns. */
+static void
+split_children(const struct tree *t, uint32_t p, uint32_t **rs, size_t *nr, size_t *rcap,
+        uint32_t **ns, size_t *nh, size_t *ncap)
+{
+	*nr = *nh = 0;
+	for (uint32_t k = t->nodes[p].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		if (base_only(t, &t->nodes[k])) {
+			*rs = xgrow(*rs, rcap, *nr + 1, sizeof(uint32_t));
+			(*rs)[(*nr)++] = k;
+		} else if (head_only(t, &t->nodes[k])) {
+			*ns = xgrow(*ns, ncap, *nh + 1, sizeof(uint32_t));
+			(*ns)[(*nh)++] = k;
+		}
+	}
+}
+
+static int
+step_cmp(const void *a, const void *b)
+{
+	const struct step *x = a, *y = b;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The plan carried out, frame by frame in the order of their numbers. */
+static void
+apply(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	if (c->plan.count) {
+		qsort(c->plan.steps, c->plan.count, sizeof(*c->plan.steps), step_cmp);
+	}
+	for (size_t i = 0; i < c->plan.count; i++) {
+		const struct step *s = &c->plan.steps[i];
+		if (!graft_alive(&c->g, s->node)) {
+			continue;
+		}
+		switch (s->kind) {
+		case STEP_LIFT:
+			graft_lift(&c->g, s->node);
+			break;
+		case STEP_WRAP:
+			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
+			break;
+		case STEP_RENAME:
+			graft_move(&c->g, s->node, t->nodes[s->node].parent, s->to);
+			break;
+		}
+	}
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Frame id, of one side alone under a frame with the other's counts: a move candidate. */
+static void
+add_top(struct ctx *c, enum side side, uint32_t id)
+{
+	c->tops[side] =
+	        xgrow(c->tops[side], &c->captops[side], c->ntops[side] + 1, sizeof(struct root));
+	c->tops[side][c->ntops[side]++] = (struct root){c->t->nodes[id].name, id};
+}
+
+/*
+ * One pass over the frames, in the order of the array: per parent, 1 when
+ * it has a child of the base alone, 2 of the head alone; and the move
+ * candidates. Only parents with both are looked at again.
+ */
+static uint32_t *
+one_sided(struct ctx *c, size_t *count)
+{
+	const struct tree *t = c->t;
+	uint8_t *kinds = xcalloc(t->node_count, 1);
+	uint32_t *both = NULL;
+	size_t cap = 0;
+	*count = 0;
+	for (uint32_t i = 1; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		bool b = has(t, n, SIDE_BASE), h = has(t, n, SIDE_HEAD);
+		if (b == h) {
+			continue; /* both, or a frame merged away */
+		}
+		uint8_t was = kinds[n->parent];
+		kinds[n->parent] |= b ? 1 : 2;
+		if (was != 3 && kinds[n->parent] == 3 && n->parent != TREE_ROOT &&
+		        !graft_crowded(&c->g, n->parent)) {
+			both = xgrow(both, &cap, *count + 1, sizeof(uint32_t));
+			both[(*count)++] = n->parent;
+		}
+		if (n->parent != TREE_ROOT &&
+		        has(t, &t->nodes[n->parent], b ? SIDE_HEAD : SIDE_BASE)) {
+			add_top(c, b ? SIDE_BASE : SIDE_HEAD, i);
+		}
+	}
+	free(kinds);
+	/* In the order of their numbers, as a walk of every frame would take them. */
+	if (*count) {
+		qsort(both, *count, sizeof(uint32_t), id_cmp);
+	}
+	return both;
+}
+
+/* Wrappers and renames: decided on the tree as it is, then carried out. */
+static void
+pass_structure(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	uint32_t nn = intern_count(t->names);
+	c->plan.planned = xcalloc(t->node_count, 1);
+	c->pair_to = xmalloc((size_t)nn * sizeof(uint32_t));
+	memset(c->pair_to, 0xff, (size_t)nn * sizeof(uint32_t));
+	uint8_t *taken = xcalloc(t->node_count, 1);
+	uint32_t *rs = NULL, *ns = NULL;
+	size_t rcap = 0, ncap = 0, nr, nh;
+	size_t nboth;
+	uint32_t *both = one_sided(c, &nboth);
+	/* The root's children (processes, threads) are left to the root-mismatch warning. */
+	for (size_t b = 0; b < nboth; b++) {
+		uint32_t p = both[b];
+		split_children(t, p, &rs, &nr, &rcap, &ns, &nh, &ncap);
+		if (nr * nh <= MAX_PAIRS) {
+			wrappers_added(c, rs, nr, ns, nh, taken);
+		}
+		wrappers_removed(c, p, rs, nr, taken);
+		renames(c, rs, nr, ns, nh, taken);
+	}
+	renames_elsewhere(c, both, nboth, taken);
+	free(both);
+	free(rs);
+	free(ns);
+	free(taken);
+	free(c->pair_to);
+	c->pair_to = NULL;
+	apply(c);
+}
+
+static int
+root_cmp(const void *a, const void *b)
+{
+	const struct root *x = a, *y = b;
+	if (x->name != y->name) {
+		return x->name < y->name ? -1 : 1;
+	}
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * The tops of what is only in one build, as the structure pass found them:
+ * those still alive, of that side alone and without a match, by name.
+ */
+static struct root *
+tops(struct ctx *c, enum side side, const uint8_t *matched, size_t *n)
+{
+	const struct tree *t = c->t;
+	struct root *r = c->tops[side];
+	size_t k = 0;
+	for (size_t i = 0; i < c->ntops[side]; i++) {
+		uint32_t id = r[i].node;
+		const struct tree_node *x = &t->nodes[id];
+		bool only = side == SIDE_BASE ? base_only(t, x) : head_only(t, x);
+		if (only && !matched[id] && graft_alive(&c->g, id) && x->name == r[i].name) {
+			r[k++] = r[i];
+		}
+	}
+	if (k) {
+		qsort(r, k, sizeof(*r), root_cmp);
+	}
+	*n = k;
+	return r;
+}
+
+/* Moves: a name removed at the top of one path and new at another's. */
+static void
+pass_moves(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	uint8_t *matched = xcalloc(t->node_count, 1);
+	for (size_t i = 0; i < c->m->count; i++) {
+		matched[c->m->entries[i].node] = 1;
+	}
+	size_t nr, nh;
+	struct root *r = tops(c, SIDE_BASE, matched, &nr);
+	struct root *h = tops(c, SIDE_HEAD, matched, &nh);
+	uint32_t rs[64], ns[64], pr[64], pn[64];
+	double psim[64];
+	for (size_t i = 0, j = 0; i < nr && j < nh;) {
+		if (r[i].name != h[j].name) {
+			r[i].name < h[j].name ? i++ : j++;
+			continue;
+		}
+		size_t a = 0, b = 0;
+		uint32_t name = r[i].name;
+		for (; i < nr && r[i].name == name; i++) {
+			a < 64 ? rs[a++] = r[i].node : 0;
+		}
+		for (; j < nh && h[j].name == name; j++) {
+			b < 64 ? ns[b++] = h[j].node : 0;
+		}
+		size_t n = pair_up(c, rs, a, ns, b, matched, true, pr, pn, psim);
+		for (size_t k = 0; k < n; k++) {
+			note(c, MATCH_MOVED_IN, pn[k], TREE_NONE, psim[k]);
+			c->m->entries[c->m->count - 1].peer = pr[k];
+			note(c, MATCH_MOVED_OUT, pr[k], TREE_NONE, psim[k]);
+			c->m->entries[c->m->count - 1].peer = pn[k];
+		}
+	}
+	free(matched);
+}
+
+/* An entry's change and size, and its name's rank, for the reports' order. */
+static void
+weigh(struct match_entry *e, const struct tree *t, const uint32_t *rank)
+{
+	const struct tree_node *n = &t->nodes[e->node];
+	double b = tree_value(t, n, SIDE_BASE, false), h = tree_value(t, n, SIDE_HEAD, false);
+	if (e->kind == MATCH_MOVED_IN) {
+		b = tree_value(t, &t->nodes[e->peer], SIDE_BASE, false);
+	} else if (e->kind == MATCH_MOVED_OUT) {
+		h = tree_value(t, &t->nodes[e->peer], SIDE_HEAD, false);
+	}
+	e->change = h - b;
+	e->size = b > h ? b : h;
+	e->rank = rank[n->name];
+}
+
+/* The largest change first, then the largest frame; ties by name, kind, frame. */
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct match_entry *x = a, *y = b;
+	double cx = fabs(x->change), cy = fabs(y->change);
+	if (cx != cy) {
+		return cx > cy ? -1 : 1;
+	}
+	if (x->size != y->size) {
+		return x->size > y->size ? -1 : 1;
+	}
+	if (x->rank != y->rank) {
+		return x->rank < y->rank ? -1 : 1;
+	}
+	if (x->kind != y->kind) {
+		return x->kind < y->kind ? -1 : 1;
+	}
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Sorted; one entry of a kind a frame (merges can note a frame twice). */
+static void
+order(struct match *m, const struct tree *t)
+{
+	const uint32_t *rank = intern_ranks(t->names);
+	for (size_t i = 0; i < m->count; i++) {
+		weigh(&m->entries[i], t, rank);
+	}
+	qsort(m->entries, m->count, sizeof(*m->entries), entry_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < m->count; i++) {
+		const struct match_entry *e = &m->entries[i];
+		if (k && m->entries[k - 1].node == e->node && m->entries[k - 1].kind == e->kind) {
+			continue;
+		}
+		m->entries[k++] = *e;
+	}
+	m->count = k;
+}
+
+void
+match_run(struct tree *t, const struct match_settings *s)
+{
+	if (!t->differential || t->runs || (!s->names && !s->structure) || t->node_count < 2) {
+		return;
+	}
+	struct ctx c = {.t = t, .m = xcalloc(1, sizeof(struct match))};
+	buf_init(&c.m->strings);
+	graft_init(&c.g, t);
+	if (s->names) {
+		pass_names(&c);
+	}
+	if (s->structure) {
+		pass_structure(&c);
+		pass_moves(&c);
+		plan_finish(&c.plan);
+		free(c.tops[SIDE_BASE]);
+		free(c.tops[SIDE_HEAD]);
+	}
+	struct match *m = c.m;
+	for (size_t i = 0; i < m->count; i++) {
+		struct match_entry *e = &m->entries[i];
+		e->node = graft_holder(&c.g, e->node);
+		e->peer = e->peer == TREE_NONE ? TREE_NONE : graft_holder(&c.g, e->peer);
+	}
+	graft_finish(&c.g);
+	if (m->count == 0) {
+		match_destroy(m);
+		return;
+	}
+	order(m, t);
+	m->entry_of = xcalloc(t->node_count, sizeof(uint32_t));
+	/* A frame with two entries shows the first, the larger change. */
+	for (size_t i = m->count; i-- > 0;) {
+		m->entry_of[m->entries[i].node] = (uint32_t)i + 1;
+		m->per_kind[m->entries[i].kind]++;
+	}
+	match_destroy(t->match);
+	t->match = m;
+}
+
+void
+match_destroy(struct match *m)
+{
+	if (!m) {
+		return;
+	}
+	free(m->entries);
+	free(m->entry_of);
+	buf_finish(&m->strings);
+	free(m);
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""bench/gen-refactor.py and bench/match-score.py, small, so they do not rot.
+
+    match_bench.py DIFFFOLD REPO
+
+Generates a 4000-stack pair with its truth in a temporary folder, scores
+difffold on it, and checks that the score has every line, that at least
+90 % of the renames and of the inserted and removed wrappers were matched
+(deterministic: a fixed seed), and that no rename or wrapper match is
+wrong. Exits 1 with the reason.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    exe, repo = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        base, head, truth = (os.path.join(tmp, n) for n in ("b.folded", "h.folded", "t.json"))
+        subprocess.run([sys.executable, os.path.join(repo, "bench", "gen-refactor.py"),
+                        "--stacks", "4000", "--seed", "7", "--out-base", base, "--out-head",
+                        head, "--truth", truth], check=True)
+        out = subprocess.run([sys.executable, os.path.join(repo, "bench", "match-score.py"),
+                              exe, base, head, truth], check=True, stdout=subprocess.PIPE,
+                             text=True).stdout
+    print(out, end="")
+    for cls in ("renames", "wrappers_added", "wrappers_removed"):
+        m = re.search(r"^%s\s+(\d+) of\s+(\d+) matched" % cls, out, re.M)
+        if not m:
+            sys.exit("FAIL: no %s line" % cls)
+        if int(m.group(1)) < 0.9 * int(m.group(2)):
+            sys.exit("FAIL: %s: %s of %s matched" % (cls, m.group(1), m.group(2)))
+    for line in out.splitlines():
+        if line.startswith("  wrong:") and "moved_in" not in line:
+            sys.exit("FAIL: a wrong match: " + line)
+    if not re.search(r"^drawn as new\s+\d+ head samples", out, re.M):
+        sys.exit("FAIL: no drawn-as-new line")
+
+
+if __name__ == "__main__":
+    main()

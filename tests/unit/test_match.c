@@ -1,0 +1,251 @@
+/* match: names, wrappers, renames and moves across builds, on small trees. */
+#include "match.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "match_tree.h"
+#include "tree_build.h"
+
+/* The tree and the match the test attached to it. */
+static void
+drop(struct tree *t)
+{
+	match_destroy(t->match);
+	tree_destroy(t);
+}
+
+static const struct match_settings all = {true, true};
+
+/* A finished differential tree of "stack count" lines per side, ',' between lines. */
+static struct tree *
+build(const char *base, const char *head)
+{
+	static const struct tree_options opt = {.min_delta = 0.001};
+	struct tree *t = tree_create(&opt);
+	const char *sides[2] = {base, head};
+	for (int side = 0; side < 2; side++) {
+		const char *p = sides[side];
+		while (*p) {
+			const char *end = strchr(p, ',');
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			const char *sp = memchr(p, ' ', len);
+			assert_non_null(sp);
+			const char *reason;
+			struct count c = {strtoull(sp + 1, NULL, 10), 0};
+			assert_true(tree_add_stack(
+			        t, (enum side)side, p, (size_t)(sp - p), c, &reason));
+			p += len + (end ? 1 : 0);
+		}
+	}
+	tree_finish(t, true);
+	return t;
+}
+
+/* The node at a ';'-separated path, or TREE_NONE. */
+static uint32_t
+find(const struct tree *t, const char *path)
+{
+	uint32_t at = TREE_ROOT;
+	while (*path && at != TREE_NONE) {
+		const char *end = strchr(path, ';');
+		size_t len = end ? (size_t)(end - path) : strlen(path);
+		uint32_t k = t->nodes[at].first_child;
+		for (; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+			size_t l;
+			const char *s = tree_node_name(t, &t->nodes[k], &l);
+			if (l == len && memcmp(s, path, len) == 0) {
+				break;
+			}
+		}
+		at = k;
+		path += len + (end ? 1 : 0);
+	}
+	return at;
+}
+
+static double
+base_of(const struct tree *t, const char *path)
+{
+	uint32_t id = find(t, path);
+	assert_int_not_equal(id, TREE_NONE);
+	return tree_value(t, &t->nodes[id], SIDE_BASE, false);
+}
+
+static enum match_kind
+kind_at(const struct tree *t, const char *path)
+{
+	uint32_t id = find(t, path);
+	assert_int_not_equal(id, TREE_NONE);
+	const struct match_entry *e = match_of(t, id);
+	return e ? (enum match_kind)e->kind : MATCH_NONE;
+}
+
+static void
+test_rust_hash_is_one_function(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;run::h0123456789abcdef;work 10",
+	        "app;main;run::hfedcba9876543210;work 12");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(t->match->names_matched, 1);
+	assert_true(base_of(t, "app;main;run::hfedcba9876543210;work") == 10);
+	assert_int_equal(kind_at(t, "app;main;run::hfedcba9876543210"), MATCH_NAME);
+	assert_int_equal(find(t, "app;main;run::h0123456789abcdef"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_off_changes_nothing(void **state)
+{
+	(void)state;
+	static const struct match_settings none = {false, false};
+	struct tree *t = build("app;main;run::h0123456789abcdef;work 10",
+	        "app;main;run::hfedcba9876543210;work 12");
+	size_t nodes = t->node_count;
+	match_run(t, &none);
+	assert_int_equal(t->node_count, nodes);
+	assert_null(t->match);
+	/* Rules off, structure on: the two names meet under one parent, leaves below alike. */
+	static const struct match_settings exact = {false, true};
+	match_run(t, &exact);
+	assert_true(t->match == NULL || t->match->names_matched == 0);
+	drop(t);
+}
+
+static void
+test_inserted_wrapper(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;serve;parse 10,app;main;serve;reply 5",
+	        "app;main;middleware;serve;parse 11,app;main;middleware;serve;reply 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;middleware"), MATCH_WRAPPER_ADDED);
+	assert_true(base_of(t, "app;main;middleware;serve;parse") == 10);
+	assert_int_equal(find(t, "app;main;serve"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_removed_wrapper(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;shim;serve;parse 10,app;main;shim 2",
+	        "app;main;serve;parse 9,app;main 2");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;serve"), MATCH_WRAPPER_REMOVED);
+	assert_true(base_of(t, "app;main;serve;parse") == 10);
+	/* The wrapper's own count goes to its caller, as inlining does. */
+	assert_true(base_of(t, "app;main") == 12);
+	drop(t);
+}
+
+static void
+test_one_more_recursion_is_no_wrapper(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;parse;parse;expr 20", "app;main;parse;expr 18");
+	match_run(t, &all);
+	assert_null(t->match);
+	drop(t);
+}
+
+static void
+test_rename_by_subtree(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;load_config;read 10,app;main;load_config;parse 6",
+	        "app;main;read_settings;read 11,app;main;read_settings;parse 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;read_settings"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;read_settings;parse") == 6);
+	size_t len;
+	const char *from =
+	        match_other_name(t, match_of(t, find(t, "app;main;read_settings")), &len);
+	assert_int_equal(len, strlen("load_config"));
+	assert_memory_equal(from, "load_config", len);
+	drop(t);
+}
+
+static void
+test_unrelated_leaves_stay_apart(void **state)
+{
+	(void)state;
+	/* A removed and a new function with nothing in common below: no match. */
+	struct tree *t = build("app;main;old_leaf 10,app;main;work;a 5,app;main;gone;x 4",
+	        "app;main;new_leaf 10,app;main;work;a 5,app;main;fresh;y 4");
+	match_run(t, &all);
+	assert_null(t->match);
+	drop(t);
+}
+
+static void
+test_move(void **state)
+{
+	(void)state;
+	struct tree *t = build("app;main;x;f;g 10,app;main;x;h 5,app;main;y;k 4",
+	        "app;main;y;f;g 11,app;main;x;h 5,app;main;y;k 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;x;f"), MATCH_MOVED_OUT);
+	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
+	assert_int_equal(e->peer, find(t, "app;main;x;f"));
+	/* A move is marked, not merged: both frames keep their counts. */
+	assert_true(base_of(t, "app;main;x;f") == 10);
+	drop(t);
+}
+
+static void
+test_crowded_parent_is_left_alone(void **state)
+{
+	(void)state;
+	/* More renamed siblings than GRAFT_MAX_CHILDREN: not merged, and not
+	 * in square time; one frame deeper, under a parent of two, merged. */
+	struct buf base, head;
+	buf_init(&base);
+	buf_init(&head);
+	for (unsigned i = 0; i <= GRAFT_MAX_CHILDREN / 2; i++) {
+		buf_printf(&base, "app;main;f%u::h%016x 1,", i, i);
+		buf_printf(&head, "app;main;f%u::h%016x 1,", i, i + 1);
+	}
+	buf_adds(&base, "app;run;g::h0123456789abcdef 3");
+	buf_adds(&head, "app;run;g::hfedcba9876543210 3");
+	struct tree *t = build(base.data, head.data);
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(t->match->names_matched, 1);
+	assert_int_equal(kind_at(t, "app;run;g::hfedcba9876543210"), MATCH_NAME);
+	assert_int_not_equal(find(t, "app;main;f0::h0000000000000000"), TREE_NONE);
+	buf_finish(&base);
+	buf_finish(&head);
+	drop(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_rust_hash_is_one_function),
+	        cmocka_unit_test(test_off_changes_nothing),
+	        cmocka_unit_test(test_inserted_wrapper),
+	        cmocka_unit_test(test_removed_wrapper),
+	        cmocka_unit_test(test_one_more_recursion_is_no_wrapper),
+	        cmocka_unit_test(test_rename_by_subtree),
+	        cmocka_unit_test(test_unrelated_leaves_stay_apart),
+	        cmocka_unit_test(test_move),
+	        cmocka_unit_test(test_crowded_parent_is_left_alone),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
