@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "diag.h"
+#include "options.h"
 
 /* getopt_long's codes of the options without a short letter. */
 enum long_only {
@@ -87,6 +88,8 @@ extern const char options_short[];
 bool options_usage(struct diag *err, const char *what, const char *arg);
 /* "what 'arg'", then the nearest of names (NULL-terminated) as "did you
  * mean", or all of them when none is near; false. */
+/* -f NAME: the output format it names; a usage error with "did you mean" if none. */
+bool options_parse_format(const char *arg, enum format *f, struct diag *err);
 bool options_unknown_value(
         struct diag *err, const char *what, const char *arg, const char *const *names);
 
