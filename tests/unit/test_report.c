@@ -917,6 +917,7 @@ gates_tell_noise_from_change(void **state)
 	                   "confirmed at p < 0.05 (1 tested)\n");
 	assert_lacks(m, "new baseline");
 	free(m);
+	runs_destroy(t->runs); /* attached here, freed by its owner */
 	tree_destroy(t);
 	/* +50% on 10,000 samples: confirmed. */
 	t = pair("main;a 10000\nmain;b 90000\n", "main;a 15000\nmain;b 90000\n", false);
@@ -924,6 +925,7 @@ gates_tell_noise_from_change(void **state)
 	buf_setlen(&why, 0);
 	assert_true(report_gates(t, &o, &why));
 	assert_contains(why.data, "regression: a self +50.0% of its base");
+	runs_destroy(t->runs); /* attached here, freed by its owner */
 	tree_destroy(t);
 	buf_finish(&why);
 	options_finish(&o);
