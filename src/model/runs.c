@@ -207,6 +207,16 @@ demote(const struct runs *r, struct tree *t)
 		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
 		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, total)) {
 			n->status = STATUS_SAME;
+		} else if (n->status == STATUS_SLOWER || n->status == STATUS_FASTER) {
+			/* The test confirms a change of share; when the totals differ, a
+			 * count that fell can hold a share that rose. Colour only what
+			 * the test confirms in the direction drawn. */
+			double lo, hi, p;
+			runs_node_interval(r, (uint32_t)id, false, &lo, &hi, &p);
+			double share = (lo + hi) / 2;
+			if (n->status == STATUS_SLOWER ? share <= 0 : share >= 0) {
+				n->status = STATUS_SAME;
+			}
 		}
 	}
 }

@@ -947,6 +947,43 @@ gate_names_are_code_spans(void **state)
 	options_finish(&o);
 }
 
+/* The child of node id named name, or TREE_NONE. */
+static uint32_t
+child_named(const struct tree *t, uint32_t id, const char *name)
+{
+	for (uint32_t c = tree_node(t, id)->first_child; c != TREE_NONE;
+	        c = tree_node(t, c)->next_sibling) {
+		size_t len;
+		const char *n = tree_node_name(t, tree_node(t, c), &len);
+		if (len == strlen(name) && memcmp(n, name, len) == 0) {
+			return c;
+		}
+	}
+	return TREE_NONE;
+}
+
+/*
+ * Head half as long: a's count falls by 2% while its share nearly doubles.
+ * The test confirms a share that rose, so a is not drawn faster; b, whose
+ * count and share both fell, is.
+ */
+static void
+colours_only_the_confirmed_direction(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a 1000\nmain;b 9000\n", "main;a 980\nmain;b 4000\n", false);
+	runs_attach_single(t, 0.05, false);
+	uint32_t main_id = child_named(t, TREE_ROOT, "main");
+	assert_int_not_equal(main_id, TREE_NONE);
+	uint32_t a = child_named(t, main_id, "a"), b = child_named(t, main_id, "b");
+	assert_int_not_equal(a, TREE_NONE);
+	assert_int_not_equal(b, TREE_NONE);
+	assert_int_equal(tree_node(t, a)->status, STATUS_SAME);
+	assert_int_equal(tree_node(t, b)->status, STATUS_FASTER);
+	runs_destroy(t->runs); /* attached here, freed by its owner */
+	tree_destroy(t);
+}
+
 int
 main(void)
 {
@@ -977,6 +1014,7 @@ main(void)
 	        cmocka_unit_test(opens_with_the_verdict),
 	        cmocka_unit_test(summarises_the_verdict_in_json),
 	        cmocka_unit_test(gates_tell_noise_from_change),
+	        cmocka_unit_test(colours_only_the_confirmed_direction),
 	        cmocka_unit_test(gate_names_are_code_spans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
