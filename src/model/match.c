@@ -431,8 +431,8 @@ pair_up(const struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, 
         const uint8_t *taken, bool leaves_alone, uint32_t *pr, uint32_t *pn, double *psim)
 {
 	const struct tree *t = c->t;
-	if (nr * nh > MAX_PAIRS) {
-		return 0;
+	if (nr == 0 || nh == 0 || nr * nh > MAX_PAIRS) {
+		return 0; /* nothing to pair (rs or ns may then be NULL), or too many */
 	}
 	if (leaves_alone && nr == 1 && nh == 1 && t->nodes[rs[0]].first_child == TREE_NONE &&
 	        t->nodes[ns[0]].first_child == TREE_NONE && !taken[ns[0]] &&

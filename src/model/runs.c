@@ -7,7 +7,7 @@
 #include "tree_build.h"
 #include "xalloc.h"
 
-#define SMALL_COUNTS 64
+#define SMALL_COUNTS ((size_t)64)
 
 /* One run of a side: each node's self count, for the nodes it knew of. */
 struct run {
