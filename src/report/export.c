@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "folded.h"
+#include "folded_syntax.h"
 #include "report.h"
 #include "report_match.h"
 #include "xalloc.h"
@@ -168,7 +168,7 @@ json_flat_node(
  * so a parent always comes before its children.
  */
 static void
-export_json_flat(struct out *o, const struct tree *t, const struct options *opt)
+export_json_flat(struct out *o, const struct tree *t, const struct report_options *opt)
 {
 	struct buf *b = &o->b;
 	json_totals(b, t);
@@ -195,7 +195,7 @@ export_json_flat(struct out *o, const struct tree *t, const struct options *opt)
 }
 
 void
-export_json(struct out *o, const struct tree *t, const struct options *opt)
+export_json(struct out *o, const struct tree *t, const struct report_options *opt)
 {
 	if (opt->json_layout == JSON_LAYOUT_FLAT) {
 		export_json_flat(o, t, opt);
