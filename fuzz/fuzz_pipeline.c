@@ -202,13 +202,15 @@ static void
 write_text_formats(const struct tree *t, const struct options *o, const struct layout *l)
 {
 	struct out out;
+	struct report_options r;
+	settings_report(o, &r);
 
 	out_init_memory(&out);
-	export_json(&out, t, o);
+	export_json(&out, t, &r);
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
-	struct options flat = *o;
+	struct report_options flat = r;
 	flat.json_layout = JSON_LAYOUT_FLAT;
 	out_init_memory(&out);
 	export_json(&out, t, &flat);
@@ -228,16 +230,19 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_md(&out, t, o);
+	report_write_md(&out, t, &r);
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_text(&out, t, o, o->theme == THEME_DARK);
+	report_write_text(&out, t, &r, o->theme == THEME_DARK);
 	buf_finish(&out.b);
 
+	/* The gates as main runs them, after the outputs. */
 	struct buf why;
 	buf_init(&why);
-	report_gate(t, o->fail_on_regression, &why);
+	if (report_gates_on(&r) && report_gates_check(t, &r, &why)) {
+		report_gates(t, &r, &why);
+	}
 	buf_finish(&why);
 }
 

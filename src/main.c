@@ -50,12 +50,14 @@ static bool
 render(struct out *out, const struct tree *t, const struct options *o, enum format f,
         struct layout **cache, struct diag *err)
 {
+	struct report_options r;
+	settings_report(o, &r);
 	switch (f) {
 	case FORMAT_FOLDED:
 		export_folded(out, t);
 		return true;
 	case FORMAT_JSON:
-		export_json(out, t, o);
+		export_json(out, t, &r);
 		return true;
 	case FORMAT_SVG:
 		svg_write(out, picture(t, o, cache));
@@ -65,10 +67,10 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 	case FORMAT_PDF:
 		return render_pdf(out, picture(t, o, cache), err);
 	case FORMAT_MD:
-		report_write_md(out, t, o);
+		report_write_md(out, t, &r);
 		return true;
 	case FORMAT_TEXT:
-		report_write_text(out, t, o,
+		report_write_text(out, t, &r,
 		        !out->path && isatty(STDOUT_FILENO) &&
 		                !options_no_color(getenv("NO_COLOR")));
 		return true;
@@ -111,13 +113,23 @@ write_outputs(const struct tree *t, const struct options *o)
 	return code == EXIT_OK && cut ? EXIT_INPUT : code;
 }
 
+static bool
+gates_asked(const struct options *o)
+{
+	struct report_options r;
+	settings_report(o, &r);
+	return report_gates_on(&r);
+}
+
 /* Runs after the outputs are written, so a failing CI job still has them. */
 static int
 gate(const struct tree *t, const struct options *o)
 {
 	struct buf why;
 	buf_init(&why);
-	bool failed = report_gates(t, o, &why);
+	struct report_options r;
+	settings_report(o, &r);
+	bool failed = report_gates(t, &r, &why);
 	for (const char *line = why.data; *line;) {
 		const char *end = strchr(line, '\n');
 		int len = end ? (int)(end - line) : (int)strlen(line);
@@ -194,7 +206,9 @@ gates_usable(const struct tree *t, const struct options *o)
 {
 	struct buf why;
 	buf_init(&why);
-	bool ok = !report_gates_on(o) || report_gates_check(t, o, &why);
+	struct report_options r;
+	settings_report(o, &r);
+	bool ok = !report_gates_on(&r) || report_gates_check(t, &r, &why);
 	if (!ok) {
 		fprintf(stderr, "difffold: %s\n", why.data);
 	}
@@ -210,7 +224,9 @@ run(const struct options *opt)
 	struct input_info info;
 	struct buf msg;
 	buf_init(&msg);
-	bool ok = input_read(opt, &t, &info, &msg);
+	struct input_options in;
+	settings_input(opt, &in);
+	bool ok = input_read(&in, &t, &info, &msg);
 	fputs(msg.data, stderr);
 	buf_finish(&msg);
 	if (!ok) {
@@ -228,7 +244,7 @@ run(const struct options *opt)
 	int code = write_outputs(t, o);
 	timing_stage("outputs");
 	timing_print();
-	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
+	if (code == EXIT_OK && gates_asked(o) && t->differential) {
 		code = gate(t, o);
 	}
 	input_tree_destroy(t);

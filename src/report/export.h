@@ -10,12 +10,12 @@
 #define DIFFFOLD_EXPORT_H
 
 #include "buf.h"
-#include "options.h"
+#include "report_options.h"
 #include "output.h"
 #include "tree.h"
 
 void export_folded(struct out *o, const struct tree *t);
 /* With two profiles the object also carries report_json_summary. */
-void export_json(struct out *o, const struct tree *t, const struct options *opt);
+void export_json(struct out *o, const struct tree *t, const struct report_options *opt);
 
 #endif

@@ -228,7 +228,7 @@ report_summary_finish(struct summary *s)
 }
 
 size_t
-report_top(const struct options *opt)
+report_top(const struct report_options *opt)
 {
 	return opt && opt->top ? opt->top : DEFAULT_TOP;
 }
@@ -359,7 +359,7 @@ report_header_cells(const struct summary *s, enum list l, const char **h)
 }
 
 void
-report_summary_name_counts(struct summary *s, const struct options *opt)
+report_summary_name_counts(struct summary *s, const struct report_options *opt)
 {
 	const char *name = opt->countname;
 	size_t n = name ? strlen(name) : 0;
@@ -414,13 +414,13 @@ report_title(const struct summary *s, enum list l)
 }
 
 const char *
-report_label(const struct options *opt, enum side side)
+report_label(const struct report_options *opt, enum side side)
 {
 	return side == SIDE_BASE ? opt->base_label : opt->head_label;
 }
 
 const char *
-report_countname(const struct options *opt)
+report_countname(const struct report_options *opt)
 {
 	return opt->countname;
 }

@@ -144,7 +144,7 @@ json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, si
 
 /* The verdict, the largest self change and every gate's result. */
 static void
-json_verdict(struct buf *b, const struct summary *s, const struct options *opt, size_t top)
+json_verdict(struct buf *b, const struct summary *s, const struct report_options *opt, size_t top)
 {
 	size_t gates, failed;
 	report_gates_tally(s, opt, &gates, &failed);
@@ -191,18 +191,18 @@ json_transform(void *ctx, const char *option, const char *value)
 
 /* The transforms in the order they apply; absent when there are none. */
 static void
-json_transforms(struct buf *b, const struct options *opt)
+json_transforms(struct buf *b, const struct report_options *opt)
 {
-	if (!transform_active(opt->tree.transform)) {
+	if (!transform_active(opt->transform)) {
 		return;
 	}
 	buf_adds(b, ",\"transforms\":[");
-	transform_each(opt->tree.transform, json_transform, b);
+	transform_each(opt->transform, json_transform, b);
 	buf_addc(b, ']');
 }
 
 void
-report_json_summary(struct buf *b, const struct tree *t, const struct options *opt)
+report_json_summary(struct buf *b, const struct tree *t, const struct report_options *opt)
 {
 	struct summary s;
 	report_summary_init(&s, t, true);

@@ -119,7 +119,7 @@ add_url(struct buf *b, const char *url)
 }
 
 static void
-md_headline(struct buf *b, const struct summary *s, const struct options *opt)
+md_headline(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	if (opt && opt->image_url) {
 		size_t at = b->len;
@@ -180,14 +180,14 @@ report_md_fit(struct buf *b)
 }
 
 void
-report_add_transforms(struct buf *b, const struct options *opt, bool md)
+report_add_transforms(struct buf *b, const struct report_options *opt, bool md)
 {
-	if (!transform_active(opt->tree.transform)) {
+	if (!transform_active(opt->transform)) {
 		return;
 	}
 	struct buf desc;
 	buf_init(&desc);
-	transform_describe(opt->tree.transform, &desc);
+	transform_describe(opt->transform, &desc);
 	/*
 	 * The patterns are the user's, but a report may travel: escaped, and in
 	 * Markdown a fenced block, where nothing is markup and '|' needs no
@@ -212,7 +212,7 @@ report_add_transforms(struct buf *b, const struct options *opt, bool md)
 
 /* The rule used, shared word for word by the Markdown and text reports. */
 void
-report_write_md(struct out *o, const struct tree *t, const struct options *opt)
+report_write_md(struct out *o, const struct tree *t, const struct report_options *opt)
 {
 	struct summary s;
 	report_summary_init(&s, t, true);

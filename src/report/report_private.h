@@ -13,7 +13,7 @@
 
 #include "buf.h"
 #include "count.h"
-#include "options.h"
+#include "report_options.h"
 #include "tree.h"
 
 /*
@@ -121,13 +121,13 @@ report_fn(const struct summary *s, uint32_t id)
 }
 /* Titles the count column after the profile's unit (--countname, or the
  * unit a reader named: instructions for callgrind's Ir). */
-void report_summary_name_counts(struct summary *s, const struct options *opt);
+void report_summary_name_counts(struct summary *s, const struct report_options *opt);
 /* A side's count as compared: exact, or scaled for a normalised base. */
 struct amount report_amount(const struct summary *s, struct count c, enum side side);
 /* head - base: a sign and an exact magnitude when both are exact. */
 struct amount report_change(struct amount base, struct amount head);
 /* Rows per list: --top, or DEFAULT_TOP. */
-size_t report_top(const struct options *opt);
+size_t report_top(const struct report_options *opt);
 /* The list's heading, or NULL when the list is not shown for this summary. */
 const char *report_title(const struct summary *s, enum list l);
 size_t report_columns(const struct summary *s);
@@ -147,10 +147,10 @@ void report_add_label(struct buf *b, const char *s, bool md);
 /* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
 void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */
-const char *report_label(const struct options *opt, enum side side);
-const char *report_countname(const struct options *opt);
+const char *report_label(const struct report_options *opt, enum side side);
+const char *report_countname(const struct report_options *opt);
 /* "Transforms: --replace '...' ..." and a newline, when any (report_md.c). */
-void report_add_transforms(struct buf *b, const struct options *opt, bool md);
+void report_add_transforms(struct buf *b, const struct report_options *opt, bool md);
 /* The rule used, shared word for word by the Markdown and text reports. */
 void report_add_rule(struct buf *b, const struct summary *s, bool md);
 
@@ -185,10 +185,10 @@ struct gate_eval {
 };
 
 /* The gates opt asks for, in a fixed order: regression, function, new, patterns. */
-size_t report_gates_count(const struct options *opt);
+size_t report_gates_count(const struct report_options *opt);
 /* Evaluates gate i of report_gates_count on s; report_gate_finish frees it. */
 void report_gate_eval(
-        const struct summary *s, const struct options *opt, size_t i, struct gate_eval *ev);
+        const struct summary *s, const struct report_options *opt, size_t i, struct gate_eval *ev);
 void report_gate_finish(struct gate_eval *ev);
 /* The gate as the user gave it: `--fail-on-regression 5`. */
 void report_gate_title(struct buf *b, const struct gate_eval *ev, bool md);
@@ -205,7 +205,7 @@ enum verdict {
 
 /* Counts the gates opt asks for and those that tripped on s. */
 void report_gates_tally(
-        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed);
+        const struct summary *s, const struct report_options *opt, size_t *gates, size_t *failed);
 enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed);
 /* Whether base and head share no root frame though both hold samples. */
 bool report_roots_differ(const struct summary *s);
@@ -223,9 +223,11 @@ const char *report_verdict_name(enum verdict v);
 /* The row with the largest self change beyond the noise floor, or NULL. */
 const struct row *report_largest_self(const struct summary *s, enum list *l);
 /* The verdict sentence after "Verdict: WORD", shared by Markdown and text. */
-void report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_verdict(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* The gates section of the Markdown and text reports (nothing without gates). */
-void report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_gates(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 
 /* ---- signals (report_signals.c) ------------------------------------- */
 
@@ -253,13 +255,15 @@ struct signals {
 	bool depth_present; /* it moved by 1% of the base or more */
 };
 
-void report_signals_init(struct signals *sg, const struct summary *s, const struct options *opt);
+void report_signals_init(
+        struct signals *sg, const struct summary *s, const struct report_options *opt);
 bool report_signals_any(const struct signals *sg);
 /* The Signals section of the Markdown and text reports. */
 void report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md);
+        const struct report_options *opt, bool md);
 /* The glob list of a signal: the user's, or the defaults. */
-const char *const *report_signal_patterns(const struct options *opt, enum signal_kind k, size_t *n);
+const char *const *report_signal_patterns(
+        const struct report_options *opt, enum signal_kind k, size_t *n);
 
 /* ---- the sections of issue 19 (report_sections.c) -------------------- */
 
@@ -271,15 +275,15 @@ void report_add_change_words(
 void report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md);
 /* Hot-path changes: one line a function, largest self change first. */
 void report_add_hot_changes(
-        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* The five most expensive functions (self) of base and head side by side. */
 void report_add_top_functions(struct buf *b, const struct summary *s, bool md);
 /* What to investigate: a few bullets from the lists, signals and gates. */
 void report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md);
+        const struct report_options *opt, bool md);
 /* After an improvement: the sentence and the command that updates the baseline. */
 void report_add_baseline(
-        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /*
  * The last guard of the comment limit: past MD_REPORT_MAX bytes the report
  * is cut after its last whole line and says so. The per-table budgets keep
@@ -289,9 +293,11 @@ void report_add_baseline(
 void report_md_fit(struct buf *b);
 
 /* Before the tables: baseline command, hot-path changes, most expensive functions. */
-void report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_opening(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* After them: signals, repeated runs, what to investigate, gates. */
-void report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_closing(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /*
  * A table of nrows x ncol cells (row-major) under head: Markdown with the
  * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
@@ -311,7 +317,7 @@ void report_text_grid(struct buf *b, const char *const *head, const struct buf *
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */
-void report_sections_json(struct buf *b, const struct summary *s, const struct options *opt);
+void report_sections_json(struct buf *b, const struct summary *s, const struct report_options *opt);
 
 /* ---- repeated runs (report_runs.c) ----------------------------------- */
 
@@ -321,8 +327,9 @@ bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
 /* The verdict without gates under --runs: the test on the runs' totals. */
 enum verdict report_runs_verdict(const struct summary *s);
 /* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
-void report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_runs(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
-void report_runs_json(struct buf *b, const struct summary *s, const struct options *opt);
+void report_runs_json(struct buf *b, const struct summary *s, const struct report_options *opt);
 
 #endif

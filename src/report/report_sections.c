@@ -122,8 +122,8 @@ hot_lines(const struct summary *s, size_t top, size_t *n)
 }
 
 static void
-hot_line(struct buf *b, const struct summary *s, const struct options *opt, const struct hot *h,
-        bool md)
+hot_line(struct buf *b, const struct summary *s, const struct report_options *opt,
+        const struct hot *h, bool md)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, h->r->id, &len);
@@ -145,7 +145,8 @@ hot_line(struct buf *b, const struct summary *s, const struct options *opt, cons
 }
 
 void
-report_add_hot_changes(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_hot_changes(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	if (!s->differential) {
 		return;
@@ -267,7 +268,7 @@ path_of(const struct summary *s, uint32_t id)
 }
 
 static void
-why_regression(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+why_regression(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	const struct row *r = &s->rows[LIST_REG_SELF][0];
 	size_t len;
@@ -309,7 +310,7 @@ why_category(struct buf *b, const struct summary *s, const struct signal_categor
 /* Collects up to INVESTIGATE_MAX items, each a sentence without a newline. */
 static size_t
 investigate(struct buf *items, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md)
+        const struct report_options *opt, bool md)
 {
 	size_t n = 0, gates, failed;
 	report_gates_tally(s, opt, &gates, &failed);
@@ -356,7 +357,7 @@ investigate(struct buf *items, const struct summary *s, const struct signals *sg
 
 void
 report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md)
+        const struct report_options *opt, bool md)
 {
 	if (!s->differential) {
 		return;
@@ -415,7 +416,7 @@ shell_quote(struct buf *b, const char *p)
 
 /* cp -- 'head' 'base' for each pair of files, or false when there is none safe. */
 static bool
-baseline_command(struct buf *b, const struct options *opt)
+baseline_command(struct buf *b, const struct report_options *opt)
 {
 	if (opt->base_count != opt->head_count || opt->base_count == 0) {
 		return false;
@@ -435,7 +436,7 @@ baseline_command(struct buf *b, const struct options *opt)
 }
 
 static bool
-improved(const struct summary *s, const struct options *opt)
+improved(const struct summary *s, const struct report_options *opt)
 {
 	size_t gates, failed;
 	report_gates_tally(s, opt, &gates, &failed);
@@ -443,7 +444,8 @@ improved(const struct summary *s, const struct options *opt)
 }
 
 void
-report_add_baseline(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_baseline(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	if (!improved(s, opt)) {
 		return;
@@ -469,7 +471,8 @@ report_add_baseline(struct buf *b, const struct summary *s, const struct options
 /* ---- the report around its tables ------------------------------------ */
 
 void
-report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_opening(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	report_add_baseline(b, s, opt, md);
 	report_add_hot_changes(b, s, opt, md);
@@ -477,7 +480,8 @@ report_add_opening(struct buf *b, const struct summary *s, const struct options 
 }
 
 void
-report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_closing(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	struct signals sg;
 	report_signals_init(&sg, s, opt);
@@ -519,7 +523,7 @@ json_row_with(
 }
 
 static void
-json_hot(struct buf *b, const struct summary *s, const struct options *opt)
+json_hot(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	size_t n;
 	struct hot *h = hot_lines(s, report_top(opt), &n);
@@ -581,7 +585,7 @@ json_measure(struct buf *b, bool reported, const char *const *names, double base
 }
 
 static void
-json_category(struct buf *b, const struct summary *s, const struct options *opt,
+json_category(struct buf *b, const struct summary *s, const struct report_options *opt,
         const struct signals *sg, enum signal_kind k)
 {
 	const struct signal_category *c = &sg->cat[k];
@@ -605,8 +609,8 @@ json_category(struct buf *b, const struct summary *s, const struct options *opt,
 }
 
 static void
-json_signals(
-        struct buf *b, const struct summary *s, const struct options *opt, const struct signals *sg)
+json_signals(struct buf *b, const struct summary *s, const struct report_options *opt,
+        const struct signals *sg)
 {
 	buf_adds(b, ",\"signals\":{\"new_hot_paths\":[");
 	for (size_t i = 0; i < sg->nhot; i++) {
@@ -628,7 +632,7 @@ json_signals(
 }
 
 void
-report_sections_json(struct buf *b, const struct summary *s, const struct options *opt)
+report_sections_json(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	if (!s->differential) {
 		return;

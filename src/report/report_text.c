@@ -136,7 +136,7 @@ report_text_grid(struct buf *b, const char *const *head, const struct buf *cells
 }
 
 static void
-text_headline(struct buf *b, const struct summary *s, const struct options *opt, bool color)
+text_headline(struct buf *b, const struct summary *s, const struct report_options *opt, bool color)
 {
 	buf_adds(b, "difffold: ");
 	if (s->differential) {
@@ -174,7 +174,7 @@ text_headline(struct buf *b, const struct summary *s, const struct options *opt,
 }
 
 void
-report_write_text(struct out *o, const struct tree *t, const struct options *opt, bool color)
+report_write_text(struct out *o, const struct tree *t, const struct report_options *opt, bool color)
 {
 	struct summary s;
 	report_summary_init(&s, t, true);

@@ -18,7 +18,7 @@
 
 void
 report_gates_tally(
-        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed)
+        const struct summary *s, const struct report_options *opt, size_t *gates, size_t *failed)
 {
 	*gates = report_gates_count(opt);
 	*failed = 0;
@@ -220,7 +220,8 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
  * samples); largest self change `zstd_compress` +610 (new)." on one line.
  */
 void
-report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_verdict(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	size_t gates, failed;
 	report_gates_tally(s, opt, &gates, &failed);

@@ -47,9 +47,11 @@ json_of_tree(const struct tree *t, size_t *len)
 {
 	struct options o;
 	options_init(&o);
+	struct report_options r;
+	settings_report(&o, &r);
 	struct out out;
 	out_init_memory(&out);
-	export_json(&out, t, &o);
+	export_json(&out, t, &r);
 	options_finish(&o);
 	return buf_detach(&out.b, len);
 }
