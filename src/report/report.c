@@ -255,16 +255,6 @@ report_points(const struct summary *s, double delta)
 	return s->larger.v > 0 ? delta / s->larger.v * 100 : 0;
 }
 
-void
-report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
-{
-	if (md) {
-		escape_md(b, s, len, cap);
-	} else {
-		escape_terminal(b, s, len, cap);
-	}
-}
-
 static void
 add_frame(struct buf *b, const struct tree *t, uint32_t id, size_t cap)
 {
@@ -428,7 +418,11 @@ report_countname(const struct report_options *opt)
 void
 report_add_label(struct buf *b, const char *s, bool md)
 {
-	report_add_name(b, s, strlen(s), MD_LABEL_CAP, md);
+	if (md) {
+		escape_md_inert(b, s, strlen(s), MD_LABEL_CAP);
+	} else {
+		escape_terminal(b, s, strlen(s), MD_LABEL_CAP);
+	}
 }
 
 void

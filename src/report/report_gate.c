@@ -380,8 +380,7 @@ report_gate_title(struct buf *b, const struct gate_eval *ev, bool md)
 	buf_init(&t);
 	buf_adds(&t, names[ev->kind]);
 	if (ev->kind == GATE_PATTERN) {
-		report_add_name(
-		        &t, ev->pattern->glob, strlen(ev->pattern->glob), MD_NAME_CAP, false);
+		escape_terminal(&t, ev->pattern->glob, strlen(ev->pattern->glob), MD_NAME_CAP);
 		buf_adds(&t, ev->pattern->total ? ":total:+" : ":+");
 	}
 	numfmt_report_number(&t, ev->limit, 6, true, false);
@@ -442,7 +441,7 @@ report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval 
 		if (md) {
 			report_add_code_name(b, name, len, true);
 		} else {
-			report_add_name(b, name, len, MD_NAME_CAP, false);
+			escape_terminal(b, name, len, MD_NAME_CAP);
 		}
 	}
 	switch (ev->kind) {

@@ -232,9 +232,9 @@ report_write_md(struct out *o, const struct tree *t, const struct report_options
 		report_add_rule(&b, &s, true);
 	}
 	if (opt->input_note) {
-		/* It quotes the input (a pprof sample type, a perf event): escaped. */
+		/* It quotes the input (a pprof sample type, a perf event): inert. */
 		buf_adds(&b, "\n_Input: ");
-		escape_md(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
+		escape_md_inert(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
 		buf_adds(&b, "._\n");
 	}
 	report_add_transforms(&b, opt, true);

@@ -141,9 +141,12 @@ void report_add_count(struct buf *b, double v, bool plus);
 void report_add_amount(struct buf *b, struct amount a, bool plus);
 /* A change in percentage points of the larger total. */
 double report_points(const struct summary *s, double delta);
-/* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */
-void report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md);
+/* A label or unit cut to MD_LABEL_CAP code points: Markdown-inert
+ * (escape_md_inert), or terminal-safe text. */
 void report_add_label(struct buf *b, const char *s, bool md);
+/* Any string of a file (a frame name, a description quoting names) cut to
+ * cap code points, terminal-safe, in a Markdown code span for a table cell. */
+void report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap);
 /* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
 void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */

@@ -142,18 +142,24 @@ report_largest_self(const struct summary *s, enum list *l)
 }
 
 void
-report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
+report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap)
 {
-	if (!md) {
-		escape_terminal(b, raw, len, TEXT_NAME_CAP);
-		return;
-	}
 	struct buf name;
 	buf_init(&name);
 	buf_add(&name, "", 0);
-	escape_terminal(&name, raw, len, MD_NAME_CAP);
+	escape_terminal(&name, raw, len, cap);
 	escape_md_code(b, name.data, name.len);
 	buf_finish(&name);
+}
+
+void
+report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
+{
+	if (md) {
+		report_add_md_code(b, raw, len, MD_NAME_CAP);
+	} else {
+		escape_terminal(b, raw, len, TEXT_NAME_CAP);
+	}
 }
 
 /* The function with the largest base self (the heaviest), or UINT32_MAX. */
