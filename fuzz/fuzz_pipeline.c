@@ -204,16 +204,16 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	struct out out;
 	struct report_options r;
 	settings_report(o, &r);
+	/* Computed once for every report format, as main does. */
+	struct report *rep = report_create(t, &r);
 
 	out_init_memory(&out);
-	export_json(&out, t, &r);
+	export_json(&out, t, o->json_layout, t->differential ? rep : NULL);
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
-	struct report_options flat = r;
-	flat.json_layout = JSON_LAYOUT_FLAT;
 	out_init_memory(&out);
-	export_json(&out, t, &flat);
+	export_json(&out, t, JSON_LAYOUT_FLAT, t->differential ? rep : NULL);
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
@@ -230,11 +230,12 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_md(&out, t, &r);
+	report_write_md(&out, rep);
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_text(&out, t, &r, o->theme == THEME_DARK);
+	report_write_text(&out, rep, o->theme == THEME_DARK);
+	report_destroy(rep);
 	buf_finish(&out.b);
 
 	/* The gates as main runs them, after the outputs. */

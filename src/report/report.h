@@ -14,12 +14,20 @@
 #include "output.h"
 #include "tree.h"
 
-void report_write_md(struct out *o, const struct tree *t, const struct report_options *opt);
+/*
+ * The report computed once (the summary, signals, gates and verdict) from
+ * t and opt, which must outlive it; then written in any of the formats
+ * below. report_destroy(NULL) does nothing.
+ */
+struct report;
+struct report *report_create(const struct tree *t, const struct report_options *opt);
+void report_destroy(struct report *r);
+
+void report_write_md(struct out *o, const struct report *r);
 /* color: use ANSI colours (main passes isatty(stdout) && !NO_COLOR). */
-void report_write_text(
-        struct out *o, const struct tree *t, const struct report_options *opt, bool color);
+void report_write_text(struct out *o, const struct report *r, bool color);
 /* Appends the `"summary":{...}` member (no leading comma) for -f json. */
-void report_json_summary(struct buf *b, const struct tree *t, const struct report_options *opt);
+void report_json_summary(struct buf *b, const struct report *r);
 /*
  * Every gate opt asks for (--fail-on-regression, --fail-on-function-
  * regression, --fail-on-new, each --fail-on): true when any tripped; then

@@ -722,20 +722,18 @@ section_gate(struct buf *b, size_t start, const struct summary *s, const struct 
 
 /* The gates section of the Markdown and text reports, when gates were given. */
 void
-report_add_gates(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_gates(struct buf *b, const struct report *r, bool md)
 {
-	size_t n = report_gates_count(opt);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
+	size_t n = r->ngates;
 	if (n == 0 || !s->differential) {
 		return;
 	}
 	buf_adds(b, md ? "\n#### Gates\n\n" : "\nGates\n");
 	size_t start = b->len, i = 0;
 	for (; i < n; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
-		bool more = section_gate(b, start, s, opt, &ev, md);
-		report_gate_finish(&ev);
-		if (!more) {
+		if (!section_gate(b, start, s, opt, &r->gates[i], md)) {
 			i++;
 			break;
 		}

@@ -212,24 +212,23 @@ report_add_transforms(struct buf *b, const struct report_options *opt, bool md)
 
 /* The rule used, shared word for word by the Markdown and text reports. */
 void
-report_write_md(struct out *o, const struct tree *t, const struct report_options *opt)
+report_write_md(struct out *o, const struct report *r)
 {
-	struct summary s;
-	report_summary_init(&s, t, true);
-	report_summary_name_counts(&s, opt);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
 	struct buf b, cell[NCOL];
 	buf_init(&b);
 	for (size_t i = 0; i < NCOL; i++) {
 		buf_init(&cell[i]);
 	}
-	if (s.differential) {
-		report_add_roots_warning(&b, &s, true);
-		report_add_verdict(&b, &s, opt, true);
+	if (s->differential) {
+		report_add_roots_warning(&b, s, true);
+		report_add_verdict(&b, r, true);
 		buf_addc(&b, '\n');
 	}
-	md_headline(&b, &s, opt);
-	if (s.differential) {
-		report_add_rule(&b, &s, true);
+	md_headline(&b, s, opt);
+	if (s->differential) {
+		report_add_rule(&b, s, true);
 	}
 	if (opt->input_note) {
 		/* It quotes the input (a pprof sample type, a perf event): inert. */
@@ -238,15 +237,15 @@ report_write_md(struct out *o, const struct tree *t, const struct report_options
 		buf_adds(&b, "._\n");
 	}
 	report_add_transforms(&b, opt, true);
-	report_match_text(&b, t, true); /* matching across builds */
-	report_add_opening(&b, &s, opt, true);
+	report_match_text(&b, s->t, true); /* matching across builds */
+	report_add_opening(&b, r, true);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];
-		if (report_title(&s, l)) {
-			md_table(&b, &s, l, report_top(opt), cell);
+		if (report_title(s, l)) {
+			md_table(&b, s, l, report_top(opt), cell);
 		}
 	}
-	report_add_closing(&b, &s, opt, true);
+	report_add_closing(&b, r, true);
 	report_md_fit(&b);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
@@ -254,5 +253,4 @@ report_write_md(struct out *o, const struct tree *t, const struct report_options
 		buf_finish(&cell[i]);
 	}
 	buf_finish(&b);
-	report_summary_finish(&s);
 }

@@ -31,6 +31,8 @@
 #define DEFAULT_TOP 10
 #define NCOL 6
 
+struct report;
+
 enum list {
 	LIST_REG_SELF,
 	LIST_IMP_SELF,
@@ -206,9 +208,6 @@ enum verdict {
 	VERDICT_IMPROVEMENT,
 };
 
-/* Counts the gates opt asks for and those that tripped on s. */
-void report_gates_tally(
-        const struct summary *s, const struct report_options *opt, size_t *gates, size_t *failed);
 enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed);
 /* Whether base and head share no root frame though both hold samples. */
 bool report_roots_differ(const struct summary *s);
@@ -226,11 +225,9 @@ const char *report_verdict_name(enum verdict v);
 /* The row with the largest self change beyond the noise floor, or NULL. */
 const struct row *report_largest_self(const struct summary *s, enum list *l);
 /* The verdict sentence after "Verdict: WORD", shared by Markdown and text. */
-void report_add_verdict(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
+void report_add_verdict(struct buf *b, const struct report *r, bool md);
 /* The gates section of the Markdown and text reports (nothing without gates). */
-void report_add_gates(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
+void report_add_gates(struct buf *b, const struct report *r, bool md);
 
 /* ---- signals (report_signals.c) ------------------------------------- */
 
@@ -268,6 +265,26 @@ void report_add_signals(struct buf *b, const struct summary *s, const struct sig
 const char *const *report_signal_patterns(
         const struct report_options *opt, enum signal_kind k, size_t *n);
 
+/* ---- the report, computed once (report_model.c) ------------------------ */
+
+/*
+ * Everything the reports say, computed once from the tree and the options:
+ * the summary (totals, functions, the ranked lists), the signals, every
+ * gate evaluated and the verdict. The renderers (report_md.c,
+ * report_text.c, report_json.c and the sections they share) format it and
+ * compute nothing that needs a threshold.
+ */
+struct report {
+	struct summary sum;
+	const struct report_options *opt;
+	struct signals signals;
+	/* The gates opt asks for, in report_gates_count's order, evaluated on
+	 * sum; NULL for one profile, which no gate judges. */
+	struct gate_eval *gates;
+	size_t ngates, failed; /* gates asked for, and those that tripped */
+	enum verdict verdict;
+};
+
 /* ---- the sections of issue 19 (report_sections.c) -------------------- */
 
 /* "B → H UNIT (+d, +x%, +y pp)", "new (H UNIT)" or "removed (B UNIT in
@@ -282,11 +299,9 @@ void report_add_hot_changes(
 /* The five most expensive functions (self) of base and head side by side. */
 void report_add_top_functions(struct buf *b, const struct summary *s, bool md);
 /* What to investigate: a few bullets from the lists, signals and gates. */
-void report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md);
+void report_add_investigate(struct buf *b, const struct report *r, bool md);
 /* After an improvement: the sentence and the command that updates the baseline. */
-void report_add_baseline(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
+void report_add_baseline(struct buf *b, const struct report *r, bool md);
 /*
  * The last guard of the comment limit: past MD_REPORT_MAX bytes the report
  * is cut after its last whole line and says so. The per-table budgets keep
@@ -296,11 +311,9 @@ void report_add_baseline(
 void report_md_fit(struct buf *b);
 
 /* Before the tables: baseline command, hot-path changes, most expensive functions. */
-void report_add_opening(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
+void report_add_opening(struct buf *b, const struct report *r, bool md);
 /* After them: signals, repeated runs, what to investigate, gates. */
-void report_add_closing(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
+void report_add_closing(struct buf *b, const struct report *r, bool md);
 /*
  * A table of nrows x ncol cells (row-major) under head: Markdown with the
  * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
@@ -320,7 +333,7 @@ void report_text_grid(struct buf *b, const char *const *head, const struct buf *
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */
-void report_sections_json(struct buf *b, const struct summary *s, const struct report_options *opt);
+void report_sections_json(struct buf *b, const struct report *r);
 
 /* ---- repeated runs (report_runs.c) ----------------------------------- */
 

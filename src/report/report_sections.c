@@ -309,11 +309,12 @@ why_category(struct buf *b, const struct summary *s, const struct signal_categor
 
 /* Collects up to INVESTIGATE_MAX items, each a sentence without a newline. */
 static size_t
-investigate(struct buf *items, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md)
+investigate(struct buf *items, const struct report *r, bool md)
 {
-	size_t n = 0, gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
+	const struct signals *sg = &r->signals;
+	size_t n = 0, gates = r->ngates, failed = r->failed;
 	if (failed) {
 		buf_printf(&items[n++],
 		        "%zu of %zu gate%s failed: the Gates section says which "
@@ -356,17 +357,16 @@ investigate(struct buf *items, const struct summary *s, const struct signals *sg
 }
 
 void
-report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md)
+report_add_investigate(struct buf *b, const struct report *r, bool md)
 {
-	if (!s->differential) {
+	if (!r->sum.differential) {
 		return;
 	}
 	struct buf items[INVESTIGATE_MAX];
 	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
 		buf_init(&items[i]);
 	}
-	size_t n = investigate(items, s, sg, opt, md);
+	size_t n = investigate(items, r, md);
 	buf_adds(b, md ? "\n#### What to investigate\n\n" : "\nWhat to investigate\n");
 	for (size_t i = 0; i < n; i++) {
 		buf_adds(b, md ? "- " : "  - ");
@@ -435,25 +435,16 @@ baseline_command(struct buf *b, const struct report_options *opt)
 	return true;
 }
 
-static bool
-improved(const struct summary *s, const struct report_options *opt)
-{
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
-	return s->differential && report_verdict(s, gates, failed) == VERDICT_IMPROVEMENT;
-}
-
 void
-report_add_baseline(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_baseline(struct buf *b, const struct report *r, bool md)
 {
-	if (!improved(s, opt)) {
+	if (!r->sum.differential || r->verdict != VERDICT_IMPROVEMENT) {
 		return;
 	}
 	struct buf cmd;
 	buf_init(&cmd);
 	buf_adds(b, md ? "\n**Head is better overall.** " : "\nHead is better overall. ");
-	if (baseline_command(&cmd, opt)) {
+	if (baseline_command(&cmd, r->opt)) {
 		buf_adds(b, "Once the improvement is confirmed, make it the new baseline: ");
 		if (md) {
 			escape_md_code(b, cmd.data, cmd.len);
@@ -471,24 +462,20 @@ report_add_baseline(
 /* ---- the report around its tables ------------------------------------ */
 
 void
-report_add_opening(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_opening(struct buf *b, const struct report *r, bool md)
 {
-	report_add_baseline(b, s, opt, md);
-	report_add_hot_changes(b, s, opt, md);
-	report_add_top_functions(b, s, md);
+	report_add_baseline(b, r, md);
+	report_add_hot_changes(b, &r->sum, r->opt, md);
+	report_add_top_functions(b, &r->sum, md);
 }
 
 void
-report_add_closing(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_closing(struct buf *b, const struct report *r, bool md)
 {
-	struct signals sg;
-	report_signals_init(&sg, s, opt);
-	report_add_signals(b, s, &sg, opt, md);
-	report_add_runs(b, s, opt, md);
-	report_add_investigate(b, s, &sg, opt, md);
-	report_add_gates(b, s, opt, md);
+	report_add_signals(b, &r->sum, &r->signals, r->opt, md);
+	report_add_runs(b, &r->sum, r->opt, md);
+	report_add_investigate(b, r, md);
+	report_add_gates(b, r, md);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -632,21 +619,21 @@ json_signals(struct buf *b, const struct summary *s, const struct report_options
 }
 
 void
-report_sections_json(struct buf *b, const struct summary *s, const struct report_options *opt)
+report_sections_json(struct buf *b, const struct report *r)
 {
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
 	if (!s->differential) {
 		return;
 	}
-	struct signals sg;
-	report_signals_init(&sg, s, opt);
 	json_hot(b, s, opt);
 	json_top(b, s);
-	json_signals(b, s, opt, &sg);
+	json_signals(b, s, opt, &r->signals);
 	struct buf items[INVESTIGATE_MAX];
 	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
 		buf_init(&items[i]);
 	}
-	size_t n = investigate(items, s, &sg, opt, false);
+	size_t n = investigate(items, r, false);
 	buf_adds(b, ",\"investigate\":[");
 	for (size_t i = 0; i < n; i++) {
 		buf_adds(b, i ? "," : "");

@@ -16,20 +16,6 @@
 #include "report_private.h"
 #include "runs.h"
 
-void
-report_gates_tally(
-        const struct summary *s, const struct report_options *opt, size_t *gates, size_t *failed)
-{
-	*gates = report_gates_count(opt);
-	*failed = 0;
-	for (size_t i = 0; i < *gates; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
-		*failed += ev.count > 0;
-		report_gate_finish(&ev);
-	}
-}
-
 /*
  * Whether base and head share no root frame although both hold samples:
  * stackcollapse-perf's roots are process names, and two programs, or one
@@ -226,12 +212,11 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
  * samples); largest self change `zstd_compress` +610 (new)." on one line.
  */
 void
-report_add_verdict(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_verdict(struct buf *b, const struct report *rep, bool md)
 {
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
-	enum verdict v = report_verdict(s, gates, failed);
+	const struct summary *s = &rep->sum;
+	size_t gates = rep->ngates, failed = rep->failed;
+	enum verdict v = rep->verdict;
 	buf_adds(b, md ? "**Verdict: " : "Verdict: ");
 	buf_adds(b, report_verdict_name(v));
 	buf_adds(b, md ? "**: " : ": ");
@@ -252,7 +237,7 @@ report_add_verdict(
 	buf_adds(b, " (");
 	report_add_amount(b, s->change, true);
 	buf_addc(b, ' ');
-	report_add_label(b, report_countname(opt), md);
+	report_add_label(b, report_countname(rep->opt), md);
 	buf_adds(b, "); ");
 	enum list l;
 	const struct row *r = report_largest_self(s, &l);

@@ -50,9 +50,11 @@ md(const struct tree *t, const struct options *opt)
 {
 	struct report_options r;
 	settings_report(opt, &r);
+	struct report *rep = report_create(t, &r);
 	struct out o;
 	out_init_memory(&o);
-	report_write_md(&o, t, &r);
+	report_write_md(&o, rep);
+	report_destroy(rep);
 	return buf_detach(&o.b, NULL);
 }
 
@@ -61,9 +63,11 @@ text(const struct tree *t, const struct options *opt, bool color)
 {
 	struct report_options r;
 	settings_report(opt, &r);
+	struct report *rep = report_create(t, &r);
 	struct out o;
 	out_init_memory(&o);
-	report_write_text(&o, t, &r, color);
+	report_write_text(&o, rep, color);
+	report_destroy(rep);
 	return buf_detach(&o.b, NULL);
 }
 
@@ -74,7 +78,9 @@ summary(const struct tree *t, const struct options *opt)
 	settings_report(opt, &r);
 	struct buf b;
 	buf_init(&b);
-	report_json_summary(&b, t, &r);
+	struct report *rep = report_create(t, &r);
+	report_json_summary(&b, rep);
+	report_destroy(rep);
 	return buf_detach(&b, NULL);
 }
 
