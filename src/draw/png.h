@@ -23,6 +23,8 @@
  * err set, when the font is missing.
  */
 struct png_fonts;
+/* cairo.h's own declaration, so that this header needs no cairo include path.
+ * NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp) */
 typedef struct _cairo cairo_t;
 struct png_fonts *png_fonts_open(const struct layout *l, struct diag *err);
 void png_fonts_close(struct png_fonts *f);
