@@ -3,7 +3,8 @@
  * Markdown report sized for a pull-request comment, the same for a
  * terminal, the JSON summary object, a one-line verdict, and the gates
  * (--fail-on-regression and the per-function ones).
- * Works on the tree alone (no layout).
+ * Works on the tree alone (no layout): report_create computes a report
+ * once, and each format writes the same one.
  */
 #ifndef DIFFFOLD_REPORT_H
 #define DIFFFOLD_REPORT_H

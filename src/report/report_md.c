@@ -210,7 +210,6 @@ report_add_transforms(struct buf *b, const struct report_options *opt, bool md)
 	buf_finish(&desc);
 }
 
-/* The rule used, shared word for word by the Markdown and text reports. */
 void
 report_write_md(struct out *o, const struct report *r)
 {

@@ -1,8 +1,10 @@
 /*
  * report_private: what the parts of the report module share. report.c
  * builds the summary (functions summed over call sites, sorted lists) and
- * formats its cells; report_md.c, report_text.c, report_json.c and
- * report_gate.c write it. Not for use outside src/report*.c.
+ * formats its cells; report_model.c computes struct report once from it
+ * (signals, gates, verdict); report_md.c, report_text.c and report_json.c
+ * write that report, with the sections the first two share. Not for use
+ * outside src/report*.c.
  */
 #ifndef DIFFFOLD_REPORT_PRIVATE_H
 #define DIFFFOLD_REPORT_PRIVATE_H
