@@ -38,6 +38,7 @@ options_init(struct options *o)
 	o->base_label = "base";
 	o->head_label = "head";
 	o->palette = color_palettes[0];
+	o->theme = THEME_AUTO;
 	o->scale = 1;
 	o->top = 10;
 	o->fail_on_regression = -1;
@@ -280,7 +281,7 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	static const char *const widths[] = {"head", "base", "union", NULL};
 	static const char *const truncs[] = {"right", "left", NULL};
 	static const char *const color_by[] = {"self", "total", NULL};
-	static const char *const themes[] = {"light", "dark", NULL};
+	static const char *const themes[] = {"light", "dark", "auto", NULL};
 	static const char *const json_layouts[] = {"nested", "flat", NULL};
 	static const char *const counts[] = {"exact", "sampled", NULL};
 	int v = 0;

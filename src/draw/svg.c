@@ -14,6 +14,7 @@
 #include "runs.h"
 #include "svg_assets.h"
 #include "svg_match.h"
+#include "svg_theme.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -842,7 +843,10 @@ svg_write(struct out *o, const struct layout *l)
 		escs(b, opt->notes);
 		buf_adds(b, "</desc>\n");
 	}
-	write_assets(b, "style", "text/css", svg_css, svg_css_len);
+	buf_adds(b, "<style type=\"text/css\"><![CDATA[\n");
+	buf_add(b, svg_css, svg_css_len);
+	svg_theme_style(b, opt->theme);
+	buf_adds(b, "]]></style>\n");
 	buf_adds(b, "<rect class=\"background\"");
 	attr_num(b, "width", l->width);
 	attr_num(b, "height", l->height);
