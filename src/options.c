@@ -651,6 +651,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_IMAGE_URL:
 		o->image_url = arg;
 		return true;
+	case OPT_IMAGE_URL_DARK:
+		o->image_url_dark = arg;
+		return true;
 	case OPT_PRESET:
 		return parse_preset(arg, ps, err);
 	default:

@@ -118,6 +118,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	double scale; /* PNG pixel density */
 	/* report and gate */
 	const char *image_url;
+	const char *image_url_dark; /* with image_url: the dark theme's */
 	unsigned top;
 	double fail_on_regression; /* percent of the base total; < 0: off */
 	double fail_on_function; /* percent of a function's own base self; < 0: off */

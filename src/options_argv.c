@@ -47,6 +47,7 @@ const struct option options_long[] = {
         {"scale", required_argument, NULL, OPT_SCALE},
         {"top", required_argument, NULL, OPT_TOP},
         {"image-url", required_argument, NULL, OPT_IMAGE_URL},
+        {"image-url-dark", required_argument, NULL, OPT_IMAGE_URL_DARK},
         {"fail-on-regression", required_argument, NULL, OPT_FAIL_ON_REGRESSION},
         {"fail-on-function-regression", required_argument, NULL, OPT_FAIL_ON_FUNCTION},
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},

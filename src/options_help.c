@@ -106,6 +106,7 @@ const char options_usage_text[] =
         "Report and gate:\n"
         "  --top N               rows per report table (default 10)\n"
         "  --image-url URL       image linked at the top of the Markdown report\n"
+        "  --image-url-dark URL  the image for readers in a dark theme (default none)\n"
         "  --fail-on-regression PCT\n"
         "                        exit 3 when the head total or a function's total grew\n"
         "                        by more than PCT percent of the base total (default off)\n"

@@ -349,6 +349,7 @@
 
 	var view = widths;
 	var zoomed = null, term = null, caseSensitive = false, matchedPercent = null;
+	var matchedZoomPercent = null;
 
 	// Zoom moves the frames with one transform on their group and clips the
 	// group to the graph: frames outside the zoomed column leave the picture
@@ -479,6 +480,7 @@
 		clipTo((gx - e) / kk, gw / kk);
 		zoomed = z;
 		display(resetButton, true);
+		showMatched();
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -495,6 +497,7 @@
 		}
 		zoomed = null;
 		display(resetButton, false);
+		showMatched();
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -561,7 +564,46 @@
 		return true;
 	}
 
+	// The header's "widths: head (...)" says what the written view draws;
+	// another view rewrites it to that view's name, without the written
+	// view's note in parentheses (which may wrap onto the next lines). Only
+	// at a line's start or after " · ", where the caption puts it, never
+	// inside a title or a frame name.
+	var headerLines = Array.prototype.slice.call(svg.querySelectorAll('g.header > text'));
+	var headerText = headerLines.map(function (t) {
+		return t.textContent;
+	});
+
+	function markHeader() {
+		var at = -1, m = null;
+		for (var k = 0; k < headerText.length && at < 0; k++) {
+			m = /(^| \u00b7 )widths: (head|base|union)( \()?/.exec(headerText[k]);
+			at = m ? k : -1;
+		}
+		if (at < 0) {
+			return;
+		}
+		headerLines.forEach(function (t, k) {
+			t.textContent = headerText[k];
+		});
+		if (view === widths) {
+			return;
+		}
+		var line = headerText[at];
+		var after = line.slice(m.index + m[0].length);
+		if (m[3]) {
+			var close = after.indexOf(')');
+			for (var j = at + 1; close < 0 && j < headerText.length; j++) {
+				close = headerText[j].indexOf(')');
+				headerLines[j].textContent = close < 0 ? '' : headerText[j].slice(close + 1).replace(/^ \u00b7 /, '');
+			}
+			after = close < 0 || j > at + 1 ? '' : after.slice(close + 1);
+		}
+		headerLines[at].textContent = line.slice(0, m.index + m[1].length) + 'widths: ' + view + ' (view)' + after;
+	}
+
 	function markView() {
+		markHeader();
 		viewButtons.forEach(function (b) {
 			var on = b.getAttribute('data-view') === view;
 			b.setAttribute('font-weight', on ? 'bold' : 'normal');
@@ -609,7 +651,7 @@
 			}
 		}
 		term = null;
-		matchedPercent = null;
+		matchedPercent = matchedZoomPercent = null;
 		display(matched, false);
 		if (!keepHash) {
 			writeHash();
@@ -653,14 +695,43 @@
 		}
 		term = String(re);
 		matchedPercent = head[0] > 0 ? Math.round(sum / head[0] * 1000) / 10 : 0;
-		if (matched) {
-			matched.textContent = 'Matched: ' + matchedPercent.toFixed(1) + '%';
-			display(matched, true);
-		}
+		showMatched();
 		if (!keepHash) {
 			writeHash();
 		}
 		return true;
+	}
+
+	// The share of the zoomed frame's head samples in matching frames (all
+	// of them when the frame or an ancestor matches), each counted once.
+	function zoomedShare(z) {
+		for (var a = z; a >= 0; a = parent[a]) {
+			if (matches[a]) {
+				return 100;
+			}
+		}
+		var sum = 0;
+		for (var i = z + 1; i < end[z]; i++) {
+			if (matches[i]) {
+				sum += head[i];
+				i = end[i] - 1;
+			}
+		}
+		return head[z] > 0 ? Math.round(sum / head[z] * 1000) / 10 : 0;
+	}
+
+	// "Matched: N%" of the whole graph; zoomed, of the zoomed frame too,
+	// since the frames in view are then a part of the whole.
+	function showMatched() {
+		matchedZoomPercent = term !== null && zoomed !== null ? zoomedShare(zoomed) : null;
+		if (!matched || term === null) {
+			return;
+		}
+		matched.textContent = matchedZoomPercent === null
+			? 'Matched: ' + matchedPercent.toFixed(1) + '%'
+			: 'Matched: ' + matchedZoomPercent.toFixed(1) + '% of the zoomed frame, ' +
+			  matchedPercent.toFixed(1) + '% of all';
+		display(matched, true);
 	}
 
 	// A search that arrives with a link (the URL hash) is a pattern someone
@@ -731,6 +802,8 @@
 		return parts.length ? '#' + prefix + parts.join('&') : '';
 	}
 
+	var OWN_ENTRY = {difffold: prefix};
+
 	// A zoom is a step of its own in the history (push: Back undoes it); a
 	// search only rewrites the current entry.
 	function writeHash(push) {
@@ -740,10 +813,12 @@
 		}
 		try {
 			var url = h || location.pathname + location.search;
+			// The mark tells the entries written here from a link followed
+			// in the tab (popstate below).
 			if (push) {
-				history.pushState(null, '', url);
+				history.pushState(OWN_ENTRY, '', url);
 			} else {
-				history.replaceState(null, '', url);
+				history.replaceState(OWN_ENTRY, '', url);
 			}
 		} catch (e) {
 			location.hash = h;
@@ -823,16 +898,20 @@
 		if (!differential) {
 			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ' of all)';
 		}
+		// A frame that only calls others: "self 0 → 0 (0, 0.0%, 0.00 pp)"
+		// reads as a measured zero change, so it is said in words.
+		var noSelf = !(bs > 0) && !(hs > 0);
 		if (b === 0 && h > 0) {
-			return ' \u2014 new: self ' + fmt(hs) + ', total ' + fmt(h) + ' ' + countname + interval(i);
+			return ' \u2014 new: ' + (noSelf ? 'no self ' + countname : 'self ' + fmt(hs)) + ', total ' + fmt(h) +
+			       ' ' + countname + interval(i);
 		}
 		if (h === 0 && b > 0) {
-			return ' \u2014 removed: self ' + fmt(bs) + ', total ' + fmt(b) + ' ' + countname + ' in base' +
-			       interval(i);
+			return ' \u2014 removed: ' + (noSelf ? 'no self ' + countname : 'self ' + fmt(bs)) + ', total ' + fmt(b) +
+			       ' ' + countname + ' in base' + interval(i);
 		}
 		var top = Math.max(B, H);
-		return ' \u2014 self ' + delta(bs, hs, top) + ' \u00b7 total ' + delta(b, h, top) + ' ' + countname +
-		       interval(i);
+		return ' \u2014 ' + (noSelf ? 'no self ' + countname : 'self ' + delta(bs, hs, top)) + ' \u00b7 total ' +
+		       delta(b, h, top) + ' ' + countname + interval(i);
 	}
 
 	// The whole name always shows: a line wider than the graph is narrowed
@@ -955,6 +1034,11 @@
 	}
 	els[0].setAttribute('tabindex', '0');
 	els[0].setAttribute('role', 'button');
+	// Chrome makes a document's root <svg> a tab stop of its own (and a
+	// click focuses it, boxed): the first Tab belongs to the frames.
+	if (!svg.hasAttribute('tabindex')) {
+		svg.setAttribute('tabindex', '-1');
+	}
 
 	function visible(i) {
 		return !hidden[i] && (zoomed === null || (i >= zoomed && i < end[zoomed]) || end[i] > zoomed && i < zoomed);
@@ -1094,9 +1178,18 @@
 			reset();
 		}
 	});
+	// The search a hash carries (undecoded), or null.
+	function hashSearch(h) {
+		var s = /(?:^|&)search=([^&]*)(?:&|$)/.exec(h.slice(1 + prefix.length));
+		return s ? s[1] : null;
+	}
+
 	// Back and Forward: the entry's zoom applies; the search stays as it is
-	// now, and the entry is rewritten to say so.
-	window.addEventListener('popstate', function () {
+	// now, and the entry is rewritten to say so. A link opened in a tab
+	// that shows the file arrives this way too (before its hashchange), as
+	// an entry without this script's mark: a search it brings that differs
+	// from the one shown applies as on a fresh load.
+	window.addEventListener('popstate', function (e) {
 		var h = location.hash, m = null, v = null;
 		if (h.length > 1 && (!prefix || h.indexOf('#' + prefix) !== 0)) {
 			return; // another graph's entry on a shared page
@@ -1105,11 +1198,22 @@
 			m = /(?:^|&)zoom=([0-9]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
 			v = /(?:^|&)view=([a-z]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
 		}
+		var own = e.state && e.state.difffold === prefix;
+		var linked = h.length > 1 && !own ? hashSearch(h) : null;
+		var shown = hashState();
+		shown = shown.length > 1 ? hashSearch(shown) : null;
 		setView(v ? v[1] : widths, true);
 		if (m) {
 			zoom(parseInt(m[1], 10), true);
 		} else {
 			reset(true);
+		}
+		if (linked !== null && linked !== shown) {
+			try {
+				linkSearch(decodeURIComponent(linked), /(?:^|&)case=1(?:&|$)/.test(h.slice(1 + prefix.length)));
+			} catch (e) {
+				// a malformed hash is ignored
+			}
 		}
 		writeHash(false);
 	});
@@ -1142,7 +1246,7 @@
 		},
 		state: function () {
 			return {zoom: zoomed, view: view, search: term, matchedPercent: matchedPercent,
-			        linkSearch: pending ? pending.re : null};
+			        matchedZoomPercent: matchedZoomPercent, linkSearch: pending ? pending.re : null};
 		}
 	};
 })();
