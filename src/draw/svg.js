@@ -757,6 +757,7 @@
 			var shown = re.length > 40 ? re.slice(0, 39) + '\u2026' : re;
 			linkPrompt.textContent = 'Search from link: ' + shown + ' \u2014 click to run';
 			display(linkPrompt, true);
+			pinControls();
 		}
 	}
 
@@ -808,7 +809,8 @@
 	// search only rewrites the current entry.
 	function writeHash(push) {
 		var h = hashState();
-		if (location.hash === h || (h === '' && location.hash === '#')) {
+		var marked = h === '' || push || (history.state && history.state.difffold === prefix);
+		if ((location.hash === h || (h === '' && location.hash === '#')) && marked) {
 			return;
 		}
 		try {
@@ -910,8 +912,9 @@
 			       ' ' + countname + ' in base' + interval(i);
 		}
 		var top = Math.max(B, H);
+		// Colour by self: the test is of self counts, none here.
 		return ' \u2014 ' + (noSelf ? 'no self ' + countname : 'self ' + delta(bs, hs, top)) + ' \u00b7 total ' +
-		       delta(b, h, top) + ' ' + countname + interval(i);
+		       delta(b, h, top) + ' ' + countname + (noSelf && colorBySelf ? '' : interval(i));
 	}
 
 	// The whole name always shows: a line wider than the graph is narrowed
@@ -922,7 +925,9 @@
 		}
 		var text = i < 0 ? '' : nameOf(i) + describe(i);
 		details.textContent = text;
-		var room = gw - 16 * cw;
+		// Room left of Matched:, which says more when zoomed.
+		var beside = matched && term !== null ? matched.textContent.length + 3 : 16;
+		var room = gw - Math.max(16, beside) * cw;
 		if (text.length * cw > room && room > 0) {
 			details.setAttribute('textLength', String(Math.round(room)));
 			details.setAttribute('lengthAdjust', 'spacingAndGlyphs');
@@ -958,6 +963,7 @@
 			display(field, true);
 		}
 		display(details, false);
+		pinControls();
 	}
 
 	function openSearch() {
@@ -1223,10 +1229,63 @@
 		}
 	});
 
+	// The controls stay in the visible part of the window whatever the
+	// scroll: on a graph taller than the window the buttons' row, then the
+	// details line (with the search field, Matched: and a link's prompt)
+	// slide down to the window's top once it passes them, over a band of
+	// the background. Nothing moves while they are in sight, so the
+	// picture is the one written.
+	var controls = details ? details.parentNode : null;
+	var backdrop = svg.querySelector('rect.background');
+	var band = null;
+	var em = num('font-size') || 12;
+
+	function pinControls() {
+		var H = num('height');
+		var r = svg.getBoundingClientRect();
+		if (!controls || !(r.height > 0) || !(H > 0)) {
+			return;
+		}
+		var top = Math.min(Math.max(0, -r.top / (r.height / H)), Math.max(0, H - 4 * em));
+		var lh = 1.6 * em, detailsY = parseFloat(details.getAttribute('y'));
+		var buttonsY = resetButton ? parseFloat(resetButton.getAttribute('y')) : detailsY;
+		var dy1 = buttonsY - em < top ? top + 1.2 * em - buttonsY : 0;
+		var below = top + (dy1 > 0 ? lh : 0);
+		var dy2 = detailsY - em < below ? below + 1.2 * em - detailsY : 0;
+		Array.prototype.forEach.call(controls.children, function (el) {
+			if (el !== band) {
+				var dy = parseFloat(el.getAttribute('y')) === detailsY ? dy2 : dy1;
+				if (dy > 0) {
+					change(el, 'transform', 'translate(0 ' + Math.round(dy * 10) / 10 + ')');
+				} else {
+					el.removeAttribute('transform');
+				}
+			}
+		});
+		if (!band && (dy1 > 0 || dy2 > 0)) {
+			band = document.createElementNS(svg.namespaceURI, 'rect');
+			band.setAttribute('class', 'pinned-band');
+			band.setAttribute('x', '0');
+			band.setAttribute('width', String(num('width')));
+			band.setAttribute('fill-opacity', '0.95');
+			controls.insertBefore(band, controls.firstChild);
+			svg.appendChild(controls); // painted over the frames from now on
+		}
+		if (band) {
+			band.setAttribute('y', String(Math.round(top * 10) / 10));
+			band.setAttribute('height', String(Math.round(((dy1 > 0) + (dy2 > 0)) * lh * 10 + 4 * em) / 10));
+			band.setAttribute('fill', backdrop ? getComputedStyle(backdrop).fill : '#ffffff');
+			display(band, dy1 > 0 || dy2 > 0);
+		}
+	}
+
 	display(searchButton, true);
 	display(caseToggle, true);
 	makeViewButtons();
 	readHash();
+	pinControls();
+	window.addEventListener('scroll', pinControls, {passive: true, capture: true});
+	window.addEventListener('resize', pinControls, {passive: true});
 
 	window.difffold = {
 		zoom: function (i) {
