@@ -199,7 +199,8 @@ function sameSet(got, want, what) {
 
 function checkMatched(chrome, percent) {
 	assert(chrome.matched.shown, "'Matched' figure not shown after a search");
-	const m = /Matched:\s*([\d.]+)\s*%/.exec(chrome.matched.text);
+	// Zoomed, the whole's share follows the zoomed frame's: "..., N% of all".
+	const m = /([\d.]+)% of all$/.exec(chrome.matched.text) || /Matched:\s*([\d.]+)\s*%/.exec(chrome.matched.text);
 	assert(m, `'Matched' text is '${chrome.matched.text}'`);
 	// One decimal, any rounding mode of the last digit.
 	assert(
