@@ -632,6 +632,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_OBJECTS:
 		o->objects = true;
 		return true;
+	case OPT_SHOW_BELOW_MAIN:
+		o->show_below_main = true;
+		return true;
 	case OPT_SNAPSHOT:
 		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:

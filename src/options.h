@@ -78,6 +78,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool show_below_main; /* callgrind, perf: the C runtime's frames kept apart */
 	bool comparable; /* --comparable: sides of different measures compared */
 	bool perf_stackcollapse; /* --perf-names stackcollapse */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */

@@ -56,6 +56,7 @@ const struct option options_long[] = {
         {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
         {"event", required_argument, NULL, OPT_EVENT},
         {"objects", no_argument, NULL, OPT_OBJECTS},
+        {"show-below-main", no_argument, NULL, OPT_SHOW_BELOW_MAIN},
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"snapshot", required_argument, NULL, OPT_SNAPSHOT},
         {"json-layout", required_argument, NULL, OPT_JSON_LAYOUT},
