@@ -48,7 +48,8 @@ startup_frame(const char *name, size_t len)
 		}
 	}
 	static const char below[] = STARTUP_FRAME;
-	if (len >= sizeof below - 1 && memcmp(name + len - (sizeof below - 1), below, sizeof below - 1) == 0) {
+	if (len >= sizeof below - 1 &&
+	        memcmp(name + len - (sizeof below - 1), below, sizeof below - 1) == 0) {
 		return true; /* valgrind's, also as "file:(below main)" */
 	}
 	/* callgrind names a function "file:name" when two share the name; a
@@ -68,7 +69,8 @@ startup_frame(const char *name, size_t len)
 	 * __libc_start_main_alias_2), musl's, and the loader's entry. */
 	return bare_address(name, len) || is(name, len, "_start") ||
 	       is(name, len, "_dl_start_user") || is(name, len, "__libc_start_call_main") ||
-	       is(name, len, "libc_start_main_stage2") || has_prefix(name, len, "__libc_start_main");
+	       is(name, len, "libc_start_main_stage2") ||
+	       has_prefix(name, len, "__libc_start_main");
 }
 
 void

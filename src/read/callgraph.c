@@ -540,7 +540,8 @@ add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost,
  * NULL when --show-below-main keeps them.
  */
 static uint8_t *
-startup_nodes(const struct names *nm, const struct expansion *x, const struct callgraph_options *opt)
+startup_nodes(
+        const struct names *nm, const struct expansion *x, const struct callgraph_options *opt)
 {
 	if (opt->below_main) {
 		return NULL;

@@ -603,7 +603,8 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
-	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor, cg->opt.below_main};
+	struct callgraph_options go = {
+	        cg->name, cg->opt.objects, cg->opt.floor, cg->opt.below_main};
 	bool contexts = false;
 	bool ok = callgraph_to_tree(
 	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);

@@ -105,7 +105,8 @@ add_url(struct buf *b, const char *url, bool html)
 		}
 		if (html && *p == '&') {
 			buf_adds(b, "&amp;");
-		} else if (*p >= 0x80 || strchr(html ? " ()<>[]\"'`\\|{}^," : " ()<>[]\"'`\\|{}^", *p)) {
+		} else if (*p >= 0x80 ||
+		           strchr(html ? " ()<>[]\"'`\\|{}^," : " ()<>[]\"'`\\|{}^", *p)) {
 			buf_addc(b, '%');
 			buf_addc(b, hex[*p >> 4]);
 			buf_addc(b, hex[*p & 15]);

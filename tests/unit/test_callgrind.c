@@ -261,11 +261,12 @@ test_below_main(void **state)
 	struct read_options keep = defaults;
 	keep.below_main = true;
 	char *s = read_as(file, &keep, NULL);
-	assert_string_equal(s, "0x000000000001ab70 1\n0x000000000001ab70;(below main) 2\n"
-	                       "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34 2\n"
-	                       "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main 10\n"
-	                       "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main;_start 10\n"
-	                       "0x000000000001ab70;_dl_start 4\n");
+	assert_string_equal(s,
+	        "0x000000000001ab70 1\n0x000000000001ab70;(below main) 2\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34 2\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main 10\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main;_start 10\n"
+	        "0x000000000001ab70;_dl_start 4\n");
 	free(s);
 	struct tree_options to = {.min_delta = 0.001, .reverse = true};
 	struct tree *t = tree_create(&to);
@@ -275,8 +276,9 @@ test_below_main(void **state)
 	        CALLGRIND, t, FOLDED_HEAD, "f.out", file, strlen(file), &defaults, &info, &err));
 	tree_finish(t, false);
 	s = dump_tree(t);
-	assert_string_equal(s, "(below main) 5\n_dl_start;(below main) 4\n_start;main;(below main) 10\n"
-	                       "main;(below main) 10\n");
+	assert_string_equal(s,
+	        "(below main) 5\n_dl_start;(below main) 4\n_start;main;(below main) 10\n"
+	        "main;(below main) 10\n");
 	free(s);
 	tree_destroy(t);
 }
@@ -375,7 +377,8 @@ read_outcome(const char *data, const char *event, bool lines_one_by_one)
 	bool ok;
 	opt.event = event;
 	if (lines_one_by_one) {
-		struct callgrind_options co = {event, false, CALLGRIND_DEFAULT_FLOOR, opt.below_main};
+		struct callgrind_options co = {
+		        event, false, CALLGRIND_DEFAULT_FLOOR, opt.below_main};
 		struct callgrind_info info;
 		struct callgrind *cg = callgrind_create("f.out", &co);
 		const char *p = data, *nl;

@@ -117,9 +117,10 @@ test_below_main(void **state)
 	free(got);
 	ro.below_main = true; /* --show-below-main */
 	got = read_as(data, &ro, NULL);
-	assert_string_equal(got, "prog;_start;__libc_start_main_impl;__libc_start_call_main;main;leaf 1\n"
-	                         "prog;_start;_start_worker 1\n"
-	                         "prog;main;_start 1\n");
+	assert_string_equal(got,
+	        "prog;_start;__libc_start_main_impl;__libc_start_call_main;main;leaf 1\n"
+	        "prog;_start;_start_worker 1\n"
+	        "prog;main;_start 1\n");
 	free(got);
 }
 
