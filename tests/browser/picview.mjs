@@ -277,6 +277,7 @@ export async function picviewChecks(context, t, exe, tmp, root) {
 			const labels = Array.from(document.querySelectorAll('g.frame')).filter((g) => g.querySelector('text').textContent && g.getAttribute('display') !== 'none').map((g) => [fill(g.querySelector('text')), fill(g.querySelector('rect'))]);
 			return {
 				bg: fill(document.querySelector('rect.background')),
+				frames: fill(document.querySelector('g[id$="frames"]')),
 				header: Array.from(document.querySelectorAll('g.header > text, g.legend > text, g.controls > text'), fill),
 				labels,
 			};
@@ -291,6 +292,9 @@ export async function picviewChecks(context, t, exe, tmp, root) {
 				for (const h of c.header) {
 					assert(contrast(parseColor(h), bg) >= 7, `text ${h} on ${c.bg}: contrast ${contrast(parseColor(h), bg).toFixed(1)}`);
 				}
+				// The unchanged grey, the frames' common fill, is no light panel in the dark.
+				const grey = luminance(parseColor(c.frames));
+				assert(scheme === 'dark' ? grey < 0.1 : grey > 0.7, `unchanged frames ${c.frames} in the ${scheme} scheme`);
 				assert(c.labels.length > 5, 'no labels');
 				for (const [ink, fill] of c.labels) {
 					assert(contrast(parseColor(ink), parseColor(fill)) >= 4.5, `label ${ink} on ${fill}`);
