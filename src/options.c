@@ -38,6 +38,7 @@ options_init(struct options *o)
 	o->base_label = "base";
 	o->head_label = "head";
 	o->palette = color_palettes[0];
+	o->theme = THEME_AUTO;
 	o->scale = 1;
 	o->top = 10;
 	o->fail_on_regression = -1;
@@ -280,7 +281,7 @@ parse_choice_option(struct options *o, int c, const char *arg, struct diag *err)
 	static const char *const widths[] = {"head", "base", "union", NULL};
 	static const char *const truncs[] = {"right", "left", NULL};
 	static const char *const color_by[] = {"self", "total", NULL};
-	static const char *const themes[] = {"light", "dark", NULL};
+	static const char *const themes[] = {"light", "dark", "auto", NULL};
 	static const char *const json_layouts[] = {"nested", "flat", NULL};
 	static const char *const counts[] = {"exact", "sampled", NULL};
 	int v = 0;
@@ -631,6 +632,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_OBJECTS:
 		o->objects = true;
 		return true;
+	case OPT_SHOW_BELOW_MAIN:
+		o->show_below_main = true;
+		return true;
 	case OPT_SNAPSHOT:
 		return parse_snapshot(o, arg, err);
 	case OPT_WEIGHT:
@@ -649,6 +653,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 		return true;
 	case OPT_IMAGE_URL:
 		o->image_url = arg;
+		return true;
+	case OPT_IMAGE_URL_DARK:
+		o->image_url_dark = arg;
 		return true;
 	case OPT_PRESET:
 		return parse_preset(arg, ps, err);

@@ -66,6 +66,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
+	bool show_below_main; /* callgrind, perf: the C runtime's frames kept apart */
 	bool comparable; /* --comparable: sides of different measures compared */
 	bool perf_stackcollapse; /* --perf-names stackcollapse */
 	bool runs; /* --runs: each file of a side is one run; changes are tested (runs.h) */
@@ -106,6 +107,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	double scale; /* PNG pixel density */
 	/* report and gate */
 	const char *image_url;
+	const char *image_url_dark; /* with image_url: the dark theme's */
 	unsigned top;
 	double fail_on_regression; /* percent of the base total; < 0: off */
 	double fail_on_function; /* percent of a function's own base self; < 0: off */

@@ -43,6 +43,7 @@ enum long_only {
 	OPT_SCALE,
 	OPT_TOP,
 	OPT_IMAGE_URL,
+	OPT_IMAGE_URL_DARK,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_FAIL_ON_FUNCTION,
 	OPT_FAIL_ON,
@@ -75,6 +76,7 @@ enum long_only {
 	OPT_COLORS,
 	OPT_NEGATE,
 	OPT_NO_JAVASCRIPT,
+	OPT_SHOW_BELOW_MAIN,
 	OPT_ACCEPTED, /* a peer's flag whose meaning difffold always has */
 	OPT_ACCEPTED_VALUE, /* the same, with a value to ignore */
 };

@@ -29,6 +29,9 @@ enum truncate {
 enum theme {
 	THEME_LIGHT,
 	THEME_DARK,
+	/* The SVG follows the viewer's prefers-color-scheme (light as written,
+	 * dark by a media rule); PNG and PDF, drawn once, are light. */
+	THEME_AUTO,
 };
 
 struct transform;

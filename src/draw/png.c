@@ -532,7 +532,14 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	}
 }
 
-/* The frames, with the gaps layout_frame_size leaves between neighbours. */
+/*
+ * The frames, with the gaps layout_frame_size leaves between rows. A frame
+ * at least SIBLING_GAP_MIN px wide gives up its last pixel, so siblings of
+ * the same grey read as two bars (docs/pictures.md#separation); a narrower
+ * one keeps all its ink, since a gap would leave nothing of it.
+ */
+enum { SIBLING_GAP_MIN = 2 };
+
 static void
 draw_boxes(struct painter *p)
 {
@@ -546,6 +553,9 @@ draw_boxes(struct painter *p)
 		double y = b->y + p->plan->shift;
 		double w, h;
 		layout_frame_size(l, b->width, &w, &h);
+		if (w >= SIBLING_GAP_MIN) {
+			w -= 1;
+		}
 		set_source(p->cr, b->fill);
 		fill_rect(p, b->x, y, w, h);
 		draw_label(p, b, snap(p, b->x), y);

@@ -14,6 +14,7 @@
 #include "runs.h"
 #include "svg_assets.h"
 #include "svg_match.h"
+#include "svg_theme.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -780,11 +781,10 @@ fill_ahead(const struct layout *l, size_t i, struct rgb c)
 }
 
 static void
-write_frames(struct out *o, const struct layout *l, const char *prefix)
+write_frames(struct out *o, const struct layout *l, const char *prefix, struct rgb common)
 {
 	struct frame_writer fw;
 	frame_writer_init(&fw, l);
-	struct rgb common = common_fill(l);
 	buf_printf(&o->b, "<g id=\"%sframes\"", prefix);
 	attr_color(&o->b, "fill", common);
 	buf_printf(&o->b, " data-search-fill=\"%s\">\n", SEARCH_FILL);
@@ -842,7 +842,11 @@ svg_write(struct out *o, const struct layout *l)
 		escs(b, opt->notes);
 		buf_adds(b, "</desc>\n");
 	}
-	write_assets(b, "style", "text/css", svg_css, svg_css_len);
+	buf_adds(b, "<style type=\"text/css\"><![CDATA[\n");
+	buf_add(b, svg_css, svg_css_len);
+	struct rgb common = common_fill(l);
+	svg_theme_style(b, opt->theme, common);
+	buf_adds(b, "]]></style>\n");
 	buf_adds(b, "<rect class=\"background\"");
 	attr_num(b, "width", l->width);
 	attr_num(b, "height", l->height);
@@ -852,7 +856,7 @@ svg_write(struct out *o, const struct layout *l)
 	write_legend(b, l, c, fg);
 	write_controls(b, l, fg);
 	out_maybe_flush(o);
-	write_frames(o, l, prefix);
+	write_frames(o, l, prefix, common);
 	if (!opt->no_javascript) { /* --no-javascript: a static picture */
 		write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
 	}

@@ -349,6 +349,7 @@
 
 	var view = widths;
 	var zoomed = null, term = null, caseSensitive = false, matchedPercent = null;
+	var matchedZoomPercent = null;
 
 	// Zoom moves the frames with one transform on their group and clips the
 	// group to the graph: frames outside the zoomed column leave the picture
@@ -479,6 +480,7 @@
 		clipTo((gx - e) / kk, gw / kk);
 		zoomed = z;
 		display(resetButton, true);
+		showMatched();
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -495,6 +497,7 @@
 		}
 		zoomed = null;
 		display(resetButton, false);
+		showMatched();
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -561,7 +564,46 @@
 		return true;
 	}
 
+	// The header's "widths: head (...)" says what the written view draws;
+	// another view rewrites it to that view's name, without the written
+	// view's note in parentheses (which may wrap onto the next lines). Only
+	// at a line's start or after " · ", where the caption puts it, never
+	// inside a title or a frame name.
+	var headerLines = Array.prototype.slice.call(svg.querySelectorAll('g.header > text'));
+	var headerText = headerLines.map(function (t) {
+		return t.textContent;
+	});
+
+	function markHeader() {
+		var at = -1, m = null;
+		for (var k = 0; k < headerText.length && at < 0; k++) {
+			m = /(^| \u00b7 )widths: (head|base|union)( \()?/.exec(headerText[k]);
+			at = m ? k : -1;
+		}
+		if (at < 0) {
+			return;
+		}
+		headerLines.forEach(function (t, k) {
+			t.textContent = headerText[k];
+		});
+		if (view === widths) {
+			return;
+		}
+		var line = headerText[at];
+		var after = line.slice(m.index + m[0].length);
+		if (m[3]) {
+			var close = after.indexOf(')');
+			for (var j = at + 1; close < 0 && j < headerText.length; j++) {
+				close = headerText[j].indexOf(')');
+				headerLines[j].textContent = close < 0 ? '' : headerText[j].slice(close + 1).replace(/^ \u00b7 /, '');
+			}
+			after = close < 0 || j > at + 1 ? '' : after.slice(close + 1);
+		}
+		headerLines[at].textContent = line.slice(0, m.index + m[1].length) + 'widths: ' + view + ' (view)' + after;
+	}
+
 	function markView() {
+		markHeader();
 		viewButtons.forEach(function (b) {
 			var on = b.getAttribute('data-view') === view;
 			b.setAttribute('font-weight', on ? 'bold' : 'normal');
@@ -609,7 +651,7 @@
 			}
 		}
 		term = null;
-		matchedPercent = null;
+		matchedPercent = matchedZoomPercent = null;
 		display(matched, false);
 		if (!keepHash) {
 			writeHash();
@@ -653,14 +695,43 @@
 		}
 		term = String(re);
 		matchedPercent = head[0] > 0 ? Math.round(sum / head[0] * 1000) / 10 : 0;
-		if (matched) {
-			matched.textContent = 'Matched: ' + matchedPercent.toFixed(1) + '%';
-			display(matched, true);
-		}
+		showMatched();
 		if (!keepHash) {
 			writeHash();
 		}
 		return true;
+	}
+
+	// The share of the zoomed frame's head samples in matching frames (all
+	// of them when the frame or an ancestor matches), each counted once.
+	function zoomedShare(z) {
+		for (var a = z; a >= 0; a = parent[a]) {
+			if (matches[a]) {
+				return 100;
+			}
+		}
+		var sum = 0;
+		for (var i = z + 1; i < end[z]; i++) {
+			if (matches[i]) {
+				sum += head[i];
+				i = end[i] - 1;
+			}
+		}
+		return head[z] > 0 ? Math.round(sum / head[z] * 1000) / 10 : 0;
+	}
+
+	// "Matched: N%" of the whole graph; zoomed, of the zoomed frame too,
+	// since the frames in view are then a part of the whole.
+	function showMatched() {
+		matchedZoomPercent = term !== null && zoomed !== null ? zoomedShare(zoomed) : null;
+		if (!matched || term === null) {
+			return;
+		}
+		matched.textContent = matchedZoomPercent === null
+			? 'Matched: ' + matchedPercent.toFixed(1) + '%'
+			: 'Matched: ' + matchedZoomPercent.toFixed(1) + '% of the zoomed frame, ' +
+			  matchedPercent.toFixed(1) + '% of all';
+		display(matched, true);
 	}
 
 	// A search that arrives with a link (the URL hash) is a pattern someone
@@ -686,6 +757,7 @@
 			var shown = re.length > 40 ? re.slice(0, 39) + '\u2026' : re;
 			linkPrompt.textContent = 'Search from link: ' + shown + ' \u2014 click to run';
 			display(linkPrompt, true);
+			pinControls();
 		}
 	}
 
@@ -731,19 +803,24 @@
 		return parts.length ? '#' + prefix + parts.join('&') : '';
 	}
 
+	var OWN_ENTRY = {difffold: prefix};
+
 	// A zoom is a step of its own in the history (push: Back undoes it); a
 	// search only rewrites the current entry.
 	function writeHash(push) {
 		var h = hashState();
-		if (location.hash === h || (h === '' && location.hash === '#')) {
+		var marked = h === '' || push || (history.state && history.state.difffold === prefix);
+		if ((location.hash === h || (h === '' && location.hash === '#')) && marked) {
 			return;
 		}
 		try {
 			var url = h || location.pathname + location.search;
+			// The mark tells the entries written here from a link followed
+			// in the tab (popstate below).
 			if (push) {
-				history.pushState(null, '', url);
+				history.pushState(OWN_ENTRY, '', url);
 			} else {
-				history.replaceState(null, '', url);
+				history.replaceState(OWN_ENTRY, '', url);
 			}
 		} catch (e) {
 			location.hash = h;
@@ -823,16 +900,21 @@
 		if (!differential) {
 			return ' \u2014 ' + fmt(h) + ' ' + countname + ' (' + share(h, H) + ' of all)';
 		}
+		// A frame that only calls others: "self 0 → 0 (0, 0.0%, 0.00 pp)"
+		// reads as a measured zero change, so it is said in words.
+		var noSelf = !(bs > 0) && !(hs > 0);
 		if (b === 0 && h > 0) {
-			return ' \u2014 new: self ' + fmt(hs) + ', total ' + fmt(h) + ' ' + countname + interval(i);
+			return ' \u2014 new: ' + (noSelf ? 'no self ' + countname : 'self ' + fmt(hs)) + ', total ' + fmt(h) +
+			       ' ' + countname + interval(i);
 		}
 		if (h === 0 && b > 0) {
-			return ' \u2014 removed: self ' + fmt(bs) + ', total ' + fmt(b) + ' ' + countname + ' in base' +
-			       interval(i);
+			return ' \u2014 removed: ' + (noSelf ? 'no self ' + countname : 'self ' + fmt(bs)) + ', total ' + fmt(b) +
+			       ' ' + countname + ' in base' + interval(i);
 		}
 		var top = Math.max(B, H);
-		return ' \u2014 self ' + delta(bs, hs, top) + ' \u00b7 total ' + delta(b, h, top) + ' ' + countname +
-		       interval(i);
+		// Colour by self: the test is of self counts, none here.
+		return ' \u2014 ' + (noSelf ? 'no self ' + countname : 'self ' + delta(bs, hs, top)) + ' \u00b7 total ' +
+		       delta(b, h, top) + ' ' + countname + (noSelf && colorBySelf ? '' : interval(i));
 	}
 
 	// The whole name always shows: a line wider than the graph is narrowed
@@ -843,7 +925,9 @@
 		}
 		var text = i < 0 ? '' : nameOf(i) + describe(i);
 		details.textContent = text;
-		var room = gw - 16 * cw;
+		// Room left of Matched:, which says more when zoomed.
+		var beside = matched && term !== null ? matched.textContent.length + 3 : 16;
+		var room = gw - Math.max(16, beside) * cw;
 		if (text.length * cw > room && room > 0) {
 			details.setAttribute('textLength', String(Math.round(room)));
 			details.setAttribute('lengthAdjust', 'spacingAndGlyphs');
@@ -879,6 +963,7 @@
 			display(field, true);
 		}
 		display(details, false);
+		pinControls();
 	}
 
 	function openSearch() {
@@ -955,6 +1040,11 @@
 	}
 	els[0].setAttribute('tabindex', '0');
 	els[0].setAttribute('role', 'button');
+	// Chrome makes a document's root <svg> a tab stop of its own (and a
+	// click focuses it, boxed): the first Tab belongs to the frames.
+	if (!svg.hasAttribute('tabindex')) {
+		svg.setAttribute('tabindex', '-1');
+	}
 
 	function visible(i) {
 		return !hidden[i] && (zoomed === null || (i >= zoomed && i < end[zoomed]) || end[i] > zoomed && i < zoomed);
@@ -1094,9 +1184,18 @@
 			reset();
 		}
 	});
+	// The search a hash carries (undecoded), or null.
+	function hashSearch(h) {
+		var s = /(?:^|&)search=([^&]*)(?:&|$)/.exec(h.slice(1 + prefix.length));
+		return s ? s[1] : null;
+	}
+
 	// Back and Forward: the entry's zoom applies; the search stays as it is
-	// now, and the entry is rewritten to say so.
-	window.addEventListener('popstate', function () {
+	// now, and the entry is rewritten to say so. A link opened in a tab
+	// that shows the file arrives this way too (before its hashchange), as
+	// an entry without this script's mark: a search it brings that differs
+	// from the one shown applies as on a fresh load.
+	window.addEventListener('popstate', function (e) {
 		var h = location.hash, m = null, v = null;
 		if (h.length > 1 && (!prefix || h.indexOf('#' + prefix) !== 0)) {
 			return; // another graph's entry on a shared page
@@ -1105,11 +1204,22 @@
 			m = /(?:^|&)zoom=([0-9]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
 			v = /(?:^|&)view=([a-z]+)(?:&|$)/.exec(h.slice(1 + prefix.length));
 		}
+		var own = e.state && e.state.difffold === prefix;
+		var linked = h.length > 1 && !own ? hashSearch(h) : null;
+		var shown = hashState();
+		shown = shown.length > 1 ? hashSearch(shown) : null;
 		setView(v ? v[1] : widths, true);
 		if (m) {
 			zoom(parseInt(m[1], 10), true);
 		} else {
 			reset(true);
+		}
+		if (linked !== null && linked !== shown) {
+			try {
+				linkSearch(decodeURIComponent(linked), /(?:^|&)case=1(?:&|$)/.test(h.slice(1 + prefix.length)));
+			} catch (e) {
+				// a malformed hash is ignored
+			}
 		}
 		writeHash(false);
 	});
@@ -1119,10 +1229,63 @@
 		}
 	});
 
+	// The controls stay in the visible part of the window whatever the
+	// scroll: on a graph taller than the window the buttons' row, then the
+	// details line (with the search field, Matched: and a link's prompt)
+	// slide down to the window's top once it passes them, over a band of
+	// the background. Nothing moves while they are in sight, so the
+	// picture is the one written.
+	var controls = details ? details.parentNode : null;
+	var backdrop = svg.querySelector('rect.background');
+	var band = null;
+	var em = num('font-size') || 12;
+
+	function pinControls() {
+		var H = num('height');
+		var r = svg.getBoundingClientRect();
+		if (!controls || !(r.height > 0) || !(H > 0)) {
+			return;
+		}
+		var top = Math.min(Math.max(0, -r.top / (r.height / H)), Math.max(0, H - 4 * em));
+		var lh = 1.6 * em, detailsY = parseFloat(details.getAttribute('y'));
+		var buttonsY = resetButton ? parseFloat(resetButton.getAttribute('y')) : detailsY;
+		var dy1 = buttonsY - em < top ? top + 1.2 * em - buttonsY : 0;
+		var below = top + (dy1 > 0 ? lh : 0);
+		var dy2 = detailsY - em < below ? below + 1.2 * em - detailsY : 0;
+		Array.prototype.forEach.call(controls.children, function (el) {
+			if (el !== band) {
+				var dy = parseFloat(el.getAttribute('y')) === detailsY ? dy2 : dy1;
+				if (dy > 0) {
+					change(el, 'transform', 'translate(0 ' + Math.round(dy * 10) / 10 + ')');
+				} else {
+					el.removeAttribute('transform');
+				}
+			}
+		});
+		if (!band && (dy1 > 0 || dy2 > 0)) {
+			band = document.createElementNS(svg.namespaceURI, 'rect');
+			band.setAttribute('class', 'pinned-band');
+			band.setAttribute('x', '0');
+			band.setAttribute('width', String(num('width')));
+			band.setAttribute('fill-opacity', '0.95');
+			controls.insertBefore(band, controls.firstChild);
+			svg.appendChild(controls); // painted over the frames from now on
+		}
+		if (band) {
+			band.setAttribute('y', String(Math.round(top * 10) / 10));
+			band.setAttribute('height', String(Math.round(((dy1 > 0) + (dy2 > 0)) * lh * 10 + 4 * em) / 10));
+			band.setAttribute('fill', backdrop ? getComputedStyle(backdrop).fill : '#ffffff');
+			display(band, dy1 > 0 || dy2 > 0);
+		}
+	}
+
 	display(searchButton, true);
 	display(caseToggle, true);
 	makeViewButtons();
 	readHash();
+	pinControls();
+	window.addEventListener('scroll', pinControls, {passive: true, capture: true});
+	window.addEventListener('resize', pinControls, {passive: true});
 
 	window.difffold = {
 		zoom: function (i) {
@@ -1142,7 +1305,7 @@
 		},
 		state: function () {
 			return {zoom: zoomed, view: view, search: term, matchedPercent: matchedPercent,
-			        linkSearch: pending ? pending.re : null};
+			        matchedZoomPercent: matchedZoomPercent, linkSearch: pending ? pending.re : null};
 		}
 	};
 })();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "startup.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -533,6 +534,28 @@ add_stack(struct tree *t, enum side side, const struct buf *path, uint64_t cost,
 }
 
 /* The expanded nodes as stacks: each node's path is its parent's plus it. */
+/*
+ * Which expanded nodes stand for the C runtime's start-up (startup.h): a
+ * start-up function at the root or under one. Nodes come parent first.
+ * NULL when --show-below-main keeps them.
+ */
+static uint8_t *
+startup_nodes(
+        const struct names *nm, const struct expansion *x, const struct callgraph_options *opt)
+{
+	if (opt->below_main) {
+		return NULL;
+	}
+	uint8_t *s = xmalloc(x->count ? x->count : 1);
+	for (size_t i = 0; i < x->count; i++) {
+		const struct xnode *n = &x->nodes[i];
+		s[i] = (n->parent == NONE || s[n->parent]) &&
+		       startup_frame(nm->text.data + nm->start[n->fn],
+		               nm->start[n->fn + 1] - nm->start[n->fn]);
+	}
+	return s;
+}
+
 static bool
 emit_paths(const struct names *nm, const struct expansion *x, const struct orphan *orphans,
         size_t orphan_count, struct tree *t, enum side side, const struct callgraph_options *opt,
@@ -541,16 +564,21 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 	struct buf path;
 	bool ok = true;
 	size_t *len_at = xmalloc((x->count ? x->count : 1) * sizeof(*len_at));
+	uint8_t *startup = startup_nodes(nm, x, opt);
 	buf_init(&path);
 	for (size_t i = 0; ok && i < x->count; i++) {
 		const struct xnode *n = &x->nodes[i];
-		size_t keep = n->parent == NONE ? 0 : len_at[n->parent];
+		size_t keep = n->parent == NONE || (startup && startup[i]) ? 0 : len_at[n->parent];
 		path.len = keep;
 		if (keep) {
 			buf_addc(&path, ';');
 		}
-		buf_add(&path, nm->text.data + nm->start[n->fn],
-		        nm->start[n->fn + 1] - nm->start[n->fn]);
+		if (startup && startup[i]) {
+			buf_adds(&path, STARTUP_FRAME); /* the run, one frame */
+		} else {
+			buf_add(&path, nm->text.data + nm->start[n->fn],
+			        nm->start[n->fn + 1] - nm->start[n->fn]);
+		}
 		len_at[i] = path.len;
 		ok = add_stack(t, side, &path, n->self, err, opt->name);
 	}
@@ -563,6 +591,7 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 	}
 	buf_finish(&path);
 	free(len_at);
+	free(startup);
 	return ok;
 }
 
@@ -637,6 +666,9 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	 * where memory peaks.
 	 */
 	bool named = tree_takes_hashed(t) && !nm->semis;
+	uint8_t *startup = startup_nodes(nm, x, opt);
+	struct tree_cursor below = tree_cursor_root(); /* STARTUP_FRAME, once made */
+	bool below_made = false;
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -660,7 +692,14 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 		while (ok && depth) {
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
-			ok = function_frames(t, &c, nm, f, named, &reason);
+			if (startup && startup[id]) { /* the run, one frame */
+				ok = below_made || add_frames(t, &below, STARTUP_FRAME,
+				                           strlen(STARTUP_FRAME), false, &reason);
+				below_made = true;
+				c = below;
+			} else {
+				ok = function_frames(t, &c, nm, f, named, &reason);
+			}
 			at[id] = c;
 		}
 		ok = ok && tree_add_count(t, side, at[i].node, (struct count){x->nodes[i].self, 0},
@@ -683,6 +722,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	}
 	free(chain);
 	free(at);
+	free(startup);
 	return ok;
 }
 

@@ -58,6 +58,7 @@ struct callgraph_options {
 	const char *name; /* the file, for messages */
 	bool objects; /* frames named `function [object]` */
 	double floor; /* share of the total under which a branch stays unexpanded */
+	bool below_main; /* keep the C runtime's start-up frames (startup.h) */
 };
 
 /* Makes room for one more function (callgraph_function's slow path). */

@@ -603,7 +603,8 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
-	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
+	struct callgraph_options go = {
+	        cg->name, cg->opt.objects, cg->opt.floor, cg->opt.below_main};
 	bool contexts = false;
 	bool ok = callgraph_to_tree(
 	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
@@ -655,7 +656,7 @@ bool
 callgrind_read(struct tree *t, enum folded_mode mode, struct source *src, const char *head,
         size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
-	struct callgrind_options opt = {ro->event, ro->objects, ro->floor};
+	struct callgrind_options opt = {ro->event, ro->objects, ro->floor, ro->below_main};
 	struct callgrind_info info;
 	struct callgrind *cg = create(source_name(src), &opt, t->names, true);
 	cg->err = err;

@@ -33,6 +33,7 @@ struct callgrind_options {
 	bool objects; /* name frames `function [object]` */
 	/* Branches whose cost is under this share of the total stay unexpanded. */
 	double floor;
+	bool below_main; /* keep the C runtime's start-up frames (startup.h) */
 };
 
 #define CALLGRIND_DEFAULT_FLOOR 1e-6

@@ -215,6 +215,7 @@ read_options_of(struct read_options *ro, const struct input_options *o, bool thr
 	readers_options_init(ro);
 	ro->event = o->event;
 	ro->objects = o->objects;
+	ro->below_main = o->show_below_main;
 	ro->weight_period = o->weight_period;
 	ro->stackcollapse = o->perf_stackcollapse;
 	ro->snapshot = o->snapshot;

@@ -7,6 +7,7 @@
 #include "bounds.h"
 #include "buf.h"
 #include "count.h"
+#include "startup.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -491,6 +492,9 @@ end_sample(struct perf *pf)
 		buf_addc(&pf->path, ';');
 		buf_add(&pf->path, pf->names.data + from, to - from);
 	}
+	if (!pf->opt->below_main && pf->frames) {
+		startup_collapse(&pf->path, pf->comm.len + 1);
+	}
 	const char *reason;
 	if (!tree_add_stack(pf->t, pf->side, pf->path.data, pf->path.len, pf->weight, &reason)) {
 		return fail(pf, pf->sample_line, reason);
@@ -754,7 +758,8 @@ perf_read(struct tree *t, enum folded_mode mode, struct source *src, const char 
         size_t head_len, const struct read_options *ro, struct read_result *res, struct diag *err)
 {
 	struct perf_options opt = {ro->event,
-	        ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES, ro->stackcollapse};
+	        ro->weight_period ? PERF_WEIGHT_PERIOD : PERF_WEIGHT_SAMPLES, ro->stackcollapse,
+	        ro->below_main};
 	struct perf_info info;
 	struct perf pf;
 	perf_init(&pf, t, reader_side(mode), source_name(src), &opt, err);

@@ -48,6 +48,7 @@ struct perf_options {
 	 * lists and quotes dropped, an unresolved symbol after its dso, no
 	 * `_[k]` (--perf-names stackcollapse). */
 	bool stackcollapse;
+	bool below_main; /* keep the C runtime's start-up frames (startup.h) */
 };
 
 struct perf_info {

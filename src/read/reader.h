@@ -38,6 +38,7 @@ struct read_options {
 	 * NULL: each reader's default. */
 	const char *event;
 	bool objects; /* callgrind: frames named `function [object]` */
+	bool below_main; /* callgrind, perf: keep the C runtime's start-up frames */
 	double floor; /* callgrind: share under which a branch stays unexpanded */
 	bool weight_period; /* perf: a sample counts its period */
 	bool stackcollapse; /* perf: frames named as stackcollapse-perf.pl names them */

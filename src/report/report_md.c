@@ -88,7 +88,7 @@ md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct
  * scheme, or a URL too long for a comment.
  */
 static bool
-add_url(struct buf *b, const char *url)
+add_url(struct buf *b, const char *url, bool html)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const char *colon = strchr(url, ':');
@@ -103,7 +103,10 @@ add_url(struct buf *b, const char *url)
 			buf_setlen(b, start);
 			return false;
 		}
-		if (*p >= 0x80 || strchr(" ()<>[]\"'`\\|{}^", *p)) {
+		if (html && *p == '&') {
+			buf_adds(b, "&amp;");
+		} else if (*p >= 0x80 ||
+		           strchr(html ? " ()<>[]\"'`\\|{}^," : " ()<>[]\"'`\\|{}^", *p)) {
 			buf_addc(b, '%');
 			buf_addc(b, hex[*p >> 4]);
 			buf_addc(b, hex[*p & 15]);
@@ -118,19 +121,50 @@ add_url(struct buf *b, const char *url)
 	return true;
 }
 
+/*
+ * --image-url with --image-url-dark: a <picture> whose dark source GitHub
+ * (and browsers) show to readers in a dark theme. In attributes, so '&'
+ * is written as an entity and ',' (a srcset separator) percent-encoded.
+ */
+static bool
+add_picture(struct buf *b, const char *light, const char *dark)
+{
+	buf_adds(b, "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"");
+	if (!add_url(b, dark, true)) {
+		return false;
+	}
+	buf_adds(b, "\"><img alt=\"difffold\" src=\"");
+	if (!add_url(b, light, true)) {
+		return false;
+	}
+	buf_adds(b, "\"></picture>\n\n");
+	return true;
+}
+
+static void
+md_image(struct buf *b, const struct options *opt)
+{
+	const char *light = opt->image_url ? opt->image_url : opt->image_url_dark;
+	size_t at = b->len;
+	bool ok;
+	if (opt->image_url && opt->image_url_dark) {
+		ok = add_picture(b, opt->image_url, opt->image_url_dark);
+	} else {
+		buf_adds(b, "![difffold](");
+		ok = add_url(b, light, false);
+		buf_adds(b, ")\n\n");
+	}
+	if (!ok) {
+		buf_setlen(b, at);
+		buf_adds(b, "_The image URL was left out: it cannot be linked safely._\n\n");
+	}
+}
+
 static void
 md_headline(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
-	if (opt && opt->image_url) {
-		size_t at = b->len;
-		buf_adds(b, "![difffold](");
-		if (add_url(b, opt->image_url)) {
-			buf_adds(b, ")\n\n");
-		} else {
-			buf_setlen(b, at);
-			buf_adds(
-			        b, "_The image URL was left out: it cannot be linked safely._\n\n");
-		}
+	if (opt && (opt->image_url || opt->image_url_dark)) {
+		md_image(b, opt);
 	}
 	buf_adds(b, "### difffold: ");
 	if (s->differential) {

@@ -27,6 +27,7 @@ import {
 	samplePair,
 	watch,
 } from './lib.mjs';
+import { picviewChecks } from './picview.mjs';
 
 const exe = process.argv[2];
 const root = process.argv[3] || path.resolve(HERE, '..', '..');
@@ -198,7 +199,8 @@ function sameSet(got, want, what) {
 
 function checkMatched(chrome, percent) {
 	assert(chrome.matched.shown, "'Matched' figure not shown after a search");
-	const m = /Matched:\s*([\d.]+)\s*%/.exec(chrome.matched.text);
+	// Zoomed, the whole's share follows the zoomed frame's: "..., N% of all".
+	const m = /([\d.]+)% of all$/.exec(chrome.matched.text) || /Matched:\s*([\d.]+)\s*%/.exec(chrome.matched.text);
 	assert(m, `'Matched' text is '${chrome.matched.text}'`);
 	// One decimal, any rounding mode of the last digit.
 	assert(
@@ -794,6 +796,7 @@ async function suite(context) {
 	await detailsChecks(context);
 	await hostileChecks(context);
 	await linkSearchChecks(context);
+	await picviewChecks(context, t, exe, tmp, root);
 	if (main) {
 		await inlineChecks(context, main.svgPath, path.join(tmp, 'hostile.svg'));
 	}
@@ -980,6 +983,7 @@ async function detailsChecks(context) {
 		tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each: 'tokenize_every_character_of_the_request_body_one_at_a_time_and_allocate_a_string_for_each \u2014 self 580 \u2192 590 (+10, +1.7%, +0.26 pp) \u00b7 total 580 \u2192 590 (+10, +1.7%, +0.26 pp) samples',
 		fresh: 'fresh \u2014 new: self 390, total 390 samples',
 		old_path: 'old_path \u2014 removed: self 520, total 520 samples in base',
+		main: 'main \u2014 no self samples \u00b7 total 3,520 \u2192 3,890 (+370, +10.5%, +9.51 pp) samples',
 	};
 	for (const [name, text] of Object.entries(want)) {
 		await t.check(`details line of ${name} says ${JSON.stringify(text)}`, async () => {

@@ -240,6 +240,49 @@ test_contexts(void **state)
 	free(s);
 }
 
+/*
+ * The C runtime's frames at the root are one frame, (below main), in both
+ * ways of adding stacks (frame by frame, and whole paths with --reverse);
+ * --show-below-main keeps them; counts are the same either way.
+ */
+static void
+test_below_main(void **state)
+{
+	(void)state;
+	static const char file[] =
+	        HEADER "fn=(1) 0x000000000001ab70\n1 1\ncfn=(2) (below main)\ncalls=1 1\n1 24\n"
+	               "cfn=(5) _dl_start\ncalls=1 1\n1 4\n"
+	               "fn=(2)\n1 2\ncfn=(3) __libc_start_main@@GLIBC_2.34\ncalls=1 1\n1 22\n"
+	               "fn=(3)\n1 2\ncfn=(4) main\ncalls=1 1\n1 20\n"
+	               "fn=(4)\n1 10\ncfn=(6) _start\ncalls=1 1\n1 10\n"
+	               "fn=(6)\n1 10\nfn=(5)\n1 4\n";
+	check(file, "(below main) 5\n(below main);_dl_start 4\n(below main);main 10\n"
+	            "(below main);main;_start 10\n");
+	struct read_options keep = defaults;
+	keep.below_main = true;
+	char *s = read_as(file, &keep, NULL);
+	assert_string_equal(s,
+	        "0x000000000001ab70 1\n0x000000000001ab70;(below main) 2\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34 2\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main 10\n"
+	        "0x000000000001ab70;(below main);__libc_start_main@@GLIBC_2.34;main;_start 10\n"
+	        "0x000000000001ab70;_dl_start 4\n");
+	free(s);
+	struct tree_options to = {.min_delta = 0.001, .reverse = true};
+	struct tree *t = tree_create(&to);
+	struct read_result info;
+	struct diag err;
+	assert_true(readers_read_mem(
+	        CALLGRIND, t, FOLDED_HEAD, "f.out", file, strlen(file), &defaults, &info, &err));
+	tree_finish(t, false);
+	s = dump_tree(t);
+	assert_string_equal(s,
+	        "(below main) 5\n_dl_start;(below main) 4\n_start;main;(below main) 10\n"
+	        "main;(below main) 10\n");
+	free(s);
+	tree_destroy(t);
+}
+
 /* Static functions of one name in two files: file:name; ids tell them apart. */
 static void
 test_names(void **state)
@@ -334,7 +377,8 @@ read_outcome(const char *data, const char *event, bool lines_one_by_one)
 	bool ok;
 	opt.event = event;
 	if (lines_one_by_one) {
-		struct callgrind_options co = {event, false, CALLGRIND_DEFAULT_FLOOR};
+		struct callgrind_options co = {
+		        event, false, CALLGRIND_DEFAULT_FLOOR, opt.below_main};
 		struct callgrind_info info;
 		struct callgrind *cg = callgrind_create("f.out", &co);
 		const char *p = data, *nl;
@@ -469,6 +513,7 @@ main(void)
 	        cmocka_unit_test(test_recursion_and_cycles),
 	        cmocka_unit_test(test_contexts),
 	        cmocka_unit_test(test_names),
+	        cmocka_unit_test(test_below_main),
 	        cmocka_unit_test(test_floor),
 	        cmocka_unit_test(test_file_gzip),
 	        cmocka_unit_test(test_fast_paths_agree),

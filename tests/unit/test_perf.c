@@ -15,7 +15,8 @@
 #include "helpers.h"
 #include "readers.h"
 
-/* The readers' options with perf's --event and --weight period set. */
+/* The readers' options with perf's --event and --weight period set, the
+ * C runtime's frames kept (--show-below-main): the folding rules alone. */
 static struct read_options
 perf_options(const char *event, bool weight_period)
 {
@@ -23,6 +24,7 @@ perf_options(const char *event, bool weight_period)
 	readers_options_init(&ro);
 	ro.event = event;
 	ro.weight_period = weight_period;
+	ro.below_main = true;
 	return ro;
 }
 
@@ -83,6 +85,43 @@ test_order(void **state)
 {
 	(void)state;
 	check(SAMPLE_A SAMPLE_A, "prog;__libc_start_call_main;main;leaf 2\n");
+}
+
+/*
+ * By default the C runtime's frames under main are one frame, (below main),
+ * counts unchanged; a run of them only at the stack's root (after the
+ * command), and never a name that merely contains one.
+ */
+static void
+test_below_main(void **state)
+{
+	(void)state;
+	struct read_options ro;
+	readers_options_init(&ro);
+	const char *data = "prog 1 [000] 1.000001: 3 cycles: \n"
+	                   "\t    1157 leaf+0x1e (/tmp/prog)\n"
+	                   "\t    1170 main+0x9 (/tmp/prog)\n"
+	                   "\t   29d90 __libc_start_call_main+0x80 (/usr/lib/libc.so.6)\n"
+	                   "\t   29e40 __libc_start_main_impl+0x80 (/usr/lib/libc.so.6)\n"
+	                   "\t    1075 _start+0x25 (/tmp/prog)\n\n"
+	                   "prog 1 [000] 1.000002: 3 cycles: \n"
+	                   "\t    1157 _start_worker+0x1e (/tmp/prog)\n"
+	                   "\t    1075 _start+0x25 (/tmp/prog)\n\n"
+	                   "prog 1 [000] 1.000003: 3 cycles: \n"
+	                   "\t    1157 _start+0x1e (/tmp/prog)\n"
+	                   "\t    1170 main+0x9 (/tmp/prog)\n\n";
+	char *got = read_as(data, &ro, NULL);
+	assert_string_equal(got, "prog;(below main);_start_worker 1\n"
+	                         "prog;(below main);main;leaf 1\n"
+	                         "prog;main;_start 1\n");
+	free(got);
+	ro.below_main = true; /* --show-below-main */
+	got = read_as(data, &ro, NULL);
+	assert_string_equal(got,
+	        "prog;_start;__libc_start_main_impl;__libc_start_call_main;main;leaf 1\n"
+	        "prog;_start;_start_worker 1\n"
+	        "prog;main;_start 1\n");
+	free(got);
 }
 
 static void
@@ -334,6 +373,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_order),
+	        cmocka_unit_test(test_below_main),
 	        cmocka_unit_test(test_kernel),
 	        cmocka_unit_test(test_unknown_and_offsets),
 	        cmocka_unit_test(test_inlined_and_names),

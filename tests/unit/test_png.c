@@ -202,6 +202,36 @@ test_size_and_frame_colours(void **state)
 	teardown_fixture(&f);
 }
 
+/*
+ * Siblings stay apart (issue 32): between two wide neighbours exactly one
+ * background column, inside the left one's right edge, so each frame's
+ * drawn width is within 1 px of its layout width.
+ */
+static void
+test_sibling_gap(void **state)
+{
+	(void)state;
+	struct fixture f;
+	cairo_surface_t *s = render_default_pair(&f);
+	const struct layout *l = f.layout;
+	const struct layout_box *slow = find_box(l, "slow");
+	const struct layout_box *steady = find_box(l, "steady");
+	assert_true(fabs(slow->x + slow->width - steady->x) < 1e-9); /* neighbours */
+	struct rgb bg = color_background(f.opt.theme);
+	int y = (int)(slow->y + l->frame_height / 2);
+	int left = (int)round(slow->x), right = (int)round(steady->x);
+	int slow_cols = 0; /* label ink counts too: not the background */
+	for (int x = left; x < right; x++) {
+		slow_cols += !same_rgb(pixel(s, x, y), bg);
+	}
+	assert_true(same_rgb(pixel(s, right - 1, y), bg));
+	assert_true(same_rgb(pixel(s, right, y), steady->fill));
+	assert_true(fabs(slow_cols - slow->width) <= 1.0);
+	assert_int_equal(slow_cols, right - left - 1);
+	cairo_surface_destroy(s);
+	teardown_fixture(&f);
+}
+
 /* Every legend swatch of every ramp appears, in order, on the swatches' middle row. */
 static void
 test_legend_swatches(void **state)
@@ -757,6 +787,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_size_and_frame_colours),
 	        cmocka_unit_test(test_legend_swatches),
+	        cmocka_unit_test(test_sibling_gap),
 	        cmocka_unit_test(test_labels),
 	        cmocka_unit_test(test_labels_match_svg),
 	        cmocka_unit_test(test_labels_inside_frames),

@@ -12,7 +12,10 @@ direct recursion, a two-function cycle), runs it under valgrind's callgrind
   - with full call contexts, every non-recursive context's inclusive cost
     equals `callgrind_annotate --inclusive=yes`;
   - the count name and the header follow the file (instructions, and
-    "reconstructed" without contexts).
+    "reconstructed" without contexts);
+  - by default the C runtime's frames under main are one frame, (below
+    main): the kept stacks (--show-below-main, used for the checks above)
+    with that rule applied here equal the drawn ones.
 Then files of formats difffold does not read, made by the real tools where
 this machine has them (perf.data when perf may
 record here, else a message says so; tests/perf reads perf script), and
@@ -28,6 +31,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import below_main  # noqa: E402  (tests/profilers/below_main.py)
 
 PROGRAM = r"""
 static volatile long sink;
@@ -106,8 +112,10 @@ def bare(name):
     return fn.split("'")[0]
 
 
-def folded(exe, path, *opts):
-    p = run([exe, "-f", "folded", *opts, path])
+def folded(exe, path, *opts, keep_startup=True):
+    """The stacks of -f folded; with keep_startup, the C runtime's frames kept
+    (--show-below-main), as callgrind_annotate names them."""
+    p = run([exe, "-f", "folded", *(["--show-below-main"] if keep_startup else []), *opts, path])
     if p.returncode != 0:
         raise RuntimeError("difffold %s: exit %d: %s" % (path, p.returncode, p.stderr))
     stacks = []
@@ -139,6 +147,23 @@ def check_self(exe, path, label):
     check(not bad, "%s: self cost of all %d functions equals callgrind_annotate's%s" % (
         label, len(want), "" if not bad else ": " + repr(sorted(bad)[:5])))
     check(root == total, "%s: root %d equals totals %s" % (label, root, total))
+
+
+def check_below_main(exe, path, label):
+    """By default a stack's leading run of start-up frames is one frame,
+    (below main): the kept stacks folded so equal the default ones."""
+    kept, drawn = folded(exe, path), folded(exe, path, keep_startup=False)
+    want = collections.Counter()
+    for frames, n in kept:
+        want[";".join(below_main.collapse(frames))] += n
+    got = collections.Counter()
+    for frames, n in drawn:
+        got[";".join(frames)] += n
+    mains = [f for f, _ in drawn if "main" in f]
+    check(got == want and sum(got.values()) == sum(n for _, n in kept) and mains and
+          all(f[0] == "(below main)" and f[1] == "main" for f in mains),
+          "%s: the C runtime's frames under main are one frame by default, "
+          "totals unchanged (%d stacks through main)" % (label, len(mains)))
 
 
 def check_contexts(exe, path):
@@ -245,6 +270,8 @@ def main(argv):
         check_self(exe, cache, "callgrind --cache-sim=yes")
         check_self(exe, jumps, "callgrind --collect-jumps=yes")
         check_self(exe, plain, "callgrind --compress-strings=no")
+        check_below_main(exe, cg, "callgrind")
+        check_below_main(exe, ctx, "callgrind --separate-callers=40")
         check_contexts(exe, ctx)
         check_output(exe, tmp, cg, ctx, cache)
         check_refusals(exe, tmp, prog)

@@ -12,6 +12,8 @@ documented rules (docs/input.md):
     with --weight period the sum of their periods;
   - the header says how many samples of which event were read;
   - every perf script -F field selection reads to the same stacks;
+  - the C runtime's frames under main are one frame, (below main), unless
+    --show-below-main keeps them (tests/profilers/below_main.py);
   - two events are refused with their list unless --event picks one;
   - perf.data itself is refused with the perf script command that reads it.
 perf must be able to record here: when it is missing or cannot record (for
@@ -25,6 +27,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import below_main  # noqa: E402  (tests/profilers/below_main.py)
 
 PROGRAM = r"""
 static volatile unsigned long sink;
@@ -69,8 +74,9 @@ def frame_name(addr, sym, dso):
     return name + "_[k]" if kernel else name
 
 
-def model(text, event=None, period=False):
-    """Stack -> count, the number of samples, and the events seen."""
+def model(text, event=None, period=False, keep_startup=False):
+    """Stack -> count, the number of samples, and the events seen; the C
+    runtime's frames under main one frame unless keep_startup."""
     stacks, samples, events = collections.Counter(), 0, []
     current = None
 
@@ -78,7 +84,8 @@ def model(text, event=None, period=False):
         nonlocal current, samples
         if current is not None and current[0] is not None:
             comm, weight, frames = current
-            stacks[";".join([comm] + frames[::-1])] += weight
+            frames = frames[::-1] if keep_startup else below_main.collapse(frames[::-1])
+            stacks[";".join([comm] + frames)] += weight
             samples += 1
         current = None
 
@@ -150,6 +157,12 @@ def check_g(exe, tmp, prog):
         return
     data, text = made
     got, samples = check_fold(exe, text, "perf record -g")
+    with open(text, encoding="utf-8", errors="replace") as f:
+        kept = model(f.read(), keep_startup=True)[0]
+    check(folded(exe, text, "--show-below-main")[0] == kept and
+          any(";(below main);main;" in s for s in got or ()) and
+          not any(";(below main);main;" in s for s in kept),
+          "--show-below-main keeps the C runtime's frames the default draws as (below main)")
     check(got is not None and samples > 0 and sum(got.values()) == samples,
           "the total equals the number of samples (%d)" % samples)
     check(got is not None and any(s.startswith("prog;") and ";main;" in s and s.endswith(";leaf")
