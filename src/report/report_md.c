@@ -142,7 +142,7 @@ add_picture(struct buf *b, const char *light, const char *dark)
 }
 
 static void
-md_image(struct buf *b, const struct options *opt)
+md_image(struct buf *b, const struct report_options *opt)
 {
 	const char *light = opt->image_url ? opt->image_url : opt->image_url_dark;
 	size_t at = b->len;

@@ -30,6 +30,7 @@ struct report_options {
 	const char *countname; /* "samples" */
 	const char *input_note; /* how the inputs' stacks were made, or NULL */
 	const char *image_url; /* --image-url, or NULL */
+	const char *image_url_dark; /* --image-url-dark: the dark theme's, or NULL */
 	unsigned top; /* rows a table; 0: the default */
 	/* The transforms that rewrote the stacks (NULL: none). */
 	const struct transform *transform;
