@@ -19,6 +19,7 @@ settings_input(const struct options *o, struct input_options *in)
 	        .objects = o->objects,
 	        .perf_stackcollapse = o->perf_stackcollapse,
 	        .strict = o->strict,
+	        .max_work = o->max_work,
 	        .comparable = o->comparable,
 	        .runs = o->runs,
 	        .significance = o->significance,

@@ -1,9 +1,13 @@
 #include "callgraph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "hash.h"
+#include "idmap.h"
+#include "source.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -137,11 +141,66 @@ struct xnode {
 	uint64_t self;
 };
 
-static size_t
-base_len(const char *s, size_t len)
+/*
+ * Callgrind's call contexts (--separate-callers) name a function
+ * `fn'caller'caller2`, and a recursion level (--separate-recs) `fn'2`:
+ * valgrind joins the names with ' and escapes nothing. A ' is also part of
+ * names of their own (Rust's `for<'a> fn(&'a u8)`, OCaml's `x'`), so a '
+ * starts a context only when every part after it is a level (digits) or
+ * the name of a function of the file (a whole name, or one up to a '):
+ * the names of a file without contexts are kept whole, not merged.
+ */
+struct known_names {
+	struct idmap set; /* hash_bytes of each name and prefix before a ' */
+	uint64_t seed;
+};
+
+static void
+known_init(struct known_names *k, const struct callgraph *g)
 {
-	const char *q = memchr(s, '\'', len);
-	return q ? (size_t)(q - s) : len;
+	memset(k, 0, sizeof(*k));
+	k->seed = hash_seed();
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		idmap_set(&k->set, hash_bytes(s, len, k->seed), 0);
+		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+			idmap_set(&k->set, hash_bytes(s, (size_t)(q - s), k->seed), 0);
+		}
+	}
+}
+
+/* Whether a part after a ' is a recursion level or a function's name. */
+static bool
+known_part(const struct known_names *k, const char *s, size_t len)
+{
+	size_t digits = 0;
+	while (digits < len && s[digits] >= '0' && s[digits] <= '9') {
+		digits++;
+	}
+	uint32_t v;
+	return len > 0 && (digits == len || idmap_get(&k->set, hash_bytes(s, len, k->seed), &v));
+}
+
+/*
+ * The length of a name without its context: the first ' from which every
+ * part is known_part, found from the end so a name of many ' costs one
+ * pass.
+ */
+static size_t
+base_len(const struct known_names *k, const char *s, size_t len)
+{
+	size_t base = len, end = len;
+	for (size_t i = len; i-- > 0;) {
+		if (s[i] != '\'') {
+			continue;
+		}
+		if (!known_part(k, s + i + 1, end - i - 1)) {
+			break;
+		}
+		base = end = i;
+	}
+	return base;
 }
 
 /* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
@@ -193,7 +252,7 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 	stack = xgrow(stack, &cap, 1, sizeof(*stack));
 	stack[depth++] = (struct frame){push_node(x, root, NONE, flow), 0};
 	x->on_path[root]++;
-	while (depth) {
+	while (depth && !x->truncated) {
 		struct frame *top = &stack[depth - 1];
 		const struct xnode *n = &x->nodes[top->node];
 		const struct callgraph_function *f = &g->fns[n->fn];
@@ -211,8 +270,9 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 			continue; /* a cycle (its cost counted already) or a thin branch */
 		}
 		if (x->count >= x->limit) {
+			/* An error once the walk is over: a cut tree is a wrong one. */
 			x->truncated = true;
-			continue;
+			break;
 		}
 		uint32_t id = push_node(x, e->callee, top->node, child);
 		if (depth == cap) {
@@ -231,13 +291,16 @@ expand(struct callgraph *g, struct expansion *x, uint64_t total,
 	double floor = opt->floor * (double)total;
 	x->on_path = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->on_path));
 	x->context = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->context));
+	struct known_names k;
+	known_init(&k, g);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *name = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(name, len);
+		size_t base = base_len(&k, name, len);
 		x->context[f] = base < len && has_context(name + base, len - base);
 	}
-	for (uint32_t f = 0; f < g->fn_count; f++) {
+	idmap_finish(&k.set);
+	for (uint32_t f = 0; f < g->fn_count && !x->truncated; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		double t = total_of(fn);
 		if (t > 0 && t > (double)fn->in) {
@@ -393,14 +456,17 @@ static bool *
 ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 {
 	*contexts = false;
+	struct known_names k;
+	known_init(&k, g);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(s, len);
+		size_t base = base_len(&k, s, len);
 		/* The same id intern_add would give, without hashing the name again. */
 		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
 		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
+	idmap_finish(&k.set);
 	return shared_names_of(g, base_id);
 }
 
@@ -726,6 +792,9 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
+	uint64_t work = opt->src ? source_work_left(opt->src) : UINT64_MAX;
+	bool by_work = work < x.limit;
+	x.limit = by_work ? (size_t)work : x.limit;
 	/*
 	 * A node a root and a call edge is what a graph without shared
 	 * callees expands to: room for that from the start, not written (so
@@ -735,6 +804,17 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	                                              : x.limit + 1;
 	x.nodes = xmalloc(x.cap * sizeof(*x.nodes));
 	expand(g, &x, total, opt);
+	if (x.truncated) {
+		free(x.nodes);
+		if (!by_work || source_spend(opt->src, x.count + 1, err)) {
+			char why[160];
+			snprintf(why, sizeof(why),
+			        "the call graph expands to more than %zu frames (see --max-frames)",
+			        x.limit);
+			diag_set(err, opt->name, 0, why);
+		}
+		return false;
+	}
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
 	/* The calls are spent: their room goes to the frames' names. */

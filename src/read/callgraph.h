@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "source.h"
 #include "intern.h"
 #include "tree.h"
 
@@ -58,6 +59,9 @@ struct callgraph_options {
 	const char *name; /* the file, for messages */
 	bool objects; /* frames named `function [object]` */
 	double floor; /* share of the total under which a branch stays unexpanded */
+	/* The file: a graph of a few bytes can expand to millions of frames
+	 * (diamonds), bounded by source_spend. NULL: --max-frames only. */
+	struct source *src;
 };
 
 /* Makes room for one more function (callgraph_function's slow path). */

@@ -40,6 +40,7 @@ struct input_options {
 	const char *event;
 	long snapshot;
 	bool weight_period, objects, perf_stackcollapse, strict;
+	uint64_t max_work; /* --max-work, 0: the default */
 	bool comparable; /* sides of different measures compared */
 	bool runs; /* each file of a side is one run, tested at significance */
 	double significance;
