@@ -378,7 +378,6 @@ struct names {
 	/* per function: its text's intern_hash, 0 if not known (yet) */
 	uint64_t *hash;
 	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
-	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
 };
 
@@ -391,7 +390,12 @@ add_object(struct buf *b, const char *s, size_t len)
 		s = slash + 1;
 	}
 	buf_adds(b, " [");
+	size_t at = b->len;
 	buf_add(b, s, len);
+	/* A ';' in the object's path would split the frame in two. */
+	for (char *q = b->data + at; (q = memchr(q, ';', b->len - (size_t)(q - b->data))); q++) {
+		*q = ':';
+	}
 	buf_addc(b, ']');
 }
 
@@ -564,13 +568,11 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	nm->id = base_id;
 	if (plain_frames(nm, g, opt, shared_names, base_id)) {
 		*contexts = false;
-		nm->semis = false;
 		return;
 	}
 	buf_reset(&nm->text);
 	bool *shared = ambiguous_names(g, base_id, contexts);
 	frame_texts(nm, g, opt, shared, shared_names, base_id, false, NULL);
-	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 }
 
@@ -633,29 +635,6 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 }
 
 /*
- * The frames of a name under *at, which moves to the last: one, unless an
- * object's name brought a ';' (tree_add_stack would split it there too);
- * semis says whether any did.
- */
-static bool
-add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bool semis,
-        const char **reason)
-{
-	for (;;) {
-		const char *semi = semis ? memchr(s, ';', len) : NULL;
-		size_t n = semi ? (size_t)(semi - s) : len;
-		if (!tree_cursor_child(t, at, s, n, at, reason)) {
-			return false;
-		}
-		if (!semi) {
-			return true;
-		}
-		s += n + 1;
-		len -= n + 1;
-	}
-}
-
-/*
  * Function f's frame under *at, which moves to it: hashed when first used
  * (nm->hash), interned by the tree once (nm->id, TREE_NONE until then).
  */
@@ -673,7 +652,10 @@ cursor_named(
 	return ok;
 }
 
-/* Function f's frames under *at, by cursor_named when named, else add_frames. */
+/*
+ * Function f's frame under *at, by cursor_named when named, else by its
+ * text (one frame: every ';' of a name, file or object became ':').
+ */
 static bool
 function_frames(struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, bool named,
         const char **reason)
@@ -681,8 +663,8 @@ function_frames(struct tree *t, struct tree_cursor *at, struct names *nm, uint32
 	if (named) {
 		return cursor_named(t, at, nm, f, reason);
 	}
-	return add_frames(t, at, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f],
-	        nm->semis, reason);
+	return tree_cursor_child(
+	        t, at, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f], at, reason);
 }
 
 /*
@@ -702,7 +684,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	 * once, not once a node; the hashes made now, the graph gone, not
 	 * where memory peaks.
 	 */
-	bool named = tree_takes_hashed(t) && !nm->semis;
+	bool named = tree_takes_hashed(t);
 	uint32_t *chain = NULL; /* nodes not in the tree yet, leaf first */
 	size_t chain_cap = 0;
 	const char *reason = NULL;
@@ -735,8 +717,8 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	/* Every orphan goes under the one [unexpanded] frame, found once. */
 	struct tree_cursor unexpanded = tree_cursor_root();
 	if (ok && orphan_count) {
-		ok = add_frames(
-		        t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), false, &reason);
+		ok = tree_cursor_child(t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"),
+		        &unexpanded, &reason);
 	}
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;

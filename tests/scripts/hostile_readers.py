@@ -196,6 +196,8 @@ def files():
         "quotes.callgrind": CALLGRIND_QUOTES.encode(),
         "contexts.callgrind": CALLGRIND_CONTEXTS.encode(),
         "zero.callgrind": (CALLGRIND_HEAD + "fn=main\n0 0\n").encode(),
+        "object.callgrind": (CALLGRIND_HEAD + "ob=/tmp/a;b/lib;x.so\nfn=main\n0 1\n"
+                             "cfn=f\ncalls=1 0\n0 5\nfn=f\n0 5\n").encode(),
         "two-peaks.massif": MASSIF_TWO_PEAKS.encode(),
         "empty.pb": pprof_empty(),
         "id-max.pb": pprof_id(2**64 - 1),
@@ -233,6 +235,9 @@ CASES = [
     ("callgrind: valgrind's call contexts still merge", [
         "-f", "folded", "contexts.callgrind"], 0, [],
      ["main;f 10\n", "main;g 15\n", "main;g;f 5\n"]),
+    ("callgrind --objects: a ';' in the object's path makes no second frame", [
+        "--objects", "-f", "folded", "object.callgrind"], 0, [],
+     ["main [lib:x.so] 1\n", "main [lib:x.so];f [lib:x.so] 5\n"]),
     ("callgrind with no cost", ["good.folded", "zero.callgrind"], 1,
      ["zero.callgrind: the profile has no sample"], []),
     ("massif with two peak snapshots", ["-f", "folded", "two-peaks.massif"], 1,
