@@ -183,6 +183,10 @@ DHAT_EMPTY = json.dumps({"dhatFileVersion": 2, "mode": "heap", "verb": "Allocate
 PERF_TWO_EVENTS = (b"prog 1 [000] 1.0: 1 cyc\x1b[2Jles:\n\t1 f (a)\n\n"
                    b"prog 1 [000] 1.0: 1 in\xe2\x80\xaestr:\n\t1 f (a)\n\n")
 
+# A first stack line longer than the 64 KiB format detection sees.
+PERF_LONG_FRAME = (b"prog 1 [000] 1.0: 1 cycles:\n\t1000 " + b"T<" * 40000 +
+                   b" (/bin/prog)\n\t1001 main (/bin/prog)\n\n")
+
 GOOD = b"main;f 10\n"
 
 
@@ -211,6 +215,7 @@ def files():
         "zero-samples.json": gecko({"stack": [], "weight": None, "length": 0}),
         "empty.dhat.json": DHAT_EMPTY,
         "two-events.perf": PERF_TWO_EVENTS,
+        "long-frame.perf": PERF_LONG_FRAME,
     }
 
 
@@ -258,6 +263,8 @@ CASES = [
      ["zero-samples.json: the profile has no sample"], []),
     ("DHAT with no program point", ["good.folded", "empty.dhat.json"], 1,
      ["empty.dhat.json:"], []),
+    ("perf: a first stack line past the detection window", [
+        "-f", "folded", "long-frame.perf"], 0, [], ["prog;main;T<T<T<"]),
     ("perf event names escaped", ["two-events.perf"], 1,
      ["cyc\\x1b[2Jles", "in<U+202E>str"], []),
 ]
