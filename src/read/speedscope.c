@@ -42,6 +42,7 @@ struct speedscope {
 	struct speedscope_info *info;
 	bool unit_set;
 	char unit[16]; /* the first profile's unit */
+	bool has_frames, has_profiles; /* shared.frames and profiles were read */
 };
 
 static void
@@ -168,6 +169,12 @@ profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind,
 			        js, samples ? "a profile's \"samples\" is not an array"
 			                    : "a profile's \"events\" is not an array");
 		}
+		/* JSON.parse keeps a key's last value; read as they come, two
+		 * would add up: refused rather than read differently. */
+		if (samples ? p->has_samples : p->has_events) {
+			return jsonstream_fail(js, samples ? "a profile has two \"samples\" keys"
+			                                   : "a profile has two \"events\" keys");
+		}
 		p->has_samples |= samples;
 		p->has_events |= !samples;
 	} else if (JSON_AT(js, "profiles", "#", "type")) {
@@ -183,6 +190,11 @@ profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind,
 		jsonstream_tag_next(js, TAG_SAMPLE);
 		p->node = 0;
 	} else if (JSON_AT(js, "profiles", "#", "weights")) {
+		if (kind != JSON_ARRAY || p->has_weights) {
+			return jsonstream_fail(
+			        js, kind != JSON_ARRAY ? "a profile's \"weights\" is not an array"
+			                               : "a profile has two \"weights\" keys");
+		}
 		jsonstream_tag_next(js, TAG_WEIGHTS);
 		p->has_weights = true;
 	} else if (JSON_AT(js, "profiles", "#", "events", "#", "*")) {
@@ -213,6 +225,17 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 	}
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a speedscope file is a JSON object");
+	}
+	/* A second frames or profiles array would add to the first (JSON.parse
+	 * keeps the last): refused. */
+	bool frames = JSON_AT(js, "shared", "frames");
+	if (frames || (js->depth == 1 && JSON_AT(js, "profiles"))) {
+		bool *seen = frames ? &sc->has_frames : &sc->has_profiles;
+		if (*seen) {
+			return jsonstream_fail(js, frames ? "a second \"frames\" key in \"shared\""
+			                                  : "a second \"profiles\" key");
+		}
+		*seen = true;
 	}
 	if (JSON_AT(js, "shared", "frames", "#", "name") && kind == JSON_STRING) {
 		buf_reset(&sc->name);

@@ -167,6 +167,15 @@ def speedscope(profile):
     return json.dumps(dict(SPEEDSCOPE, profiles=[p])).encode()
 
 
+def speedscope_text(text):
+    """A speedscope file written by hand: json.dumps cannot repeat a key."""
+    return ('{"$schema":"https://www.speedscope.app/file-format-schema.json",%s}'
+            % text).encode()
+
+
+SAMPLED = '{"type":"sampled","unit":"none","samples":[[0]],"weights":[%d]}'
+
+
 def gecko(samples):
     thread = {"name": "main", "samples": samples,
               "stackTable": {"prefix": [None], "frame": [0]},
@@ -211,6 +220,12 @@ def files():
         "no-events.speedscope.json": speedscope({"type": "evented"}),
         "empty-samples.speedscope.json": speedscope(
             {"type": "sampled", "samples": [], "weights": []}),
+        "two-frames.speedscope.json": speedscope_text(
+            '"shared":{"frames":[{"name":"a"}],"frames":[{"name":"b"}]},"profiles":[%s]'
+            % (SAMPLED % 1)),
+        "two-profiles.speedscope.json": speedscope_text(
+            '"shared":{"frames":[{"name":"a"}]},"profiles":[%s],"profiles":[%s]'
+            % (SAMPLED % 1, SAMPLED % 5)),
         "stack-number.json": gecko({"stack": 5, "weight": None}),
         "zero-samples.json": gecko({"stack": [], "weight": None, "length": 0}),
         "empty.dhat.json": DHAT_EMPTY,
@@ -257,6 +272,12 @@ CASES = [
      ["no-events.speedscope.json:1: an evented profile has no \"events\" array"], []),
     ("speedscope with no sample", ["good.folded", "empty-samples.speedscope.json"], 1,
      ["empty-samples.speedscope.json: the profile has no sample"], []),
+    ("speedscope with a key twice (JSON.parse keeps the last): refused",
+     ["good.folded", "two-frames.speedscope.json"], 1,
+     ["two-frames.speedscope.json:1: a second \"frames\" key in \"shared\""], []),
+    ("speedscope with two profiles arrays: refused",
+     ["good.folded", "two-profiles.speedscope.json"], 1,
+     ["two-profiles.speedscope.json:1: a second \"profiles\" key"], []),
     ("Firefox stack as a number", ["good.folded", "stack-number.json"], 1,
      ["stack-number.json:1: a thread's samples' \"stack\" is not an array"], []),
     ("Firefox thread with no sample", ["good.folded", "zero-samples.json"], 1,
