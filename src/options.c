@@ -401,6 +401,15 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		}
 		o->tree.max_nodes = (uint32_t)v;
 		return true;
+	case OPT_MAX_WORK:
+		if (!parse_number(arg, "--max-work", 1, 1e15, &v, err)) {
+			return false;
+		}
+		if (v != floor(v)) {
+			return options_usage(err, "--max-work: not a whole number", arg);
+		}
+		o->max_work = (uint64_t)v;
+		return true;
 	case OPT_MIN_WIDTH:
 		return parse_min_width(o, arg, err);
 	case OPT_WIDTH:

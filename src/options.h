@@ -64,6 +64,9 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	enum input_format side_format[2];
 	const char *event; /* --event: which of the profile's events (callgrind, perf, pprof) */
 	long snapshot; /* --snapshot: massif's snapshot to read, -1: the peak */
+	/* --max-work: the floor of the frames a reader may walk for a file
+	 * (read/source.h); 0: the default. */
+	uint64_t max_work;
 	bool weight_period; /* --weight period: perf samples count their period */
 	bool objects; /* --objects: frames named `function [object]` (callgrind) */
 	bool show_below_main; /* callgrind, perf: the C runtime's frames kept apart */

@@ -52,6 +52,8 @@ const char options_usage_text[] =
         "                        (default 0.001, i.e. 0.1%)\n"
         "  --max-frames N        fail when the merged tree would have more than N frames\n"
         "                        (default 10000000)\n"
+        "  --max-work N          fail when reading a file walks more frames than N or\n"
+        "                        64 a byte of it, whichever is more (default 4000000)\n"
         "  --exact-names         compare names byte for byte: no volatile-name rules\n"
         "                        (Rust hashes, clone suffixes, closure numbers...)\n"
         "  --no-match            match nothing across builds: no volatile-name rules,\n"

@@ -20,6 +20,7 @@ settings_input(const struct options *o, struct input_options *in)
 	        .perf_stackcollapse = o->perf_stackcollapse,
 	        .strict = o->strict,
 	        .show_below_main = o->show_below_main,
+	        .max_work = o->max_work,
 	        .comparable = o->comparable,
 	        .runs = o->runs,
 	        .significance = o->significance,

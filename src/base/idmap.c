@@ -71,6 +71,10 @@ dense_slot(struct idmap *m, uint64_t key)
 bool
 idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val)
 {
+	if (key == UINT64_MAX) {
+		*val = m->max_val;
+		return m->has_max;
+	}
 	if (!m->keys) {
 		return false;
 	}
@@ -85,6 +89,11 @@ idmap_get_hashed(const struct idmap *m, uint64_t key, uint32_t *val)
 void
 idmap_set_other(struct idmap *m, uint64_t key, uint32_t val)
 {
+	if (key == UINT64_MAX) {
+		m->has_max = true;
+		m->max_val = val;
+		return;
+	}
 	if (val != UINT32_MAX && dense_slot(m, key)) {
 		m->dense_count += m->dense[key] == 0;
 		m->dense[key] = val + 1;

@@ -21,6 +21,9 @@ struct idmap {
 	uint64_t seed; /* hash_seed(), from the first insertion */
 	uint32_t *dense; /* dense[key]: val + 1, 0: not here (look in the hash) */
 	size_t dense_cap, dense_count;
+	/* The one key the hash cannot hold (key + 1 would be 0, empty). */
+	bool has_max;
+	uint32_t max_val;
 };
 
 void idmap_finish(struct idmap *m);

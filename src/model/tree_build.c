@@ -679,6 +679,7 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 {
 	struct tree_build *b = t->build;
 	bool ok;
+	b->offered++;
 	if (!transform_stack(b, &stack, &len, &ok, reason)) {
 		return ok; /* a dropped stack's count is in no total */
 	}
@@ -754,6 +755,7 @@ tree_add_hashed(struct tree *t, enum side side, const char *stack, struct count 
 {
 	struct tree_build *b = t->build;
 	struct count total;
+	b->offered++;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
 		return false;
@@ -833,6 +835,7 @@ tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, co
 {
 	struct tree_build *b = t->build;
 	struct count total;
+	b->offered++;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
 		return false;
@@ -840,6 +843,12 @@ tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, co
 	b->sum[side] = total;
 	add_self(b, side, node, c);
 	return true;
+}
+
+uint64_t
+tree_stacks_offered(const struct tree *t)
+{
+	return t->build->offered;
 }
 
 const uint64_t *

@@ -126,6 +126,12 @@ bool tree_add_count(
  */
 const uint64_t *tree_side_self(
         const struct tree *t, enum side side, size_t *count, const uint32_t **nanos);
+/*
+ * While building: the stacks given to the tree so far (tree_add_stack,
+ * tree_add_hashed, tree_add_count), dropped by a transform or not: a
+ * reader that gave none read no sample.
+ */
+uint64_t tree_stacks_offered(const struct tree *t);
 /* Freezes the tree: children order, base scale, statuses. Call once. */
 void tree_finish(struct tree *t, bool differential);
 

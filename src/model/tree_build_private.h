@@ -68,6 +68,7 @@ struct tree_build {
 	struct transform_run *transform; /* NULL: no transforms */
 	uint64_t seed; /* hash_seed(): the same for every tree of the process */
 	bool full; /* a node was refused: opt.max_nodes reached */
+	uint64_t offered; /* tree_stacks_offered */
 	char full_msg[80];
 };
 

@@ -1,10 +1,14 @@
 #include "callgraph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "startup.h"
+#include "hash.h"
+#include "idmap.h"
+#include "source.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -138,11 +142,66 @@ struct xnode {
 	uint64_t self;
 };
 
-static size_t
-base_len(const char *s, size_t len)
+/*
+ * Callgrind's call contexts (--separate-callers) name a function
+ * `fn'caller'caller2`, and a recursion level (--separate-recs) `fn'2`:
+ * valgrind joins the names with ' and escapes nothing. A ' is also part of
+ * names of their own (Rust's `for<'a> fn(&'a u8)`, OCaml's `x'`), so a '
+ * starts a context only when every part after it is a level (digits) or
+ * the name of a function of the file (a whole name, or one up to a '):
+ * the names of a file without contexts are kept whole, not merged.
+ */
+struct known_names {
+	struct idmap set; /* hash_bytes of each name and prefix before a ' */
+	uint64_t seed;
+};
+
+static void
+known_init(struct known_names *k, const struct callgraph *g)
 {
-	const char *q = memchr(s, '\'', len);
-	return q ? (size_t)(q - s) : len;
+	memset(k, 0, sizeof(*k));
+	k->seed = hash_seed();
+	for (uint32_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *s = intern_name(g->names, g->fns[f].name, &len);
+		idmap_set(&k->set, hash_bytes(s, len, k->seed), 0);
+		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
+			idmap_set(&k->set, hash_bytes(s, (size_t)(q - s), k->seed), 0);
+		}
+	}
+}
+
+/* Whether a part after a ' is a recursion level or a function's name. */
+static bool
+known_part(const struct known_names *k, const char *s, size_t len)
+{
+	size_t digits = 0;
+	while (digits < len && s[digits] >= '0' && s[digits] <= '9') {
+		digits++;
+	}
+	uint32_t v;
+	return len > 0 && (digits == len || idmap_get(&k->set, hash_bytes(s, len, k->seed), &v));
+}
+
+/*
+ * The length of a name without its context: the first ' from which every
+ * part is known_part, found from the end so a name of many ' costs one
+ * pass.
+ */
+static size_t
+base_len(const struct known_names *k, const char *s, size_t len)
+{
+	size_t base = len, end = len;
+	for (size_t i = len; i-- > 0;) {
+		if (s[i] != '\'') {
+			continue;
+		}
+		if (!known_part(k, s + i + 1, end - i - 1)) {
+			break;
+		}
+		base = end = i;
+	}
+	return base;
 }
 
 /* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
@@ -194,7 +253,7 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 	stack = xgrow(stack, &cap, 1, sizeof(*stack));
 	stack[depth++] = (struct frame){push_node(x, root, NONE, flow), 0};
 	x->on_path[root]++;
-	while (depth) {
+	while (depth && !x->truncated) {
 		struct frame *top = &stack[depth - 1];
 		const struct xnode *n = &x->nodes[top->node];
 		const struct callgraph_function *f = &g->fns[n->fn];
@@ -212,8 +271,9 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 			continue; /* a cycle (its cost counted already) or a thin branch */
 		}
 		if (x->count >= x->limit) {
+			/* An error once the walk is over: a cut tree is a wrong one. */
 			x->truncated = true;
-			continue;
+			break;
 		}
 		uint32_t id = push_node(x, e->callee, top->node, child);
 		if (depth == cap) {
@@ -232,13 +292,16 @@ expand(struct callgraph *g, struct expansion *x, uint64_t total,
 	double floor = opt->floor * (double)total;
 	x->on_path = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->on_path));
 	x->context = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->context));
+	struct known_names k;
+	known_init(&k, g);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *name = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(name, len);
+		size_t base = base_len(&k, name, len);
 		x->context[f] = base < len && has_context(name + base, len - base);
 	}
-	for (uint32_t f = 0; f < g->fn_count; f++) {
+	idmap_finish(&k.set);
+	for (uint32_t f = 0; f < g->fn_count && !x->truncated; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		double t = total_of(fn);
 		if (t > 0 && t > (double)fn->in) {
@@ -316,7 +379,6 @@ struct names {
 	/* per function: its text's intern_hash, 0 if not known (yet) */
 	uint64_t *hash;
 	uint32_t *id; /* per function: its text's id in the tree's names, or TREE_NONE */
-	bool semis; /* some text holds a ';' (an object's name brought it) */
 	size_t fn_count;
 };
 
@@ -329,7 +391,12 @@ add_object(struct buf *b, const char *s, size_t len)
 		s = slash + 1;
 	}
 	buf_adds(b, " [");
+	size_t at = b->len;
 	buf_add(b, s, len);
+	/* A ';' in the object's path would split the frame in two. */
+	for (char *q = b->data + at; (q = memchr(q, ';', b->len - (size_t)(q - b->data))); q++) {
+		*q = ':';
+	}
 	buf_addc(b, ']');
 }
 
@@ -394,14 +461,17 @@ static bool *
 ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 {
 	*contexts = false;
+	struct known_names k;
+	known_init(&k, g);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(s, len);
+		size_t base = base_len(&k, s, len);
 		/* The same id intern_add would give, without hashing the name again. */
 		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
 		*contexts = *contexts || (base < len && has_context(s + base, len - base));
 	}
+	idmap_finish(&k.set);
 	return shared_names_of(g, base_id);
 }
 
@@ -499,13 +569,11 @@ names_init(struct names *nm, struct callgraph *g, const struct callgraph_options
 	nm->id = base_id;
 	if (plain_frames(nm, g, opt, shared_names, base_id)) {
 		*contexts = false;
-		nm->semis = false;
 		return;
 	}
 	buf_reset(&nm->text);
 	bool *shared = ambiguous_names(g, base_id, contexts);
 	frame_texts(nm, g, opt, shared, shared_names, base_id, false, NULL);
-	nm->semis = memchr(nm->text.data, ';', nm->text.len) != NULL;
 	free(shared);
 }
 
@@ -596,29 +664,6 @@ emit_paths(const struct names *nm, const struct expansion *x, const struct orpha
 }
 
 /*
- * The frames of a name under *at, which moves to the last: one, unless an
- * object's name brought a ';' (tree_add_stack would split it there too);
- * semis says whether any did.
- */
-static bool
-add_frames(struct tree *t, struct tree_cursor *at, const char *s, size_t len, bool semis,
-        const char **reason)
-{
-	for (;;) {
-		const char *semi = semis ? memchr(s, ';', len) : NULL;
-		size_t n = semi ? (size_t)(semi - s) : len;
-		if (!tree_cursor_child(t, at, s, n, at, reason)) {
-			return false;
-		}
-		if (!semi) {
-			return true;
-		}
-		s += n + 1;
-		len -= n + 1;
-	}
-}
-
-/*
  * Function f's frame under *at, which moves to it: hashed when first used
  * (nm->hash), interned by the tree once (nm->id, TREE_NONE until then).
  */
@@ -636,7 +681,10 @@ cursor_named(
 	return ok;
 }
 
-/* Function f's frames under *at, by cursor_named when named, else add_frames. */
+/*
+ * Function f's frame under *at, by cursor_named when named, else by its
+ * text (one frame: every ';' of a name, file or object became ':').
+ */
 static bool
 function_frames(struct tree *t, struct tree_cursor *at, struct names *nm, uint32_t f, bool named,
         const char **reason)
@@ -644,8 +692,8 @@ function_frames(struct tree *t, struct tree_cursor *at, struct names *nm, uint32
 	if (named) {
 		return cursor_named(t, at, nm, f, reason);
 	}
-	return add_frames(t, at, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f],
-	        nm->semis, reason);
+	return tree_cursor_child(
+	        t, at, nm->text.data + nm->start[f], nm->start[f + 1] - nm->start[f], at, reason);
 }
 
 /*
@@ -665,7 +713,7 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	 * once, not once a node; the hashes made now, the graph gone, not
 	 * where memory peaks.
 	 */
-	bool named = tree_takes_hashed(t) && !nm->semis;
+	bool named = tree_takes_hashed(t);
 	uint8_t *startup = startup_nodes(nm, x, opt);
 	struct tree_cursor below = tree_cursor_root(); /* STARTUP_FRAME, once made */
 	bool below_made = false;
@@ -693,8 +741,8 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 			uint32_t id = chain[--depth];
 			uint32_t f = x->nodes[id].fn;
 			if (startup && startup[id]) { /* the run, one frame */
-				ok = below_made || add_frames(t, &below, STARTUP_FRAME,
-				                           strlen(STARTUP_FRAME), false, &reason);
+				ok = below_made || tree_cursor_child(t, &below, STARTUP_FRAME,
+				                           strlen(STARTUP_FRAME), &below, &reason);
 				below_made = true;
 				c = below;
 			} else {
@@ -708,8 +756,8 @@ emit_cursors(struct names *nm, const struct expansion *x, const struct orphan *o
 	/* Every orphan goes under the one [unexpanded] frame, found once. */
 	struct tree_cursor unexpanded = tree_cursor_root();
 	if (ok && orphan_count) {
-		ok = add_frames(
-		        t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"), false, &reason);
+		ok = tree_cursor_child(t, &unexpanded, "[unexpanded]", strlen("[unexpanded]"),
+		        &unexpanded, &reason);
 	}
 	for (size_t i = 0; ok && i < orphan_count; i++) {
 		uint32_t f = orphans[i].fn;
@@ -766,6 +814,9 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
+	uint64_t work = opt->src ? source_work_left(opt->src) : UINT64_MAX;
+	bool by_work = work < x.limit;
+	x.limit = by_work ? (size_t)work : x.limit;
 	/*
 	 * A node a root and a call edge is what a graph without shared
 	 * callees expands to: room for that from the start, not written (so
@@ -775,6 +826,17 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	                                              : x.limit + 1;
 	x.nodes = xmalloc(x.cap * sizeof(*x.nodes));
 	expand(g, &x, total, opt);
+	if (x.truncated) {
+		free(x.nodes);
+		if (!by_work || source_spend(opt->src, x.count + 1, err)) {
+			char why[160];
+			snprintf(why, sizeof(why),
+			        "the call graph expands to more than %zu frames (see --max-frames)",
+			        x.limit);
+			diag_set(err, opt->name, 0, why);
+		}
+		return false;
+	}
 	struct orphan *orphans;
 	size_t orphan_count = apportion(g, &x, &orphans);
 	/* The calls are spent: their room goes to the frames' names. */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "source.h"
 #include "intern.h"
 #include "tree.h"
 
@@ -59,6 +60,9 @@ struct callgraph_options {
 	bool objects; /* frames named `function [object]` */
 	double floor; /* share of the total under which a branch stays unexpanded */
 	bool below_main; /* keep the C runtime's start-up frames (startup.h) */
+	/* The file: a graph of a few bytes can expand to millions of frames
+	 * (diamonds), bounded by source_spend. NULL: --max-frames only. */
+	struct source *src;
 };
 
 /* Makes room for one more function (callgraph_function's slow path). */

@@ -603,8 +603,11 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
-	struct callgraph_options go = {
-	        cg->name, cg->opt.objects, cg->opt.floor, cg->opt.below_main};
+	struct callgraph_options go = {.name = cg->name,
+	        .objects = cg->opt.objects,
+	        .floor = cg->opt.floor,
+	        .below_main = cg->opt.below_main,
+	        .src = cg->src};
 	bool contexts = false;
 	bool ok = callgraph_to_tree(
 	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
@@ -660,6 +663,7 @@ callgrind_read(struct tree *t, enum folded_mode mode, struct source *src, const 
 	struct callgrind_info info;
 	struct callgrind *cg = create(source_name(src), &opt, t->names, true);
 	cg->err = err;
+	cg->src = src;
 	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
 	          callgrind_finish(cg, t, reader_side(mode), &info, err);
 	callgrind_destroy(cg);

@@ -59,6 +59,7 @@ key_space(enum key key)
 struct callgrind {
 	const char *name;
 	struct diag *err; /* while a source is parsed (parse_chunk) */
+	struct source *src; /* callgrind_read's, for the work bound; NULL: none */
 	struct callgrind_options opt;
 	uint64_t line_no;
 	struct callgraph graph;

@@ -510,6 +510,10 @@ perf_script(struct span s, bool whole)
 	struct span line;
 	bool header = false, weak = false;
 	int seen = 0, oneline = 0;
+	/* perf script --header's banner: its '#' lines can fill the window. */
+	if (starts(s, "# ========\n# captured on")) {
+		return true;
+	}
 	while (seen < PERF_LINES && next_line(&s, &line, whole)) {
 		if (line.p < line.end && *line.p == '#') {
 			continue;
@@ -530,6 +534,14 @@ perf_script(struct span s, bool whole)
 		         perf_line_is_header(line.p, (size_t)(line.end - line.p), &one, &weak);
 		oneline += header && one;
 		seen++;
+	}
+	/*
+	 * The window can end inside the first stack line (a template name of
+	 * 64 KiB): its start, an indented address and a symbol, says.
+	 */
+	if (header && !weak && !whole && seen < PERF_LINES && next_line(&s, &line, true) &&
+	        line.p < line.end && is_space(*line.p) && perf_frame(line)) {
+		return true;
 	}
 	/* Two such lines, or the whole file. */
 	return oneline >= 2 || (oneline == 1 && seen == 1 && whole);

@@ -223,7 +223,10 @@ samples_value(
 		/* Without weights (null) a sample counts 1, so no stack need wait. */
 		th->weighted = kind == JSON_ARRAY;
 		th->weights_done = kind == JSON_NULL;
-	} else if (js->depth == 4 && is(js, 3, "stack") && kind == JSON_ARRAY) {
+	} else if (js->depth == 4 && is(js, 3, "stack")) {
+		if (kind != JSON_ARRAY) {
+			return jsonstream_fail(js, "a thread's samples' \"stack\" is not an array");
+		}
 		jsonstream_tag_next(js, TAG_STACK);
 	} else if (js->depth == 4 && is(js, 3, "weightType") && kind == JSON_STRING) {
 		size_t n = len < sizeof(th->weight_type) - 1 ? len : sizeof(th->weight_type) - 1;

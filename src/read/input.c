@@ -220,6 +220,7 @@ read_options_of(struct read_options *ro, const struct input_options *o, bool thr
 	ro->stackcollapse = o->perf_stackcollapse;
 	ro->snapshot = o->snapshot;
 	ro->strict = o->strict;
+	ro->max_work = o->max_work;
 	ro->threaded = threaded;
 }
 

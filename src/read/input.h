@@ -41,6 +41,7 @@ struct input_options {
 	long snapshot;
 	bool weight_period, objects, perf_stackcollapse, strict;
 	bool show_below_main; /* keep the C runtime's start-up frames */
+	uint64_t max_work; /* --max-work, 0: the default */
 	bool comparable; /* sides of different measures compared */
 	bool runs; /* each file of a side is one run, tested at significance */
 	double significance;

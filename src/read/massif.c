@@ -40,6 +40,7 @@ struct massif {
 	uint64_t total;
 	bool has_top; /* the tree's top line was read */
 	bool empty; /* the snapshot chosen has no heap tree */
+	uint32_t peaks; /* heap_tree=peak lines seen */
 	uint64_t stacks; /* stacks given to the tree */
 	long detailed[MAX_LISTED];
 	size_t ndetailed;
@@ -203,11 +204,13 @@ pop(struct massif *m)
 	if (self == 0) {
 		return true;
 	}
-	const char *stack = m->path + l->pos;
-	size_t len = m->cap - l->pos;
-	if (m->depth == 0) {
-		stack = "[unattributed]"; /* the top's own bytes: none in massif's files */
-		len = strlen(stack);
+	/* The top's own bytes (none in massif's files) have no path: with no
+	 * child ever pushed, m->path is still NULL. */
+	const char *stack = "[unattributed]";
+	size_t len = strlen(stack);
+	if (m->depth > 0) {
+		stack = m->path + l->pos;
+		len = m->cap - l->pos;
 	}
 	const char *reason;
 	if (!tree_add_stack(m->t, m->side, stack, len, (struct count){self, 0}, &reason)) {
@@ -308,6 +311,11 @@ header_line(struct massif *m, const char *s, size_t len)
 	}
 	bool peak = len == 14 && memcmp(s + 10, "peak", 4) == 0;
 	bool detailed = peak || (len == 18 && memcmp(s + 10, "detailed", 8) == 0);
+	/* massif writes one peak; of two, ms_print's graph and difffold would
+	 * not agree on which is the peak, so the file is refused. */
+	if (peak && m->peaks++) {
+		return fail(m, m->line_no, "a second peak snapshot (massif writes one)");
+	}
 	if (detailed && m->ndetailed < MAX_LISTED) {
 		m->detailed[m->ndetailed++] = m->snapshot;
 	} else if (detailed) {

@@ -7,6 +7,7 @@
 #include "bounds.h"
 #include "buf.h"
 #include "count.h"
+#include "escape.h"
 #include "startup.h"
 #include "tree_build.h"
 #include "xalloc.h"
@@ -685,7 +686,8 @@ list_events(const struct perf *pf, struct buf *b)
 {
 	for (size_t i = 0; i < pf->event_count; i++) {
 		buf_adds(b, i ? ", " : "");
-		buf_adds(b, pf->events[i]);
+		/* The file's bytes: escaped like every name a message quotes. */
+		escape_diag(b, pf->events[i], strlen(pf->events[i]));
 	}
 	if (pf->more_events) {
 		buf_adds(b, ", ...");
@@ -705,7 +707,9 @@ finish(struct perf *pf, struct perf_info *info)
 		list_events(pf, &why);
 		buf_adds(&why, "); choose one with --event NAME");
 	} else if (pf->samples == 0 && pf->opt->event && pf->event_count) {
-		buf_printf(&why, "no sample of event %s (", pf->opt->event);
+		buf_adds(&why, "no sample of event ");
+		escape_diag(&why, pf->opt->event, strlen(pf->opt->event));
+		buf_adds(&why, " (");
 		list_events(pf, &why);
 		buf_adds(&why, " were recorded)");
 	} else if (pf->samples == 0) {

@@ -83,6 +83,7 @@ struct pprof {
 	const char *name;
 	const struct pprof_options *opt;
 	struct diag *err;
+	struct source *src; /* for the bounds on work and kept bytes */
 	uint64_t base; /* byte offset of the data parse() gets */
 	struct sample_type *types;
 	size_t ntypes, types_cap;
@@ -465,6 +466,10 @@ parse_fields(struct pprof *pp, const char *data, size_t len, bool at_eof)
 {
 	const unsigned char *start = (const unsigned char *)data, *end = start + len;
 	const unsigned char *p = start;
+	/* The tables follow the inflated size: a gzip bomb stops here. */
+	if (!source_keep(pp->src, pp->base + len, pp->err)) {
+		return -1;
+	}
 	while (p < end) {
 		const unsigned char *field = p;
 		uint64_t at = pp->base + (uint64_t)(p - start);
@@ -597,6 +602,11 @@ make_path(struct pprof *pp, const struct stack *s)
 		uint32_t i;
 		memcpy(&i, pp->key.data + k * sizeof(i), sizeof(i));
 		struct location *l = &pp->locations[i];
+		/* A location of many inlined lines, named by many samples, asks
+		 * for far more frames than the file has bytes. */
+		if (!source_spend(pp->src, l->lines ? l->lines : 1, pp->err)) {
+			return false;
+		}
 		if (l->frame == SIZE_MAX && !make_frames(pp, l)) {
 			return false;
 		}
@@ -820,6 +830,7 @@ pprof_read(struct tree *t, enum folded_mode mode, struct source *src, const char
 	struct pprof_info info;
 	struct pprof pp;
 	pprof_init(&pp, t, reader_side(mode), source_name(src), &opt, err);
+	pp.src = src;
 	memset(&info, 0, sizeof(info));
 	bool ok = source_parse(src, head, head_len, parse_chunk, &pp, err);
 	ok = ok && finish(&pp, &info);

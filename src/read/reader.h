@@ -45,6 +45,9 @@ struct read_options {
 	long snapshot; /* massif: a snapshot's number, or -1 for the peak */
 	bool strict; /* folded: the first bad line is fatal */
 	bool threaded; /* folded: read on two threads */
+	/* --max-work: the floor of the frames a reader may walk for a file
+	 * (source_spend); 0: SOURCE_WORK_FLOOR. */
+	uint64_t max_work;
 };
 
 /* What one file said beyond its stacks. */

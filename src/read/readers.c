@@ -12,6 +12,7 @@
 #include "perf.h"
 #include "pprof.h"
 #include "speedscope.h"
+#include "tree_build.h"
 
 /*
  * The order is the precedence of the picture's note and count name when
@@ -84,7 +85,21 @@ readers_read(const struct profile_reader *r, struct tree *t, enum folded_mode mo
         struct read_result *res, struct diag *err)
 {
 	memset(res, 0, sizeof(*res));
-	return r->read(t, mode, src, head, head_len, ro, res, err);
+	source_set_budget(src, ro->max_work ? ro->max_work : SOURCE_WORK_FLOOR, head_len);
+	uint64_t before = tree_stacks_offered(t);
+	if (!r->read(t, mode, src, head, head_len, ro, res, err)) {
+		return false;
+	}
+	/*
+	 * A file with no sample is refused whatever its reader: as the head
+	 * of a pair it would pass every gate as a 100 % improvement.
+	 */
+	if (tree_stacks_offered(t) != before) {
+		return true;
+	}
+	diag_set(err, source_name(src), 0,
+	        "the profile has no sample: refused rather than compared as an empty profile");
+	return false;
 }
 
 bool

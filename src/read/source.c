@@ -22,6 +22,8 @@ struct source {
 	unsigned char *zbuf;
 	uint64_t raw_bytes; /* bytes read from fd, for progress */
 	uint64_t member_at; /* file offset of the gzip member being inflated */
+	uint64_t mem_bytes; /* source_open_mem: the bytes given as the head */
+	uint64_t work, work_floor; /* source_spend */
 	const struct read_progress *progress;
 };
 
@@ -295,6 +297,7 @@ source_open(const char *path, const struct read_progress *progress, struct diag 
 	struct source *in = xcalloc(1, sizeof(*in));
 	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	in->progress = progress;
+	in->work_floor = SOURCE_WORK_FLOOR;
 	if (!open_input(in, path, in->name, err)) {
 		free(in);
 		return NULL;
@@ -309,6 +312,7 @@ source_open_mem(const char *name)
 	in->name = name;
 	in->fd = -1;
 	in->memory = true;
+	in->work_floor = SOURCE_WORK_FLOOR;
 	return in;
 }
 
@@ -366,4 +370,69 @@ source_parse(struct source *src, const char *head, size_t head_len, source_parse
 	}
 	buf_finish(&b);
 	return ok;
+}
+
+void
+source_set_budget(struct source *s, uint64_t floor, size_t head_len)
+{
+	s->work_floor = floor;
+	if (s->memory) {
+		s->mem_bytes = head_len;
+	}
+}
+
+/* The file's bytes read so far, as on disk. */
+static uint64_t
+input_bytes(const struct source *s)
+{
+	return s->memory ? s->mem_bytes : s->raw_bytes;
+}
+
+/* The most frames a reader may walk for the bytes read so far. */
+static uint64_t
+work_limit(const struct source *s)
+{
+	uint64_t by_size = input_bytes(s) * SOURCE_WORK_PER_BYTE;
+	return by_size > s->work_floor ? by_size : s->work_floor;
+}
+
+uint64_t
+source_work_left(const struct source *s)
+{
+	uint64_t limit = work_limit(s);
+	return s->work < limit ? limit - s->work : 0;
+}
+
+bool
+source_spend(struct source *s, uint64_t frames, struct diag *err)
+{
+	s->work += frames;
+	uint64_t limit = work_limit(s);
+	if (s->work <= limit) {
+		return true;
+	}
+	char why[256];
+	snprintf(why, sizeof(why),
+	        "reading it walks more than %" PRIu64 " frames (%u a byte of the file, at least "
+	        "--max-work %" PRIu64 "): a hostile profile? raise --max-work if it is trusted",
+	        limit, SOURCE_WORK_PER_BYTE, s->work_floor);
+	diag_set(err, s->name, 0, why);
+	return false;
+}
+
+bool
+source_keep(struct source *s, uint64_t kept, struct diag *err)
+{
+	uint64_t by_size = input_bytes(s) * SOURCE_KEEP_PER_BYTE;
+	uint64_t limit = by_size > SOURCE_KEEP_FLOOR ? by_size : SOURCE_KEEP_FLOOR;
+	if (kept <= limit) {
+		return true;
+	}
+	char why[256];
+	snprintf(why, sizeof(why),
+	        "its gzip data inflates to more than %" PRIu64 " bytes (%u times the file, at "
+	        "least %" PRIu64 " MiB): a gzip bomb? gunzip it first if it is trusted",
+	        limit, SOURCE_KEEP_PER_BYTE, SOURCE_KEEP_FLOOR >> 20);
+	diag_set(err, s->name, 0, why);
+	return false;
 }

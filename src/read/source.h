@@ -50,6 +50,39 @@ ssize_t source_read(struct source *s, char *dst, size_t cap, struct diag *err);
  */
 size_t source_peek(struct source *s, char *dst, size_t cap, bool *whole, struct diag *err);
 
+/*
+ * What reading a file may cost, in proportion to its size: a few bytes of
+ * a profile can name a stack many times (pprof's inlined lines, a
+ * callgrind call graph's diamonds, a JSON stack table), so the frames a
+ * reader walks and the inflated bytes it keeps are bounded by the bytes
+ * of the file (compressed, as on disk), with a floor for small files.
+ */
+#define SOURCE_WORK_PER_BYTE 64u
+#define SOURCE_WORK_FLOOR ((uint64_t)4000000) /* --max-work's default */
+#define SOURCE_KEEP_PER_BYTE 64u
+#define SOURCE_KEEP_FLOOR ((uint64_t)64 << 20)
+
+/*
+ * The floor of the frames a reader may walk (--max-work), and the bytes a
+ * reader is given as head_len, which are the whole file of
+ * source_open_mem's sources.
+ */
+void source_set_budget(struct source *s, uint64_t floor, size_t head_len);
+/*
+ * Counts frames a reader walks for this file: false, with err naming the
+ * bound and --max-work, past max(floor, SOURCE_WORK_PER_BYTE per byte
+ * read so far).
+ */
+bool source_spend(struct source *s, uint64_t frames, struct diag *err);
+/* How many more frames source_spend allows now. */
+uint64_t source_work_left(const struct source *s);
+/*
+ * For a reader that keeps what it reads (pprof): false, with err naming
+ * the bound, when `kept` bytes of content are more than
+ * max(SOURCE_KEEP_FLOOR, SOURCE_KEEP_PER_BYTE per byte read): a gzip bomb.
+ */
+bool source_keep(struct source *s, uint64_t kept, struct diag *err);
+
 /* How much a reader's parse gets at a time (plus what it left over). */
 #define SOURCE_READ_SIZE ((size_t)128 << 10)
 

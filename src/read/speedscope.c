@@ -23,6 +23,8 @@ struct profile {
 	struct json_u32s open_frames;
 	struct count last; /* evented: the time of the last event */
 	bool started;
+	char type; /* "type": 's' sampled, 'e' evented, '?' other, 0 not given */
+	bool has_samples, has_events; /* the arrays were there */
 	/* The event being read. */
 	char ev_type;
 	uint32_t ev_frame;
@@ -40,6 +42,7 @@ struct speedscope {
 	struct speedscope_info *info;
 	bool unit_set;
 	char unit[16]; /* the first profile's unit */
+	bool has_frames, has_profiles; /* shared.frames and profiles were read */
 };
 
 static void
@@ -158,6 +161,28 @@ profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind,
         size_t len)
 {
 	struct profile *p = &sc->p;
+	/* A field of the wrong shape is refused, not read as an empty profile. */
+	if (JSON_AT(js, "profiles", "#", "samples") || JSON_AT(js, "profiles", "#", "events")) {
+		bool samples = JSON_AT(js, "profiles", "#", "samples");
+		if (kind != JSON_ARRAY) {
+			return jsonstream_fail(
+			        js, samples ? "a profile's \"samples\" is not an array"
+			                    : "a profile's \"events\" is not an array");
+		}
+		/* JSON.parse keeps a key's last value; read as they come, two
+		 * would add up: refused rather than read differently. */
+		if (samples ? p->has_samples : p->has_events) {
+			return jsonstream_fail(js, samples ? "a profile has two \"samples\" keys"
+			                                   : "a profile has two \"events\" keys");
+		}
+		p->has_samples |= samples;
+		p->has_events |= !samples;
+	} else if (JSON_AT(js, "profiles", "#", "type")) {
+		p->type = kind != JSON_STRING                        ? '?'
+		          : len == 7 && memcmp(s, "sampled", 7) == 0 ? 's'
+		          : len == 7 && memcmp(s, "evented", 7) == 0 ? 'e'
+		                                                     : '?';
+	}
 	if (JSON_AT(js, "profiles", "#", "samples", "#")) {
 		if (kind != JSON_ARRAY) {
 			return jsonstream_fail(js, "a sample is not an array of frame indices");
@@ -165,6 +190,11 @@ profile_value(struct jsonstream *js, struct speedscope *sc, enum json_kind kind,
 		jsonstream_tag_next(js, TAG_SAMPLE);
 		p->node = 0;
 	} else if (JSON_AT(js, "profiles", "#", "weights")) {
+		if (kind != JSON_ARRAY || p->has_weights) {
+			return jsonstream_fail(
+			        js, kind != JSON_ARRAY ? "a profile's \"weights\" is not an array"
+			                               : "a profile has two \"weights\" keys");
+		}
 		jsonstream_tag_next(js, TAG_WEIGHTS);
 		p->has_weights = true;
 	} else if (JSON_AT(js, "profiles", "#", "events", "#", "*")) {
@@ -196,6 +226,17 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a speedscope file is a JSON object");
 	}
+	/* A second frames or profiles array would add to the first (JSON.parse
+	 * keeps the last): refused. */
+	bool frames = JSON_AT(js, "shared", "frames");
+	if (frames || (js->depth == 1 && JSON_AT(js, "profiles"))) {
+		bool *seen = frames ? &sc->has_frames : &sc->has_profiles;
+		if (*seen) {
+			return jsonstream_fail(js, frames ? "a second \"frames\" key in \"shared\""
+			                                  : "a second \"profiles\" key");
+		}
+		*seen = true;
+	}
 	if (JSON_AT(js, "shared", "frames", "#", "name") && kind == JSON_STRING) {
 		buf_reset(&sc->name);
 		buf_add(&sc->name, s, len);
@@ -222,10 +263,33 @@ profile_unit(struct jsonstream *js, struct speedscope *sc)
 	return true;
 }
 
+/* What a profile must hold for its type, as speedscope's importer wants it. */
+static bool
+profile_shape(struct jsonstream *js, const struct profile *p)
+{
+	if (p->type == '?') {
+		return jsonstream_fail(js, "a profile's \"type\" is neither \"sampled\" nor "
+		                           "\"evented\"");
+	}
+	if (p->type == 's' && !p->has_samples) {
+		return jsonstream_fail(js, "a sampled profile has no \"samples\" array");
+	}
+	if (p->type == 'e' && !p->has_events) {
+		return jsonstream_fail(js, "an evented profile has no \"events\" array");
+	}
+	if (!p->type && !p->has_samples && !p->has_events) {
+		return jsonstream_fail(js, "a profile has neither \"samples\" nor \"events\"");
+	}
+	return true;
+}
+
 static bool
 profile_end(struct jsonstream *js, struct speedscope *sc)
 {
 	struct profile *p = &sc->p;
+	if (!profile_shape(js, p)) {
+		return false;
+	}
 	/* Samples without weights count one each. */
 	for (size_t i = 0; !p->has_weights && i < p->nodes.count; i++) {
 		if (!add(js, sc, p->nodes.v[i], (struct count){1, 0})) {

@@ -297,7 +297,7 @@ test_names(void **state)
 	        read_as(HEADER "ob=/usr/lib/libc.so.6\nfl=a.c\nfn=memcpy;x\n1 4\n", &objects, NULL);
 	assert_string_equal(s, "memcpy:x [libc.so.6] 4\n");
 	free(s);
-	/* An object's ';' stays, and splits the frame as a folded line would. */
+	/* An object's ';' is made ':' as a name's is: one frame, not two. */
 	struct tree_options to = {.min_delta = 0.001};
 	struct tree *t = tree_create(&to);
 	struct read_result info;
@@ -306,7 +306,7 @@ test_names(void **state)
 	assert_true(readers_read_mem(
 	        CALLGRIND, t, FOLDED_HEAD, "mem", semi, strlen(semi), &objects, &info, &err));
 	tree_finish(t, false);
-	assert_int_equal(t->node_count, 3); /* all, "f [a", "b.so]" */
+	assert_int_equal(t->node_count, 2); /* all, "f [a:b.so]" */
 	tree_destroy(t);
 	/* Every ';' of a name, the first and last bytes too, is made ':'. */
 	check(HEADER "fl=a.c\nfn=;a;;b;\n1 4\n", ":a::b: 4\n");

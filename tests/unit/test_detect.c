@@ -69,6 +69,12 @@ test_perf(void **state)
 	                        "        ffffffff81000000 do_syscall_64 ([kernel.kallsyms])\n",
 	                         true),
 	        INPUT_PERF_SCRIPT);
+	/* The 64 KiB window cut inside the first stack line, or a long
+	 * --header banner filling it: still perf script, not folded. */
+	assert_int_equal(DETECT("prog 1 [000] 1.0: 1 cycles:\n\t1000 T<T<T<T<T<T<T<", false),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("# ========\n# captured on: x\n# cpudesc : x\n# cpudesc", false),
+	        INPUT_PERF_SCRIPT);
 	/* Without call chains: a sample a line, its frame after the event. */
 	assert_int_equal(DETECT("            prog  1 [000]  1.1:   1 cycles:  1157 main+0x1e "
 	                        "(/tmp/prog)\n"

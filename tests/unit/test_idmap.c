@@ -73,6 +73,24 @@ test_sparse_keys_stay_small(void **state)
 	idmap_finish(&m);
 }
 
+static void
+test_largest_key(void **state)
+{
+	(void)state;
+	/* 2^64-1 + 1 is the hash's empty mark: the key is held apart. */
+	struct idmap m = {0};
+	uint32_t v;
+	assert_false(idmap_get(&m, UINT64_MAX, &v));
+	idmap_set(&m, UINT64_MAX, 5);
+	idmap_set(&m, 1ull << 40, 6);
+	assert_val(&m, UINT64_MAX, 5);
+	assert_val(&m, 1ull << 40, 6);
+	assert_false(idmap_get(&m, UINT64_MAX - 1, &v));
+	idmap_set(&m, UINT64_MAX, 7);
+	assert_val(&m, UINT64_MAX, 7);
+	idmap_finish(&m);
+}
+
 int
 main(void)
 {
@@ -80,6 +98,7 @@ main(void)
 	        cmocka_unit_test(test_small_and_huge_keys),
 	        cmocka_unit_test(test_key_set_before_the_array_reached_it),
 	        cmocka_unit_test(test_sparse_keys_stay_small),
+	        cmocka_unit_test(test_largest_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
