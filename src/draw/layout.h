@@ -60,6 +60,19 @@ struct layout_text {
 
 struct caption;
 
+/*
+ * Frames past --max-depth above one drawn frame: summed, and drawn as one
+ * box over it (spanning its width, in the row past the deepest) that
+ * says "+N deeper frames".
+ */
+struct layout_cap {
+	uint32_t box; /* the drawn frame at the cap, in boxes */
+	size_t frames; /* frames above it wide enough to draw */
+	double samples; /* basis samples of its children (its own total less self) */
+	double y; /* top of the summary's row */
+	double room; /* px its label may take: up to the next summary */
+};
+
 struct layout {
 	const struct tree *tree;
 	const struct draw_options *opt; /* &settings */
@@ -98,6 +111,15 @@ struct layout {
 	size_t pruned_frames; /* pruned subtree roots (their descendants not counted) */
 	double min_width_px; /* the --min-width threshold in pixels */
 	uint32_t max_depth; /* deepest drawn box */
+	uint32_t depth_cap; /* deepest depth drawn: --max-depth, or LAYOUT_DEPTH_CAP */
+	double capped_samples; /* basis samples of the frames past --max-depth */
+	size_t capped_frames; /* frames past --max-depth, wide enough to draw */
+	/* The letters tying the header's rows to their frames (markers.h). */
+	struct layout_marker *markers;
+	size_t marker_count;
+	/* The depth cap's summaries, one per frame at the cap with deeper ones. */
+	struct layout_cap *caps;
+	size_t cap_count;
 };
 
 /*
@@ -133,8 +155,20 @@ double layout_change(const struct tree *t, const struct tree_node *n, enum color
  * 3 characters of the name fit beside it. Appends nothing when fewer than
  * 3 characters fit. Both backends draw exactly this text.
  */
+/*
+ * The label of a cap's summary box: "+1,234 deeper frames", or "+1,234"
+ * when only that fits its width, else nothing. Both backends draw it.
+ */
+void layout_cap_label(
+        const struct layout *l, const struct layout_cap *c, double char_width, struct buf *out);
 void layout_label(
         const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
+/*
+ * The depth drawn when --max-depth is not given: deeper than real stacks
+ * go (async-profiler stops at 2,048 frames, perf at 127 by default), low
+ * enough that a hostile 2,000,000-deep chain draws a bounded picture.
+ */
+#define LAYOUT_DEPTH_CAP 4096u
 /* Pixels left free below each row (when rows are taller than 2 px). */
 #define LAYOUT_FRAME_GAP 1.0
 /*

@@ -42,6 +42,12 @@
 	var searchFill = (group && group.getAttribute('data-search-fill')) || '#e600e6';
 
 	var details = one('details');
+	// The graph's markers point at frames as written: hidden once zoomed or
+	// in another view. A compact header has the details line on the
+	// legend's place: the legend hides while it shows.
+	var markers = svg.querySelector('g[id="' + prefix + 'markers"]');
+	var legend = svg.getAttribute('data-compact') === '1' ? one('legend') : null;
+	var capped = svg.querySelector('g[id="' + prefix + 'capped"]');
 	var matched = one('matched');
 	var resetButton = one('reset-zoom');
 	var searchButton = one('search-button');
@@ -479,6 +485,8 @@
 		clipTo((gx - e) / kk, gw / kk);
 		zoomed = z;
 		display(resetButton, true);
+		display(markers, false);
+		display(capped, false);
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -495,6 +503,8 @@
 		}
 		zoomed = null;
 		display(resetButton, false);
+		display(markers, view === widths);
+		display(capped, view === widths);
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -843,6 +853,7 @@
 		}
 		var text = i < 0 ? '' : nameOf(i) + describe(i);
 		details.textContent = text;
+		display(legend, !text && (typed === null || typed === undefined));
 		var room = gw - 16 * cw;
 		if (text.length * cw > room && room > 0) {
 			details.setAttribute('textLength', String(Math.round(room)));
@@ -879,6 +890,7 @@
 			display(field, true);
 		}
 		display(details, false);
+		display(legend, false);
 	}
 
 	function openSearch() {
@@ -890,6 +902,7 @@
 		typed = null;
 		display(field, false);
 		display(details, true);
+		display(legend, !details || !details.textContent);
 	}
 
 	// Keys while the field is open; true when the key was the field's.

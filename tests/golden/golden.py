@@ -102,7 +102,7 @@ BLESS = os.environ.get("BLESS") == "1"
 TIMEOUT = 120
 ENV = dict(os.environ, LC_ALL="C", NO_COLOR="1")
 SVG_NS = "{http://www.w3.org/2000/svg}"
-SVG_ELEMENTS = {"svg", "title", "desc", "style", "script", "rect", "g", "text"}
+SVG_ELEMENTS = {"svg", "title", "desc", "style", "script", "rect", "g", "text", "line"}
 # Files of a case that are not inputs: never given to difffold as such.
 DECLARATIVE = {"args", "stdout", "stderr", "exit", "stdin", "stdin-stream", "stdout-to",
                "close-stdout", "sort", "stdout-lines", "stdout-ref", "same-as", "files",

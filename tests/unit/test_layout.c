@@ -1,4 +1,5 @@
 /* layout: widths per basis, x from sample sums, pruning, rows, colours, labels. */
+#include "caption.h"
 #include "layout.h"
 #include "utf8.h"
 
@@ -453,9 +454,21 @@ test_deep_stack(void **state)
 	struct options o;
 	picture_options(&o);
 	o.frame_height = 1;
+	/* The default depth cap draws LAYOUT_DEPTH_CAP levels and counts the
+	 * rest for the header; the reports' totals are the tree's. */
 	struct layout *l = layout_of(t, &o);
+	assert_int_equal(l->count, LAYOUT_DEPTH_CAP + 1);
+	assert_int_equal(l->capped_frames, DEPTH - LAYOUT_DEPTH_CAP);
+	assert_near(l->capped_samples, 2, EPS);
+	assert_non_null(
+	        strstr(l->caption->capped, "+5,904 deeper frames (2 samples) past depth 4096"));
+	layout_destroy(l);
+	o.max_depth = DEPTH;
+	l = layout_of(t, &o);
 	assert_int_equal(l->count, DEPTH + 1);
 	assert_int_equal(l->max_depth, DEPTH);
+	assert_int_equal(l->capped_frames, 0);
+	assert_null(l->caption->capped);
 	for (size_t i = 0; i < l->count; i++) {
 		assert_int_equal(l->boxes[i].depth, i);
 		assert_near(l->boxes[i].width, l->graph_width, EPS);
