@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "caption_private.h"
 #include "match.h"
 #include "match_text.h"
 #include "numfmt.h"

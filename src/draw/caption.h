@@ -96,13 +96,4 @@ struct caption_input {
 /* Fills c from in; in's tree and options must outlive c. */
 void caption_init(struct caption *c, const struct caption_input *in);
 void caption_finish(struct caption *c);
-/*
- * The rows of the largest changes (caption_rank.c): ranked by what the
- * picture shows, so every function with a frame in the strongest colour
- * step has a row, strongest first, then the largest self changes summed
- * over call sites (by_name: base and head self counts by name).
- */
-void caption_rank_changes(
-        struct caption *c, const struct caption_input *in, const double (*by_name)[2]);
-
 #endif

@@ -7,15 +7,15 @@
  * step gets a row (the legend's "strongest" frame is row A's), then the
  * largest of a function's net change and its strongest frame's change
  * ranks the rest. Each row points at its strongest drawn frame, where the
- * markers (markers.c) draw its letter.
+ * markers (layout_markers.c) draw its letter.
  */
-#include "caption.h"
+#include "caption_private.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
+#include "frame_box.h"
 #include "match.h"
 #include "numfmt.h"
 #include "runs.h"
@@ -49,7 +49,8 @@ strongest_frames(const struct caption_input *l, struct fn_change *fns, uint32_t 
 		if (n->name >= names) {
 			continue;
 		}
-		double c = fabs(layout_change(t, n, l->opt->color_by));
+		/* A drawn frame's intensity is its |change| over the largest. */
+		double c = b->intensity * l->max_change;
 		struct fn_change *f = &fns[n->name];
 		if (c > f->frame_change) {
 			f->frame_change = c;

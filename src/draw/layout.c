@@ -6,8 +6,8 @@
 
 #include "caption.h"
 #include "layout_private.h"
-#include "markers.h"
 #include "numfmt.h"
+#include "shortname.h"
 #include "transform.h"
 #include "utf8.h"
 #include "runs.h"
@@ -353,7 +353,7 @@ paint_boxes(struct layout *l)
 
 /* name cut to keep characters plus the marker, on the --truncate side. */
 void
-add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size_t keep,
+layout_add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size_t keep,
         struct buf *out)
 {
 	if (l->opt->truncate == TRUNCATE_LEFT) {
@@ -368,7 +368,8 @@ add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size
 
 /* Appends a header line of s[0..len). */
 void
-push_text(struct layout *l, size_t *cap, const char *s, size_t len, const struct layout_text *proto)
+layout_push_text(
+        struct layout *l, size_t *cap, const char *s, size_t len, const struct layout_text *proto)
 {
 	if (l->text_count == *cap) {
 		l->texts = xgrow(l->texts, cap, l->text_count + 1, sizeof(*l->texts));
@@ -429,8 +430,8 @@ wrap_break(const char *s, size_t len, size_t max, size_t *next)
  * baseline.
  */
 double
-add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct layout_text proto,
-        double step, double lead, double *y)
+layout_add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max,
+        struct layout_text proto, double step, double lead, double *y)
 {
 	double first = *y + lead;
 	size_t len = strlen(s), at = 0;
@@ -441,7 +442,7 @@ add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct lay
 		size_t next;
 		size_t n = wrap_break(s + at, len - at, max, &next);
 		proto.y = *y + lead;
-		push_text(l, cap, s + at, n, &proto);
+		layout_push_text(l, cap, s + at, n, &proto);
 		*y += step;
 		at += next > 0 ? next : n;
 	}
@@ -450,7 +451,7 @@ add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct lay
 
 /* Characters of a header line at the font size fs across the graph's width. */
 size_t
-line_chars(const struct layout *l, double room, double fs)
+layout_line_chars(const struct layout *l, double room, double fs)
 {
 	double n = floor(room / layout_text_char_width(fs));
 	return n < 1 ? 1 : n > 1e6 ? 1000000 : (size_t)n;
@@ -511,7 +512,7 @@ place_compact_header(struct layout *l)
 	const struct caption *c = l->caption;
 	double fs = l->opt->font_size, step = LAYOUT_COMPACT_LINE * fs;
 	double controls = 2 * CONTROLS_CHARS * layout_text_char_width(fs);
-	size_t room = line_chars(l, l->graph_width - controls, fs), cap = 0;
+	size_t room = layout_line_chars(l, l->graph_width - controls, fs), cap = 0;
 	struct buf line;
 	buf_init(&line);
 	for (size_t i = 0; i < c->compact_count; i++) {
@@ -527,7 +528,8 @@ place_compact_header(struct layout *l)
 	/* The title's baseline is the controls' (svg.c); the line is bold. */
 	l->title_size = fs;
 	t.bold = true;
-	l->title_y = l->totals_y = add_wrapped(l, &cap, line.data, room, t, step, step * 0.75, &y);
+	l->title_y = l->totals_y =
+	        layout_add_wrapped(l, &cap, line.data, room, t, step, step * 0.75, &y);
 	buf_finish(&line);
 	layout_add_changes(l, &cap, &y);
 	l->header_height = y;
@@ -568,7 +570,7 @@ place_header(struct layout *l)
 	}
 	const struct caption *c = l->caption;
 	size_t cap = 0;
-	size_t room = line_chars(l, l->graph_width, fs);
+	size_t room = layout_line_chars(l, l->graph_width, fs);
 	double y = PAD_TOP * fs;
 	l->title_size = TITLE_SCALE * fs;
 	/* The title shares its first line with Reset zoom and Search. */
@@ -577,24 +579,24 @@ place_header(struct layout *l)
 	        .size = l->title_size,
 	        .bold = true,
 	        .anchor = LAYOUT_ANCHOR_MIDDLE};
-	l->title_y = add_wrapped(l, &cap, c->title,
-	        line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
+	l->title_y = layout_add_wrapped(l, &cap, c->title,
+	        layout_line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
 	        TITLE_LINE * fs * 0.7, &y);
 	t.size = fs;
 	t.bold = false;
 	double step = TEXT_LINE * fs, lead = TEXT_LINE * fs * 0.75;
 	if (c->subtitle) {
-		l->subtitle_y = add_wrapped(l, &cap, c->subtitle, room, t, step, lead, &y);
+		l->subtitle_y = layout_add_wrapped(l, &cap, c->subtitle, room, t, step, lead, &y);
 	}
 	t.x = l->graph_x;
 	t.anchor = LAYOUT_ANCHOR_START;
-	l->totals_y = add_wrapped(l, &cap, c->totals, room, t, step, lead, &y);
-	l->rule_y = add_wrapped(l, &cap, c->rule, room, t, step, lead, &y);
+	l->totals_y = layout_add_wrapped(l, &cap, c->totals, room, t, step, lead, &y);
+	l->rule_y = layout_add_wrapped(l, &cap, c->rule, room, t, step, lead, &y);
 	if (c->pruned) {
-		l->pruned_y = add_wrapped(l, &cap, c->pruned, room, t, step, lead, &y);
+		l->pruned_y = layout_add_wrapped(l, &cap, c->pruned, room, t, step, lead, &y);
 	}
 	if (c->capped) {
-		add_wrapped(l, &cap, c->capped, room, t, step, lead, &y);
+		layout_add_wrapped(l, &cap, c->capped, room, t, step, lead, &y);
 	}
 	layout_add_changes(l, &cap, &y);
 	l->header_height = y;
@@ -656,7 +658,7 @@ layout_create(const struct tree *t, const struct draw_options *o)
 	paint_boxes(l);
 	place_header(l);
 	place_rows(l);
-	markers_place(l);
+	layout_markers_place(l);
 	return l;
 }
 
@@ -741,6 +743,9 @@ label_suffix(const struct layout *l, const struct layout_box *box, struct buf *o
  * inlined: most frames of a big graph have less room, and the caller then
  * returns before this one's set-up.
  */
+static void label_fit(const struct layout *l, const char *name, size_t len, size_t chars,
+        size_t room, const char *suffix, size_t s, struct buf *out);
+
 __attribute__((noinline)) static void
 label_text(const struct layout *l, const struct layout_box *box, double room_chars, struct buf *out)
 {
@@ -758,6 +763,24 @@ label_text(const struct layout *l, const struct layout_box *box, double room_cha
 	size_t s = out->len - start < sizeof(suffix) ? out->len - start : 0;
 	memcpy(suffix, out->data + start, s);
 	buf_setlen(out, start);
+	/* A name that does not fit whole is shortened first (shortname.h):
+	 * "parser_binder<…>::invoke(…)" says more than "parser_binder<std::…". */
+	struct buf shortened;
+	buf_init(&shortened);
+	if ((s > 0 ? chars + 1 + s : chars) > room && shortname_append(name, len, &shortened)) {
+		name = shortened.data;
+		len = shortened.len;
+		chars = utf8_length(name, len);
+	}
+	label_fit(l, name, len, chars, room, suffix, s, out);
+	buf_finish(&shortened);
+}
+
+/* The fit of the label rule (step 4) for a name of `chars` characters. */
+static void
+label_fit(const struct layout *l, const char *name, size_t len, size_t chars, size_t room,
+        const char *suffix, size_t s, struct buf *out)
+{
 	size_t keep = 0;
 	if (s > 0 && chars + 1 + s <= room) {
 		keep = chars;
@@ -779,7 +802,7 @@ label_text(const struct layout *l, const struct layout_box *box, double room_cha
 	if (keep == chars) {
 		buf_add(out, name, len);
 	} else {
-		add_cut(l, name, len, chars, keep, out);
+		layout_add_cut(l, name, len, chars, keep, out);
 	}
 	if (s > 0) {
 		buf_addc(out, ' ');

@@ -22,23 +22,8 @@
 #include "buf.h"
 #include "color.h"
 #include "draw_options.h"
+#include "frame_box.h"
 #include "tree.h"
-
-/* The small fields last: 48 bytes a box, not 56. */
-struct layout_box {
-	uint32_t node; /* tree node id */
-	uint32_t depth; /* 0 for the root "all" */
-	double x, y; /* top-left corner in image pixels */
-	double width; /* pixels; height is layout.frame_height */
-	double intensity; /* 0..1, share of the largest change in the graph */
-	uint8_t status; /* colour class: enum node_status by --color-by */
-	struct rgb fill;
-	/* Differential only: kept because it is wide enough under another
-	 * --widths basis, but zero or below --min-width in this one. The SVG
-	 * writes it with display="none" for its script's view toggle; the
-	 * PNG and PDF skip it. */
-	bool hidden;
-};
 
 enum layout_anchor {
 	LAYOUT_ANCHOR_START,
@@ -59,6 +44,24 @@ struct layout_text {
 };
 
 struct caption;
+
+/*
+ * A marker: the letter that ties a header row of the largest changes to
+ * its function's strongest drawn frame (layout_markers.c). Drawn as a
+ * badge before the row and again in the graph, on the frame or joined to
+ * it by a leader; no two badges overlap. Every backend draws exactly these.
+ */
+struct layout_marker {
+	char letter[2]; /* "A": the header row's letter */
+	uint32_t row; /* index of the header row (caption changes) */
+	uint32_t node; /* the frame it points at, in the graph */
+	uint32_t box; /* that frame's index in l->boxes (and among the SVG's frames) */
+	double x, y, w, h; /* the badge */
+	/* From the badge's edge to the frame's; x0 == x1 and y0 == y1 when the
+	 * badge sits on the frame itself. */
+	double x0, y0, x1, y1;
+	bool in_header; /* the badge before the header row, not in the graph */
+};
 
 /*
  * Frames past --max-depth above one drawn frame: summed, and drawn as one
@@ -114,7 +117,7 @@ struct layout {
 	uint32_t depth_cap; /* deepest depth drawn: --max-depth, or LAYOUT_DEPTH_CAP */
 	double capped_samples; /* basis samples of the frames past --max-depth */
 	size_t capped_frames; /* frames past --max-depth, wide enough to draw */
-	/* The letters tying the header's rows to their frames (markers.h). */
+	/* The letters tying the header's rows to their frames (layout_markers.c). */
 	struct layout_marker *markers;
 	size_t marker_count;
 	/* The depth cap's summaries, one per frame at the cap with deeper ones. */
@@ -161,6 +164,9 @@ double layout_change(const struct tree *t, const struct tree_node *n, enum color
  */
 void layout_cap_label(
         const struct layout *l, const struct layout_cap *c, double char_width, struct buf *out);
+/* The letter's font size in a marker's badge; its baseline is
+ * LAYOUT_LABEL_BASELINE of that size below the badge's middle. */
+double layout_marker_letter_size(const struct layout_marker *m);
 void layout_label(
         const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
 /*

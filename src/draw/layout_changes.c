@@ -4,11 +4,11 @@
  * header (--preset comment) puts two rows on a line and leaves the counts
  * out, so five rows take three lines.
  */
+#include "layout_private.h"
+
 #include <string.h>
 
 #include "caption.h"
-#include "layout_private.h"
-#include "markers.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -42,7 +42,7 @@ add_badge(struct layout *l, const struct caption_change *r, size_t row, double x
 	if (!r->marker[0]) {
 		return;
 	}
-	double h = markers_badge_size(l);
+	double h = layout_marker_badge_size(l);
 	l->markers = xrealloc(l->markers, (l->marker_count + 1) * sizeof(*l->markers));
 	struct layout_marker *m = &l->markers[l->marker_count++];
 	memset(m, 0, sizeof(*m));
@@ -82,7 +82,7 @@ row_name(const struct layout *l, const struct caption_change *r, size_t room, st
 	if (chars <= room) {
 		buf_add(out, name, len);
 	} else if (room >= 2) {
-		add_cut(l, name, len, chars, room - 1, out);
+		layout_add_cut(l, name, len, chars, room - 1, out);
 	}
 	if (note > 0) {
 		buf_adds(out, " (");
@@ -101,15 +101,15 @@ add_row(struct layout *l, size_t *cap, size_t i, double x, size_t c1, size_t c2,
 	add_badge(l, r, i, x, t.y);
 	t.anchor = LAYOUT_ANCHOR_END;
 	t.x = x + (double)(BADGE_CHARS + c1) * cw;
-	push_text(l, cap, r->change, strlen(r->change), &t);
+	layout_push_text(l, cap, r->change, strlen(r->change), &t);
 	if (c2 > 0) {
 		t.x += (double)(2 + c2) * cw;
-		push_text(l, cap, r->counts, strlen(r->counts), &t);
+		layout_push_text(l, cap, r->counts, strlen(r->counts), &t);
 	}
 	t.anchor = LAYOUT_ANCHOR_START;
 	t.x += (c2 > 0 ? 2 : 1) * cw;
 	row_name(l, r, name_room, name);
-	push_text(l, cap, name->data, name->len, &t);
+	layout_push_text(l, cap, name->data, name->len, &t);
 }
 
 void
@@ -117,7 +117,7 @@ layout_add_changes(struct layout *l, size_t *cap, double *y)
 {
 	const struct caption *c = l->caption;
 	double fs = l->opt->font_size, cw = layout_text_char_width(fs);
-	size_t room = line_chars(l, l->graph_width, fs);
+	size_t room = layout_line_chars(l, l->graph_width, fs);
 	size_t c1 = column_chars(c, false);
 	size_t c2 = column_chars(c, true);
 	size_t fixed = BADGE_CHARS + c1 + c2 + 4;
@@ -131,7 +131,7 @@ layout_add_changes(struct layout *l, size_t *cap, double *y)
 	size_t half = room / 2 - 1;
 	size_t per_line = compact && half >= BADGE_CHARS + c1 + 2 + 12 ? 2 : 1;
 	if (per_line == 1 || !compact) {
-		add_wrapped(l, cap, c->changes_title, room, t, step, step * 0.75, y);
+		layout_add_wrapped(l, cap, c->changes_title, room, t, step, step * 0.75, y);
 	}
 	size_t name_room = per_line == 2 ? half - BADGE_CHARS - c1 - 1 : room - fixed;
 	struct buf name;

@@ -3,7 +3,6 @@
 #include <math.h>
 
 #include "buf.h"
-#include "markers.h"
 
 static void
 set_rgb(cairo_t *cr, struct rgb c)
@@ -114,7 +113,7 @@ draw_markers(const struct layout *l, const struct png_marks_pen *pen)
 		set_rgb(cr, pen->bg);
 		cairo_set_line_width(cr, 1);
 		cairo_stroke(cr);
-		double size = markers_letter_size(m);
+		double size = layout_marker_letter_size(m);
 		pango_font_description_set_absolute_size(pen->bold, size * PANGO_SCALE);
 		show(pen, pen->bold, m->letter, 1, m->x + m->w / 2,
 		        m->y + dy + m->h / 2 + LAYOUT_LABEL_BASELINE * size, true);

@@ -1,7 +1,7 @@
 /*
  * png_marks: what PNG and PDF draw over the frames, as the SVG does
  * (svg_markers.c): the depth cap's "+N deeper frames" boxes and the
- * markers tying the header's rows to their frames (markers.h). Part of
+ * markers tying the header's rows to their frames (layout.h). Part of
  * the drawing module, beside png.c.
  */
 #ifndef DIFFFOLD_PNG_MARKS_H

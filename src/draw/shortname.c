@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "utf8.h"
+
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026, the one cut marker of every output */
 
 static bool
@@ -39,12 +41,10 @@ closing(const char *name, size_t len, size_t at)
 				return len; /* too deep to be a name worth folding */
 			}
 			stack[depth++] = c == '<' ? '>' : ')';
+		} else if (c == '>' && i > at && name[i - 1] == '-') {
+			continue; /* "->" inside a template argument closes nothing */
 		} else if (c == '>' || c == ')') {
 			if (depth == 0 || stack[depth - 1] != c) {
-				/* "->" inside a template argument is not a closing one. */
-				if (c == '>' && i > 0 && name[i - 1] == '-') {
-					continue;
-				}
 				return len;
 			}
 			if (--depth == 0) {
@@ -65,8 +65,8 @@ shortname_append(const char *name, size_t len, struct buf *out)
 		bool opens = (c == '<' || c == '(') && i > 0 && is_word(name[i - 1]) &&
 		             !after_operator(name, i);
 		size_t end = opens ? closing(name, len, i) : len;
-		/* "()" and "<>" say nothing shorter; "(…)" only when it saves. */
-		if (!opens || end == len || end - i <= 2) {
+		/* "(…)" only when it saves: two characters inside or more. */
+		if (!opens || end == len || utf8_length(name + i + 1, end - i - 1) < 2) {
 			i++;
 			continue;
 		}

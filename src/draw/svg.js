@@ -199,6 +199,59 @@
 		return s;
 	}
 
+	// A name with its template arguments and parameter lists folded, as
+	// shortname.c does: "f<…>::g(…)". Operators and a part that starts
+	// with "<" or "(" are kept; unbalanced brackets are left as they are.
+	function isWord(c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		       c === '_' || c === '>' || c === ']' || c === ')';
+	}
+	function afterOperator(s, at) {
+		while (at > 0 && s.charAt(at - 1) === ' ') {
+			at--;
+		}
+		return at >= 8 && s.slice(at - 8, at) === 'operator';
+	}
+	function closing(s, at) {
+		var stack = [];
+		for (var i = at; i < s.length; i++) {
+			var c = s.charAt(i);
+			if (c === '<' || c === '(') {
+				if (stack.length === 64) {
+					return s.length;
+				}
+				stack.push(c === '<' ? '>' : ')');
+			} else if (c === '>' && i > at && s.charAt(i - 1) === '-') {
+				continue; // "->" inside a template argument closes nothing
+			} else if (c === '>' || c === ')') {
+				if (stack.length === 0 || stack[stack.length - 1] !== c) {
+					return s.length;
+				}
+				stack.pop();
+				if (stack.length === 0) {
+					return i;
+				}
+			}
+		}
+		return s.length;
+	}
+	function shortName(s) {
+		var out = '', from = 0, i = 0;
+		while (i < s.length) {
+			var c = s.charAt(i);
+			var opens = (c === '<' || c === '(') && i > 0 && isWord(s.charAt(i - 1)) &&
+			            !afterOperator(s, i);
+			var end = opens ? closing(s, i) : s.length;
+			if (!opens || end === s.length || Array.from(s.slice(i + 1, end)).length < 2) {
+				i++;
+				continue;
+			}
+			out += s.slice(from, i + 1) + '\u2026' + s.charAt(end);
+			i = from = end + 1;
+		}
+		return out + s.slice(from);
+	}
+
 	// The label rule of the C code (layout_label, docs/pictures.md#labels):
 	// 0.6 em per character, padding on both sides, the change suffix kept
 	// while the name is cut first, "\u2026" where it is cut, a percentage
@@ -213,6 +266,11 @@
 		var bare = name.replace(/_\[[kjiw]\]$/, '');
 		var chars = Array.from(bare);
 		var n = chars.length, s = suffix.length, keep;
+		if ((s > 0 ? n + 1 + s : n) > room) {
+			bare = shortName(bare);
+			chars = Array.from(bare);
+			n = chars.length;
+		}
 		if (s > 0 && n + 1 + s <= room) {
 			return bare + ' ' + suffix;
 		}

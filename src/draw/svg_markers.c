@@ -5,7 +5,6 @@
 
 #include "color.h"
 #include "escape.h"
-#include "markers.h"
 
 /* The frames' sub-pixel shift (svg.c's row_shift), so marks meet them. */
 static double
@@ -66,7 +65,7 @@ write_badge(struct buf *b, const struct layout *l, const struct layout_marker *m
 	attr_rgb(b, "stroke", bg);
 	/* A line apart: tools count a frame's rect-then-text as "/><text". */
 	buf_adds(b, " stroke-width=\"1\"/>\n<text");
-	double size = markers_letter_size(m);
+	double size = layout_marker_letter_size(m);
 	attr(b, "x", m->x + m->w / 2);
 	attr(b, "y", m->y + dy + m->h / 2 + LAYOUT_LABEL_BASELINE * size);
 	buf_adds(b, " text-anchor=\"middle\" font-weight=\"bold\"");

@@ -1,5 +1,5 @@
 /*
- * svg_markers: the markers (markers.h) in the SVG. The header's badges in
+ * svg_markers: the markers (layout.h) in the SVG. The header's badges in
  * <g class="markers" data-place="header">, those of the graph in
  * <g class="markers" data-place="graph"> after the frames, so they are
  * drawn on top; each badge a <g class="marker"> with its letter, row and

@@ -1,11 +1,18 @@
-#include "markers.h"
+/*
+ * Where the markers go (layout.h, struct layout_marker): each header row
+ * whose function has a drawn frame gets a letter, drawn before the row and
+ * on that function's strongest drawn frame (caption_rank.c picks it):
+ * inside the frame after its label when there is room, else in free space
+ * outward from it (where its callees would be) or beside it, joined to the
+ * frame by a leader line, so a frame too narrow for text is still found.
+ */
+#include "layout_private.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "caption.h"
-#include "layout.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -15,7 +22,7 @@
 #define GAP 1.0
 
 double
-markers_badge_size(const struct layout *l)
+layout_marker_badge_size(const struct layout *l)
 {
 	double fh = l->frame_height - LAYOUT_FRAME_GAP;
 	double want = 1.2 * l->opt->font_size;
@@ -136,7 +143,8 @@ place_one(const struct layout *l, const struct layout_box *b, struct layout_mark
 	}
 	/* Crowded: on the frame's row, the nearest free place beside it. */
 	for (int k = 0; k < 64; k++) {
-		double x = clamp_x(l, mid + (k % 2 ? 1 : -1) * ((k + 1) / 2) * (w + 2 * GAP), w);
+		int steps = (k + 1) / 2; /* 0, 1, 1, 2, 2...: right and left in turn */
+		double x = clamp_x(l, mid + (k % 2 ? 1 : -1) * (double)steps * (w + 2 * GAP), w);
 		if (!hits_marker(l, padded(x, y_in, w, h))) {
 			m->x = x;
 			m->y = y_in;
@@ -186,17 +194,17 @@ box_of(const struct layout *l, uint32_t node)
 }
 
 double
-markers_letter_size(const struct layout_marker *m)
+layout_marker_letter_size(const struct layout_marker *m)
 {
 	return 0.8 * m->h;
 }
 
 /* Strongest rows first: each takes the best place left. */
 void
-markers_place(struct layout *l)
+layout_markers_place(struct layout *l)
 {
 	const struct caption *c = l->caption;
-	double h = markers_badge_size(l);
+	double h = layout_marker_badge_size(l);
 	for (size_t i = 0; i < c->change_count; i++) {
 		const struct caption_change *r = &c->changes[i];
 		const struct layout_box *b = r->marker[0] ? box_of(l, r->frame) : NULL;
