@@ -500,6 +500,26 @@ place_legend(struct layout *l, double y)
 }
 
 /*
+ * From the largest changes down to the graph's top: the changes, the
+ * legend, the details line (a line of `step` px, or over the legend).
+ */
+static void
+place_changes_to_graph(
+        struct layout *l, size_t *cap, double y, bool details_over_legend, double step)
+{
+	layout_add_changes(l, cap, &y);
+	l->header_height = y;
+	l->legend_y = y;
+	if (l->tree->differential) {
+		place_legend(l, y);
+	}
+	y += l->legend_height;
+	l->details_y = details_over_legend ? l->legend_text_y : y + step * 0.75;
+	y += details_over_legend ? 0 : step;
+	l->graph_y = y;
+}
+
+/*
  * The header of a picture for a pull-request comment, a third of the
  * picture or less: no title line (the comment says what it is), the
  * totals and what hides code in one line beside the controls, the largest
@@ -531,16 +551,7 @@ place_compact_header(struct layout *l)
 	l->title_y = l->totals_y =
 	        layout_add_wrapped(l, &cap, line.data, room, t, step, step * 0.75, &y);
 	buf_finish(&line);
-	layout_add_changes(l, &cap, &y);
-	l->header_height = y;
-	l->legend_y = y;
-	if (l->tree->differential) {
-		place_legend(l, y);
-	}
-	y += l->legend_height;
-	l->details_y = l->tree->differential ? l->legend_text_y : y + step * 0.75;
-	y += l->tree->differential ? 0 : step;
-	l->graph_y = y;
+	place_changes_to_graph(l, &cap, y, l->tree->differential, step);
 }
 
 /* Header, legend and details line: everything above the graph. */
@@ -598,16 +609,7 @@ place_header(struct layout *l)
 	if (c->capped) {
 		layout_add_wrapped(l, &cap, c->capped, room, t, step, lead, &y);
 	}
-	layout_add_changes(l, &cap, &y);
-	l->header_height = y;
-	l->legend_y = y;
-	if (l->tree->differential) {
-		place_legend(l, y);
-	}
-	y += l->legend_height;
-	l->details_y = y + TEXT_LINE * fs * 0.75;
-	y += TEXT_LINE * fs;
-	l->graph_y = y;
+	place_changes_to_graph(l, &cap, y, false, TEXT_LINE * fs);
 }
 
 /* Moves the boxes to their rows: root at the bottom, or on top inverted. */
