@@ -408,7 +408,8 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		/* Whole frames; up to the stacks' own bound (bounds.h). */
 		return parse_number(arg, "--max-depth", 1, 1e7, &o->max_depth, err) &&
 		       (o->max_depth == floor(o->max_depth) ||
-		               options_usage(err, "--max-depth: a whole number of frames", arg));
+		               options_usage(
+		                       err, "--max-depth: not a whole number of frames", arg));
 	case OPT_FRAME_HEIGHT:
 		return parse_number(arg, "--frame-height", 4, 200, &o->frame_height, err);
 	case OPT_FONT_SIZE:
