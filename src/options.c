@@ -414,6 +414,12 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		return parse_min_width(o, arg, err);
 	case OPT_WIDTH:
 		return parse_number(arg, "--width", 100, 100000, &o->width, err);
+	case OPT_MAX_DEPTH:
+		/* Whole frames; up to the stacks' own bound (bounds.h). */
+		return parse_number(arg, "--max-depth", 1, 1e7, &o->max_depth, err) &&
+		       (o->max_depth == floor(o->max_depth) ||
+		               options_usage(
+		                       err, "--max-depth: not a whole number of frames", arg));
 	case OPT_FRAME_HEIGHT:
 		return parse_number(arg, "--frame-height", 4, 200, &o->frame_height, err);
 	case OPT_FONT_SIZE:
@@ -451,7 +457,7 @@ struct parse_state {
 	enum format format;
 	bool base_label_given, head_label_given;
 	const struct preset *preset; /* NULL: the defaults */
-	bool width_given, font_size_given, frame_height_given;
+	bool width_given, font_size_given, frame_height_given, max_depth_given;
 	bool widths_given;
 	bool negate; /* --negate: the sides are swapped once they are known */
 };
@@ -465,10 +471,14 @@ struct parse_state {
 struct preset {
 	const char *name;
 	double width, font_size, frame_height;
+	/* The deepest frame drawn: at 18 px a row, 40 rows keep the picture
+	 * within about two screens of a comment. */
+	double max_depth;
+	bool compact_header;
 };
 
 static const struct preset presets[] = {
-        {"comment", 800, 13, 18},
+        {"comment", 800, 13, 18, 40, true},
 };
 
 static bool
@@ -495,6 +505,7 @@ note_size_given(struct parse_state *ps, int c)
 	ps->width_given |= c == OPT_WIDTH;
 	ps->font_size_given |= c == OPT_FONT_SIZE;
 	ps->frame_height_given |= c == OPT_FRAME_HEIGHT;
+	ps->max_depth_given |= c == OPT_MAX_DEPTH;
 }
 
 static void
@@ -507,6 +518,8 @@ apply_preset(struct options *o, const struct parse_state *ps)
 	o->width = ps->width_given ? o->width : p->width;
 	o->font_size = ps->font_size_given ? o->font_size : p->font_size;
 	o->frame_height = ps->frame_height_given ? o->frame_height : p->frame_height;
+	o->max_depth = ps->max_depth_given ? o->max_depth : p->max_depth;
+	o->compact_header = p->compact_header;
 }
 
 /* --input-format: the readers' names, for "did you mean". */

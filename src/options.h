@@ -86,6 +86,8 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	bool min_width_percent;
 	bool inverted;
 	bool no_javascript; /* --no-javascript: an SVG without its script */
+	double max_depth; /* --max-depth: deepest frame drawn; 0: the default cap */
+	bool compact_header; /* --preset comment: the header for a comment */
 	double width;
 	double frame_height;
 	double font_size;

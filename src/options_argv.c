@@ -31,6 +31,7 @@ const struct option options_long[] = {
         {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
         {"inverted", no_argument, NULL, OPT_INVERTED},
         {"width", required_argument, NULL, OPT_WIDTH},
+        {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
         {"preset", required_argument, NULL, OPT_PRESET},
         {"frame-height", required_argument, NULL, OPT_FRAME_HEIGHT},
         {"font-size", required_argument, NULL, OPT_FONT_SIZE},

@@ -90,6 +90,8 @@ const char options_usage_text[] =
         "                        --width, --font-size, --frame-height override it\n"
         "                        (default default)\n"
         "  --width PX            image width (default 1200)\n"
+        "  --max-depth N         draw frames N deep at most, the deeper ones counted in\n"
+        "                        the header (default 4096; --preset comment: 40)\n"
         "  --frame-height PX     frame height (default 16)\n"
         "  --font-size PX        label font size (default 12)\n"
         "  --font-family NAME    label font (default a monospace stack)\n"

@@ -78,6 +78,7 @@ enum long_only {
 	OPT_NEGATE,
 	OPT_NO_JAVASCRIPT,
 	OPT_SHOW_BELOW_MAIN,
+	OPT_MAX_DEPTH,
 	OPT_ACCEPTED, /* a peer's flag whose meaning difffold always has */
 	OPT_ACCEPTED_VALUE, /* the same, with a value to ignore */
 };

@@ -55,6 +55,8 @@ settings_draw(const struct options *o, struct draw_options *d)
 	        .theme = o->theme,
 	        .scale = o->scale,
 	        .no_javascript = o->no_javascript,
+	        .max_depth = (unsigned)o->max_depth,
+	        .compact = o->compact_header,
 	        .transform = o->tree.transform,
 	};
 }

@@ -1,10 +1,10 @@
 #include "caption.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "caption_private.h"
 #include "match.h"
 #include "match_text.h"
 #include "numfmt.h"
@@ -82,16 +82,6 @@ add_name(struct buf *b, const char *s, const struct caption_input *l)
 	buf_add(b, s + tail, len - tail);
 }
 
-/* "+31,000 (+26.1%)": a change in the one wording, from doubles. */
-static void
-add_change(struct buf *b, double base, double head)
-{
-	numfmt_report_number(b, head - base, 3, true, true);
-	buf_adds(b, " (");
-	numfmt_change_percent(b, base, head);
-	buf_addc(b, ')');
-}
-
 /* The same for the totals, digit for digit past 2^53. */
 static void
 add_exact_change(struct buf *b, struct count base, struct count head)
@@ -109,7 +99,7 @@ add_exact_change(struct buf *b, struct count base, struct count head)
  * base: v1.folded · head: v2.folded".
  */
 static char *
-totals_line(const struct caption_input *l)
+totals_line(const struct caption_input *l, bool names)
 {
 	const struct tree *t = l->tree;
 	const struct draw_options *o = l->opt;
@@ -119,6 +109,9 @@ totals_line(const struct caption_input *l)
 	buf_init(&b);
 	if (!t->differential) {
 		add_exact_count(&b, tree_node_total(t, root, SIDE_HEAD), unit);
+		if (!names) {
+			return detach(&b);
+		}
 		buf_adds(&b, SEP);
 		add_name(&b, o->head_label, l);
 		return detach(&b);
@@ -130,6 +123,9 @@ totals_line(const struct caption_input *l)
 	buf_adds(&b, ": ");
 	add_exact_change(
 	        &b, tree_node_total(t, root, SIDE_BASE), tree_node_total(t, root, SIDE_HEAD));
+	if (!names) {
+		return detach(&b);
+	}
 	buf_adds(&b, SEP "base: ");
 	add_name(&b, o->base_label, l);
 	buf_adds(&b, SEP "head: ");
@@ -236,8 +232,84 @@ pruned_line(const struct caption_input *l)
 	return detach(&b);
 }
 
+/* "+1,234 deeper frames (5,678 samples) past depth 40 not drawn". */
 static char *
-scale_line(const struct caption_input *l)
+capped_line(const struct caption_input *l)
+{
+	if (l->capped_frames == 0) {
+		return NULL;
+	}
+	struct buf b;
+	buf_init(&b);
+	buf_addc(&b, '+');
+	numfmt_caption_number(&b, (double)l->capped_frames);
+	buf_adds(&b, l->capped_frames == 1 ? " deeper frame (" : " deeper frames (");
+	add_count(&b, l->capped_samples, l->opt->countname);
+	buf_printf(&b, ") past depth %u not drawn", l->depth_cap);
+	return detach(&b);
+}
+
+static void
+add_part(struct caption *c, struct buf *b)
+{
+	if (b->len > 0 && c->compact_count < CAPTION_COMPACT_MAX) {
+		c->compact[c->compact_count++] = buf_detach(b, NULL);
+	}
+	buf_reset(b);
+}
+
+/*
+ * The compact header's one line, in parts by importance: the layout keeps
+ * those that fit. The profiles' names are left out (a comment has them
+ * beside the picture); what hides code from the picture is kept.
+ */
+static void
+compact_parts(struct caption *c, const struct caption_input *l, const struct node_sums *sums)
+{
+	const struct draw_options *o = l->opt;
+	const struct tree *t = l->tree;
+	struct buf b;
+	buf_init(&b);
+	c->compact[c->compact_count++] = totals_line(l, false);
+	if (o->subtitle && *o->subtitle) {
+		buf_adds(&b, o->subtitle);
+		add_part(c, &b);
+	}
+	if (t->differential) {
+		buf_adds(&b, o->color_by == COLOR_BY_TOTAL ? "colour: total change"
+		                                           : "colour: self change");
+		if (t->normalized || t->run_scaled) {
+			buf_adds(&b, ", base scaled \xc3\x97");
+			buf_add_double(&b, t->base_scale, 2);
+		}
+		add_part(c, &b);
+	}
+	if (t->differential && o->widths == WIDTHS_HEAD && sums->removed > 0) {
+		buf_adds(&b, "removed: ");
+		add_count(&b, sums->removed, o->countname);
+		buf_adds(&b, " not drawn");
+		add_part(c, &b);
+	}
+	if (c->capped) {
+		buf_adds(&b, c->capped);
+		add_part(c, &b);
+	}
+	if (t->runs) {
+		buf_adds(&b, "tested: p<");
+		buf_add_double(&b, runs_alpha(t->runs), 4);
+		add_part(c, &b);
+	}
+	if (l->pruned_samples > 0) {
+		add_count(&b, l->pruned_samples, o->countname);
+		buf_adds(&b, " too narrow to draw");
+		add_part(c, &b);
+	}
+	buf_finish(&b);
+}
+
+/* The legend's scale; `marker`: the row whose frame is the strongest. */
+static char *
+scale_line(const struct caption_input *l, const char *marker)
 {
 	const struct tree *t = l->tree;
 	struct buf b;
@@ -249,9 +321,19 @@ scale_line(const struct caption_input *l)
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
 	double total = base > head ? base : head;
 	/* Names the scale and the quantity, so the ramps read without a doc. */
-	buf_adds(&b, l->opt->color_by == COLOR_BY_TOTAL
-	                     ? "\xe2\x88\x9a scale, strongest = a frame's total change of "
-	                     : "\xe2\x88\x9a scale, strongest = a frame's self change of ");
+	if (l->opt->compact && *marker) {
+		/* The short form, so the legend keeps to one band. */
+		buf_printf(&b, "strongest = %s: ", marker);
+		add_count(&b, l->max_change, l->opt->countname);
+		return detach(&b);
+	}
+	buf_adds(&b, "\xe2\x88\x9a scale, strongest = ");
+	if (*marker) {
+		buf_printf(&b, "%s, a frame's ", marker);
+	} else {
+		buf_adds(&b, "a frame's ");
+	}
+	buf_adds(&b, l->opt->color_by == COLOR_BY_TOTAL ? "total change of " : "self change of ");
 	add_count(&b, l->max_change, l->opt->countname);
 	if (total > 0) {
 		buf_adds(&b, " (");
@@ -259,100 +341,6 @@ scale_line(const struct caption_input *l)
 		buf_adds(&b, " of total)");
 	}
 	return detach(&b);
-}
-
-/* A function's self counts summed over its call sites, as compared. */
-struct fn_change {
-	uint32_t name;
-	double base, head;
-};
-
-/* Largest |change| first; names in byte order break ties (deterministic). */
-static int
-cmp_change(const struct fn_change *a, const struct fn_change *b, const struct tree *t)
-{
-	double da = fabs(a->head - a->base), db = fabs(b->head - b->base);
-	if (da != db) {
-		return da > db ? -1 : 1;
-	}
-	size_t la, lb;
-	const char *na = intern_name(t->names, a->name, &la);
-	const char *nb = intern_name(t->names, b->name, &lb);
-	int c = memcmp(na, nb, la < lb ? la : lb);
-	return c ? c : (la > lb) - (la < lb);
-}
-
-/* Keeps top[0..*n) the CAPTION_CHANGES_MAX largest, sorted, by insertion. */
-static void
-keep_top(struct fn_change *top, size_t *n, const struct fn_change *c, const struct tree *t)
-{
-	size_t i = *n;
-	if (i == CAPTION_CHANGES_MAX) {
-		if (cmp_change(c, &top[i - 1], t) >= 0) {
-			return;
-		}
-		i--;
-	} else {
-		(*n)++;
-	}
-	while (i > 0 && cmp_change(c, &top[i - 1], t) < 0) {
-		top[i] = top[i - 1];
-		i--;
-	}
-	top[i] = *c;
-}
-
-static char *
-count_text(double base, double head)
-{
-	struct buf b;
-	buf_init(&b);
-	numfmt_caption_number(&b, base);
-	buf_adds(&b, " \xE2\x86\x92 ");
-	numfmt_caption_number(&b, head);
-	return detach(&b);
-}
-
-/*
- * The rows of the largest-changes block: self counts summed per function
- * (a function has one self cost however it is reached), changes within
- * the noise floor left out, as the colours leave them out.
- */
-static void
-add_changes(struct caption *c, const struct caption_input *l, const struct node_sums *s)
-{
-	const struct tree *t = l->tree;
-	double(*sums)[2] = s->by_name;
-	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
-	double floor = t->opt.min_delta * (base > head ? base : head);
-	struct fn_change top[CAPTION_CHANGES_MAX];
-	size_t n = 0;
-	for (uint32_t i = 0; i < s->names; i++) {
-		const struct fn_change fn = {i, sums[i][SIDE_BASE], sums[i][SIDE_HEAD]};
-		/* Under --runs only what the test found counts, as in the reports. */
-		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
-		if (fabs(fn.head - fn.base) > floor && !noise) {
-			keep_top(top, &n, &fn, t);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct caption_change *r = &c->changes[i];
-		struct buf b;
-		buf_init(&b);
-		add_change(&b, top[i].base, top[i].head);
-		r->change = detach(&b);
-		r->counts = count_text(top[i].base, top[i].head);
-		size_t len;
-		const char *name = intern_name(t->names, top[i].name, &len);
-		r->name = xmemdup(name, len);
-	}
-	c->change_count = n;
-	if (n > 0) {
-		struct buf b;
-		buf_init(&b);
-		buf_printf(&b, "largest changes (self %s):", l->opt->countname);
-		c->changes_title = detach(&b);
-	}
 }
 
 static void
@@ -475,18 +463,21 @@ caption_init(struct caption *c, const struct caption_input *l)
 	add_runs_note(c, l);
 	c->subtitle = with_transforms(c->subtitle, o);
 	c->subtitle = with_matches(c->subtitle, l->tree); /* matching across builds */
-	c->totals = totals_line(l);
+	c->totals = totals_line(l, true);
 	struct node_sums sums = {0};
 	if (l->tree->differential) {
 		sum_nodes(l->tree, &sums);
 	}
 	c->rule = rule_line(l, &sums);
 	c->pruned = pruned_line(l);
+	c->capped = capped_line(l);
 	if (l->tree->differential) {
-		c->scale = scale_line(l);
 		add_legend(c, l);
-		add_changes(c, l, &sums);
+		caption_rank_changes(c, l, sums.by_name);
+		/* Row A holds the strongest drawn frame (caption_rank.c). */
+		c->scale = scale_line(l, c->change_count > 0 ? c->changes[0].marker : "");
 	}
+	compact_parts(c, l, &sums);
 	free(sums.by_name);
 }
 
@@ -498,12 +489,18 @@ caption_finish(struct caption *c)
 	free(c->totals);
 	free(c->rule);
 	free(c->pruned);
+	free(c->capped);
+	for (size_t i = 0; i < c->compact_count; i++) {
+		free(c->compact[i]);
+	}
 	free(c->scale);
 	free(c->changes_title);
 	for (size_t i = 0; i < c->change_count; i++) {
 		free(c->changes[i].change);
 		free(c->changes[i].counts);
 		free(c->changes[i].name);
+		free(c->changes[i].short_name);
+		free(c->changes[i].note);
 	}
 	memset(c, 0, sizeof(*c));
 }

@@ -55,6 +55,12 @@ struct draw_options {
 	enum theme theme;
 	double scale; /* PNG pixel density */
 	bool no_javascript; /* an SVG without its script: no zoom, search or details */
+	/* --max-depth: frames deeper than this are not drawn (counted in the
+	 * header); 0 is the root alone. */
+	unsigned max_depth;
+	/* A header for a pull-request comment (--preset comment): the totals
+	 * and rules in one line, the largest changes two to a line. */
+	bool compact;
 	/* The transforms that rewrote the stacks, for the caption (NULL: none). */
 	const struct transform *transform;
 };

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "caption.h"
+#include "layout_private.h"
 #include "numfmt.h"
+#include "shortname.h"
 #include "transform.h"
 #include "utf8.h"
 #include "runs.h"
@@ -16,9 +18,10 @@
  * whole image scales with --font-size and --frame-height.
  */
 #define PAD_TOP 0.5 /* above the title */
+#define COMPACT_PAD_TOP 0.1
 #define TITLE_SCALE 1.4 /* title font size / font size */
 #define TITLE_LINE 2.2 /* height of the title line */
-#define TEXT_LINE 1.6 /* height of every other text line */
+#define TEXT_LINE LAYOUT_TEXT_LINE /* height of every other text line */
 #define LEGEND_BAND 2.0 /* height of the legend row */
 #define PAD_BOTTOM 1.0 /* below the graph */
 #define MARGIN_X 10.0 /* pixels left and right of the graph */
@@ -29,6 +32,8 @@
 #define TEXT_EM 0.61
 /* Characters kept free each side of the title for Reset zoom and Search. */
 #define CONTROLS_CHARS 11
+/* A compact header's legend swatch, in font sizes. */
+#define COMPACT_SWATCH 0.75
 
 /* Sample offsets of a node's left edge, per side, as exact counts. */
 struct offset {
@@ -199,6 +204,36 @@ drop_deep_hidden(struct layout *l)
 }
 
 /*
+ * A subtree past --max-depth: its frames wide enough to draw are counted
+ * for the header's "+N deeper frames", its samples once at its root (its
+ * descendants' are within them). Returns the next node after it.
+ */
+static uint32_t
+cap_subtree(struct layout *l, uint32_t id, double basis, double min_samples)
+{
+	const struct tree *t = l->tree;
+	if (!(basis > 0 && basis >= min_samples)) {
+		return skip_subtree(t, id);
+	}
+	size_t frames = 0;
+	for (uint32_t u = id; u != TREE_NONE; u = tree_next_preorder(t, u, id)) {
+		double b = layout_basis(t, tree_node(t, u), l->opt->widths);
+		frames += b > 0 && b >= min_samples;
+	}
+	l->capped_samples += basis;
+	l->capped_frames += frames;
+	/* Its parent is the last box: every box after it would be deeper. */
+	uint32_t parent = (uint32_t)(l->count - 1);
+	if (l->cap_count == 0 || l->caps[l->cap_count - 1].box != parent) {
+		l->caps = xrealloc(l->caps, (l->cap_count + 1) * sizeof(*l->caps));
+		l->caps[l->cap_count++] = (struct layout_cap){.box = parent};
+	}
+	l->caps[l->cap_count - 1].frames += frames;
+	l->caps[l->cap_count - 1].samples += basis;
+	return skip_subtree(t, id);
+}
+
+/*
  * Walks the tree once, emitting a box per drawn frame with x and width.
  * A differential graph also keeps, hidden, the frames that another basis
  * shows: a pruned frame's subtree is wide enough in no basis when the
@@ -246,6 +281,10 @@ place_boxes(struct layout *l)
 		}
 		if (!shown && !(t->differential && wide_anywhere(t, base, head, min))) {
 			id = skip_subtree(t, id);
+			continue;
+		}
+		if (n->depth > l->depth_cap) {
+			id = cap_subtree(l, id, shown ? basis : 0, min_samples);
 			continue;
 		}
 		struct layout_box b = {
@@ -313,8 +352,8 @@ paint_boxes(struct layout *l)
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026, the one cut marker of every output */
 
 /* name cut to keep characters plus the marker, on the --truncate side. */
-static void
-add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size_t keep,
+void
+layout_add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size_t keep,
         struct buf *out)
 {
 	if (l->opt->truncate == TRUNCATE_LEFT) {
@@ -328,8 +367,9 @@ add_cut(const struct layout *l, const char *name, size_t len, size_t chars, size
 }
 
 /* Appends a header line of s[0..len). */
-static void
-push_text(struct layout *l, size_t *cap, const char *s, size_t len, const struct layout_text *proto)
+void
+layout_push_text(
+        struct layout *l, size_t *cap, const char *s, size_t len, const struct layout_text *proto)
 {
 	if (l->text_count == *cap) {
 		l->texts = xgrow(l->texts, cap, l->text_count + 1, sizeof(*l->texts));
@@ -389,9 +429,9 @@ wrap_break(const char *s, size_t len, size_t max, size_t *next)
  * *y (the baseline `lead` px below each line's top); returns the first
  * baseline.
  */
-static double
-add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct layout_text proto,
-        double step, double lead, double *y)
+double
+layout_add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max,
+        struct layout_text proto, double step, double lead, double *y)
 {
 	double first = *y + lead;
 	size_t len = strlen(s), at = 0;
@@ -402,7 +442,7 @@ add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct lay
 		size_t next;
 		size_t n = wrap_break(s + at, len - at, max, &next);
 		proto.y = *y + lead;
-		push_text(l, cap, s + at, n, &proto);
+		layout_push_text(l, cap, s + at, n, &proto);
 		*y += step;
 		at += next > 0 ? next : n;
 	}
@@ -410,67 +450,11 @@ add_wrapped(struct layout *l, size_t *cap, const char *s, size_t max, struct lay
 }
 
 /* Characters of a header line at the font size fs across the graph's width. */
-static size_t
-line_chars(const struct layout *l, double room, double fs)
+size_t
+layout_line_chars(const struct layout *l, double room, double fs)
 {
 	double n = floor(room / layout_text_char_width(fs));
 	return n < 1 ? 1 : n > 1e6 ? 1000000 : (size_t)n;
-}
-
-/* The widest cell of a column of the largest-changes block. */
-static size_t
-column_chars(const struct caption *c, bool counts)
-{
-	size_t m = 0;
-	for (size_t i = 0; i < c->change_count; i++) {
-		const char *t = counts ? c->changes[i].counts : c->changes[i].change;
-		size_t n = utf8_length(t, strlen(t));
-		m = n > m ? n : m;
-	}
-	return m;
-}
-
-/*
- * The largest-changes block as three columns: the change and the counts
- * right-aligned, the name left-aligned and cut to the room left. Left out
- * when the image is too narrow for the numbers and a few characters.
- */
-static void
-add_changes(struct layout *l, size_t *cap, const struct caption *c, double *y)
-{
-	double fs = l->opt->font_size, cw = layout_text_char_width(fs);
-	size_t room = line_chars(l, l->graph_width, fs);
-	size_t c1 = column_chars(c, false);
-	size_t c2 = column_chars(c, true);
-	if (c->change_count == 0 || c1 + c2 + 4 + 1 + LAYOUT_LABEL_MIN_CHARS > room) {
-		return;
-	}
-	size_t name_room = room - c1 - c2 - 4;
-	struct layout_text t = {.size = fs, .x = l->graph_x, .anchor = LAYOUT_ANCHOR_START};
-	add_wrapped(l, cap, c->changes_title, room, t, TEXT_LINE * fs, TEXT_LINE * fs * 0.75, y);
-	struct buf name;
-	buf_init(&name);
-	for (size_t i = 0; i < c->change_count; i++) {
-		const struct caption_change *r = &c->changes[i];
-		t.y = *y + TEXT_LINE * fs * 0.75;
-		t.anchor = LAYOUT_ANCHOR_END;
-		t.x = l->graph_x + (double)c1 * cw;
-		push_text(l, cap, r->change, strlen(r->change), &t);
-		t.x += (double)(2 + c2) * cw;
-		push_text(l, cap, r->counts, strlen(r->counts), &t);
-		t.anchor = LAYOUT_ANCHOR_START;
-		t.x += 2 * cw;
-		size_t len = strlen(r->name), chars = utf8_length(r->name, len);
-		buf_reset(&name);
-		if (chars <= name_room) {
-			buf_add(&name, r->name, len);
-		} else {
-			add_cut(l, r->name, len, chars, name_room - 1, &name);
-		}
-		push_text(l, cap, name.data, name.len, &t);
-		*y += TEXT_LINE * fs;
-	}
-	buf_finish(&name);
 }
 
 /*
@@ -497,15 +481,77 @@ place_legend(struct layout *l, double y)
 	double cw = layout_char_width(fs);
 	const char *unit = l->opt->countname ? l->opt->countname : "samples";
 	double scale = (72 + (double)strlen(unit)) * cw; /* numbers up to billions */
-	bool two_rows = legend_ramps_width(fs) + cw + scale > l->graph_width;
-	l->legend_swatch = fs;
-	l->legend_height = LEGEND_BAND * fs;
+	/* Compact: smaller swatches, a band the height of a compact line. */
+	double swatch = l->opt->compact ? COMPACT_SWATCH * fs : fs;
+	double ramps = legend_ramps_width(fs) - (4 * COLOR_STEPS + 1) * (fs - swatch);
+	if (l->opt->compact && l->caption->scale) {
+		scale = (double)utf8_length(l->caption->scale, strlen(l->caption->scale)) * cw;
+	}
+	bool two_rows = ramps + cw + scale > l->graph_width;
+	l->legend_swatch = swatch;
+	l->legend_height = (l->opt->compact ? LAYOUT_COMPACT_LINE : LEGEND_BAND) * fs;
 	l->legend_text_y = y + l->legend_height / 2 + LAYOUT_LABEL_BASELINE * fs;
 	l->legend_scale_y = l->legend_text_y;
 	if (two_rows) {
-		l->legend_scale_y += TEXT_LINE * fs;
-		l->legend_height += TEXT_LINE * fs;
+		double row = (l->opt->compact ? LAYOUT_COMPACT_LINE : TEXT_LINE) * fs;
+		l->legend_scale_y += row;
+		l->legend_height += row;
 	}
+}
+
+/*
+ * From the largest changes down to the graph's top: the changes, the
+ * legend, the details line (a line of `step` px, or over the legend).
+ */
+static void
+place_changes_to_graph(
+        struct layout *l, size_t *cap, double y, bool details_over_legend, double step)
+{
+	layout_add_changes(l, cap, &y);
+	l->header_height = y;
+	l->legend_y = y;
+	if (l->tree->differential) {
+		place_legend(l, y);
+	}
+	y += l->legend_height;
+	l->details_y = details_over_legend ? l->legend_text_y : y + step * 0.75;
+	y += details_over_legend ? 0 : step;
+	l->graph_y = y;
+}
+
+/*
+ * The header of a picture for a pull-request comment, a third of the
+ * picture or less: no title line (the comment says what it is), the
+ * totals and what hides code in one line beside the controls, the largest
+ * changes two to a line, the legend in one band, and the details line of
+ * a browser over the legend (the script hides the legend while it shows).
+ */
+static void
+place_compact_header(struct layout *l)
+{
+	const struct caption *c = l->caption;
+	double fs = l->opt->font_size, step = LAYOUT_COMPACT_LINE * fs;
+	double controls = 2 * CONTROLS_CHARS * layout_text_char_width(fs);
+	size_t room = layout_line_chars(l, l->graph_width - controls, fs), cap = 0;
+	struct buf line;
+	buf_init(&line);
+	for (size_t i = 0; i < c->compact_count; i++) {
+		size_t have = utf8_length(line.data, line.len);
+		size_t more = utf8_length(c->compact[i], strlen(c->compact[i]));
+		if (i == 0 || have + sizeof(CAPTION_SEP) - 1 + more <= room) {
+			buf_adds(&line, i == 0 ? "" : CAPTION_SEP);
+			buf_adds(&line, c->compact[i]);
+		}
+	}
+	double y = COMPACT_PAD_TOP * fs;
+	struct layout_text t = {.x = l->graph_x, .size = fs, .anchor = LAYOUT_ANCHOR_START};
+	/* The title's baseline is the controls' (svg.c); the line is bold. */
+	l->title_size = fs;
+	t.bold = true;
+	l->title_y = l->totals_y =
+	        layout_add_wrapped(l, &cap, line.data, room, t, step, step * 0.75, &y);
+	buf_finish(&line);
+	place_changes_to_graph(l, &cap, y, l->tree->differential, step);
 }
 
 /* Header, legend and details line: everything above the graph. */
@@ -522,11 +568,20 @@ place_header(struct layout *l)
 	        .max_change = l->max_change,
 	        .pruned_samples = l->pruned_samples,
 	        .pruned_frames = l->pruned_frames,
+	        .boxes = l->boxes,
+	        .box_count = l->count,
+	        .capped_samples = l->capped_samples,
+	        .capped_frames = l->capped_frames,
+	        .depth_cap = l->depth_cap,
 	};
 	caption_init(l->caption, &in);
+	if (o->compact) {
+		place_compact_header(l);
+		return;
+	}
 	const struct caption *c = l->caption;
 	size_t cap = 0;
-	size_t room = line_chars(l, l->graph_width, fs);
+	size_t room = layout_line_chars(l, l->graph_width, fs);
 	double y = PAD_TOP * fs;
 	l->title_size = TITLE_SCALE * fs;
 	/* The title shares its first line with Reset zoom and Search. */
@@ -535,32 +590,26 @@ place_header(struct layout *l)
 	        .size = l->title_size,
 	        .bold = true,
 	        .anchor = LAYOUT_ANCHOR_MIDDLE};
-	l->title_y = add_wrapped(l, &cap, c->title,
-	        line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
+	l->title_y = layout_add_wrapped(l, &cap, c->title,
+	        layout_line_chars(l, l->graph_width - controls, l->title_size), t, TITLE_LINE * fs,
 	        TITLE_LINE * fs * 0.7, &y);
 	t.size = fs;
 	t.bold = false;
 	double step = TEXT_LINE * fs, lead = TEXT_LINE * fs * 0.75;
 	if (c->subtitle) {
-		l->subtitle_y = add_wrapped(l, &cap, c->subtitle, room, t, step, lead, &y);
+		l->subtitle_y = layout_add_wrapped(l, &cap, c->subtitle, room, t, step, lead, &y);
 	}
 	t.x = l->graph_x;
 	t.anchor = LAYOUT_ANCHOR_START;
-	l->totals_y = add_wrapped(l, &cap, c->totals, room, t, step, lead, &y);
-	l->rule_y = add_wrapped(l, &cap, c->rule, room, t, step, lead, &y);
+	l->totals_y = layout_add_wrapped(l, &cap, c->totals, room, t, step, lead, &y);
+	l->rule_y = layout_add_wrapped(l, &cap, c->rule, room, t, step, lead, &y);
 	if (c->pruned) {
-		l->pruned_y = add_wrapped(l, &cap, c->pruned, room, t, step, lead, &y);
+		l->pruned_y = layout_add_wrapped(l, &cap, c->pruned, room, t, step, lead, &y);
 	}
-	add_changes(l, &cap, c, &y);
-	l->header_height = y;
-	l->legend_y = y;
-	if (l->tree->differential) {
-		place_legend(l, y);
+	if (c->capped) {
+		layout_add_wrapped(l, &cap, c->capped, room, t, step, lead, &y);
 	}
-	y += l->legend_height;
-	l->details_y = y + TEXT_LINE * fs * 0.75;
-	y += TEXT_LINE * fs;
-	l->graph_y = y;
+	place_changes_to_graph(l, &cap, y, false, TEXT_LINE * fs);
 }
 
 /* Moves the boxes to their rows: root at the bottom, or on top inverted. */
@@ -568,12 +617,22 @@ static void
 place_rows(struct layout *l)
 {
 	double fh = l->frame_height;
-	l->graph_height = (double)(l->max_depth + 1) * fh;
+	/* A row past the deepest for the depth cap's "+N deeper frames". */
+	double top = (double)l->max_depth + (l->cap_count > 0);
+	l->graph_height = (top + 1) * fh;
 	for (size_t i = 0; i < l->count; i++) {
 		struct layout_box *b = &l->boxes[i];
-		double row =
-		        l->opt->inverted ? (double)b->depth : (double)(l->max_depth - b->depth);
+		double row = l->opt->inverted ? (double)b->depth : top - b->depth;
 		b->y = l->graph_y + row * fh;
+	}
+	/* Caps are in pre-order of frames at one depth: left to right. Each
+	 * label may run on over the empty row to the next one. */
+	for (size_t i = 0; i < l->cap_count; i++) {
+		const struct layout_box *b = &l->boxes[l->caps[i].box];
+		double end = i + 1 < l->cap_count ? l->boxes[l->caps[i + 1].box].x
+		                                  : l->graph_x + l->graph_width;
+		l->caps[i].y = b->y + (l->opt->inverted ? fh : -fh);
+		l->caps[i].room = end - b->x;
 	}
 	/* A whole number of pixels, which an <img> and a PNG both show whole. */
 	l->height = ceil(l->graph_y + l->graph_height + PAD_BOTTOM * l->opt->font_size);
@@ -596,10 +655,12 @@ layout_create(const struct tree *t, const struct draw_options *o)
 	l->basis_total = layout_basis(t, tree_node(t, TREE_ROOT), o->widths);
 	l->min_width_px =
 	        o->min_width_percent ? l->graph_width * o->min_width / 100.0 : o->min_width;
+	l->depth_cap = o->max_depth > 0 ? o->max_depth : LAYOUT_DEPTH_CAP;
 	place_boxes(l);
 	paint_boxes(l);
 	place_header(l);
 	place_rows(l);
+	layout_markers_place(l);
 	return l;
 }
 
@@ -610,6 +671,8 @@ layout_destroy(struct layout *l)
 		return;
 	}
 	free(l->boxes);
+	free(l->markers);
+	free(l->caps);
 	for (size_t i = 0; i < l->text_count; i++) {
 		free(l->texts[i].text);
 	}
@@ -682,6 +745,9 @@ label_suffix(const struct layout *l, const struct layout_box *box, struct buf *o
  * inlined: most frames of a big graph have less room, and the caller then
  * returns before this one's set-up.
  */
+static void label_fit(const struct layout *l, const char *name, size_t len, size_t chars,
+        size_t room, const char *suffix, size_t s, struct buf *out);
+
 __attribute__((noinline)) static void
 label_text(const struct layout *l, const struct layout_box *box, double room_chars, struct buf *out)
 {
@@ -699,6 +765,24 @@ label_text(const struct layout *l, const struct layout_box *box, double room_cha
 	size_t s = out->len - start < sizeof(suffix) ? out->len - start : 0;
 	memcpy(suffix, out->data + start, s);
 	buf_setlen(out, start);
+	/* A name that does not fit whole is shortened first (shortname.h):
+	 * "parser_binder<…>::invoke(…)" says more than "parser_binder<std::…". */
+	struct buf shortened;
+	buf_init(&shortened);
+	if ((s > 0 ? chars + 1 + s : chars) > room && shortname_append(name, len, &shortened)) {
+		name = shortened.data;
+		len = shortened.len;
+		chars = utf8_length(name, len);
+	}
+	label_fit(l, name, len, chars, room, suffix, s, out);
+	buf_finish(&shortened);
+}
+
+/* The fit of the label rule (step 4) for a name of `chars` characters. */
+static void
+label_fit(const struct layout *l, const char *name, size_t len, size_t chars, size_t room,
+        const char *suffix, size_t s, struct buf *out)
+{
 	size_t keep = 0;
 	if (s > 0 && chars + 1 + s <= room) {
 		keep = chars;
@@ -720,11 +804,26 @@ label_text(const struct layout *l, const struct layout_box *box, double room_cha
 	if (keep == chars) {
 		buf_add(out, name, len);
 	} else {
-		add_cut(l, name, len, chars, keep, out);
+		layout_add_cut(l, name, len, chars, keep, out);
 	}
 	if (s > 0) {
 		buf_addc(out, ' ');
 		buf_add(out, suffix, s);
+	}
+}
+
+void
+layout_cap_label(
+        const struct layout *l, const struct layout_cap *c, double char_width, struct buf *out)
+{
+	double room = (c->room - 2 * LAYOUT_LABEL_PAD) / char_width;
+	size_t at = out->len;
+	buf_addc(out, '+');
+	numfmt_caption_number(out, (double)c->frames);
+	size_t number = out->len - at;
+	buf_adds(out, c->frames == 1 ? " deeper frame" : " deeper frames");
+	if ((double)(out->len - at) > room) {
+		buf_setlen(out, (double)number <= room ? at + number : at);
 	}
 }
 

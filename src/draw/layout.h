@@ -22,23 +22,8 @@
 #include "buf.h"
 #include "color.h"
 #include "draw_options.h"
+#include "frame_box.h"
 #include "tree.h"
-
-/* The small fields last: 48 bytes a box, not 56. */
-struct layout_box {
-	uint32_t node; /* tree node id */
-	uint32_t depth; /* 0 for the root "all" */
-	double x, y; /* top-left corner in image pixels */
-	double width; /* pixels; height is layout.frame_height */
-	double intensity; /* 0..1, share of the largest change in the graph */
-	uint8_t status; /* colour class: enum node_status by --color-by */
-	struct rgb fill;
-	/* Differential only: kept because it is wide enough under another
-	 * --widths basis, but zero or below --min-width in this one. The SVG
-	 * writes it with display="none" for its script's view toggle; the
-	 * PNG and PDF skip it. */
-	bool hidden;
-};
 
 enum layout_anchor {
 	LAYOUT_ANCHOR_START,
@@ -59,6 +44,37 @@ struct layout_text {
 };
 
 struct caption;
+
+/*
+ * A marker: the letter that ties a header row of the largest changes to
+ * its function's strongest drawn frame (layout_markers.c). Drawn as a
+ * badge before the row and again in the graph, on the frame or joined to
+ * it by a leader; no two badges overlap. Every backend draws exactly these.
+ */
+struct layout_marker {
+	char letter[2]; /* "A": the header row's letter */
+	uint32_t row; /* index of the header row (caption changes) */
+	uint32_t node; /* the frame it points at, in the graph */
+	uint32_t box; /* that frame's index in l->boxes (and among the SVG's frames) */
+	double x, y, w, h; /* the badge */
+	/* From the badge's edge to the frame's; x0 == x1 and y0 == y1 when the
+	 * badge sits on the frame itself. */
+	double x0, y0, x1, y1;
+	bool in_header; /* the badge before the header row, not in the graph */
+};
+
+/*
+ * Frames past --max-depth above one drawn frame: summed, and drawn as one
+ * box over it (spanning its width, in the row past the deepest) that
+ * says "+N deeper frames".
+ */
+struct layout_cap {
+	uint32_t box; /* the drawn frame at the cap, in boxes */
+	size_t frames; /* frames above it wide enough to draw */
+	double samples; /* basis samples of its children (its own total less self) */
+	double y; /* top of the summary's row */
+	double room; /* px its label may take: up to the next summary */
+};
 
 struct layout {
 	const struct tree *tree;
@@ -98,6 +114,15 @@ struct layout {
 	size_t pruned_frames; /* pruned subtree roots (their descendants not counted) */
 	double min_width_px; /* the --min-width threshold in pixels */
 	uint32_t max_depth; /* deepest drawn box */
+	uint32_t depth_cap; /* deepest depth drawn: --max-depth, or LAYOUT_DEPTH_CAP */
+	double capped_samples; /* basis samples of the frames past --max-depth */
+	size_t capped_frames; /* frames past --max-depth, wide enough to draw */
+	/* The letters tying the header's rows to their frames (layout_markers.c). */
+	struct layout_marker *markers;
+	size_t marker_count;
+	/* The depth cap's summaries, one per frame at the cap with deeper ones. */
+	struct layout_cap *caps;
+	size_t cap_count;
 };
 
 /*
@@ -133,8 +158,23 @@ double layout_change(const struct tree *t, const struct tree_node *n, enum color
  * 3 characters of the name fit beside it. Appends nothing when fewer than
  * 3 characters fit. Both backends draw exactly this text.
  */
+/*
+ * The label of a cap's summary box: "+1,234 deeper frames", or "+1,234"
+ * when only that fits its width, else nothing. Both backends draw it.
+ */
+void layout_cap_label(
+        const struct layout *l, const struct layout_cap *c, double char_width, struct buf *out);
+/* The letter's font size in a marker's badge; its baseline is
+ * LAYOUT_LABEL_BASELINE of that size below the badge's middle. */
+double layout_marker_letter_size(const struct layout_marker *m);
 void layout_label(
         const struct layout *l, const struct layout_box *box, double char_width, struct buf *out);
+/*
+ * The depth drawn when --max-depth is not given: deeper than real stacks
+ * go (async-profiler stops at 2,048 frames, perf at 127 by default), low
+ * enough that a hostile 2,000,000-deep chain draws a bounded picture.
+ */
+#define LAYOUT_DEPTH_CAP 4096u
 /* Pixels left free below each row (when rows are taller than 2 px). */
 #define LAYOUT_FRAME_GAP 1.0
 /*

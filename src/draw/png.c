@@ -18,6 +18,7 @@
 #include "color.h"
 #include "escape.h"
 #include "locate.h"
+#include "png_marks.h"
 #include "numfmt.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -576,6 +577,18 @@ draw(struct painter *p)
 	draw_header(p, fg);
 	draw_legend(p, c, fg);
 	draw_boxes(p);
+	const struct png_marks_pen pen = {
+	        .cr = cr,
+	        .text = p->fonts->text,
+	        .regular = p->fonts->regular,
+	        .bold = p->fonts->bold,
+	        .char_width = p->fonts->char_width,
+	        .shift = p->plan->shift,
+	        .cut = p->plan->cut,
+	        .fg = fg,
+	        .bg = color_background(l->opt->theme),
+	};
+	png_marks_draw(l, &pen);
 }
 
 /*

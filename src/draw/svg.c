@@ -13,6 +13,7 @@
 #include "match.h"
 #include "runs.h"
 #include "svg_assets.h"
+#include "svg_markers.h"
 #include "svg_match.h"
 #include "svg_theme.h"
 #include "utf8.h"
@@ -209,6 +210,9 @@ write_root(struct buf *b, const struct layout *l, const char *prefix)
 	escs(b, o->font_family);
 	buf_adds(b, "\"");
 	attr_num(b, "font-size", o->font_size);
+	if (o->compact && l->tree->differential) {
+		buf_adds(b, " data-compact=\"1\""); /* the details line is on the legend's */
+	}
 	buf_adds(b, ">\n");
 }
 
@@ -853,10 +857,13 @@ svg_write(struct out *o, const struct layout *l)
 	attr_color(b, "fill", bg);
 	buf_adds(b, "/>\n");
 	write_header(b, l, fg);
+	svg_markers_write(b, l, prefix, true);
 	write_legend(b, l, c, fg);
 	write_controls(b, l, fg);
 	out_maybe_flush(o);
 	write_frames(o, l, prefix, common);
+	svg_caps_write(b, l, prefix);
+	svg_markers_write(b, l, prefix, false);
 	if (!opt->no_javascript) { /* --no-javascript: a static picture */
 		write_assets(b, "script", "text/ecmascript", svg_js, svg_js_len);
 	}

@@ -42,6 +42,12 @@
 	var searchFill = (group && group.getAttribute('data-search-fill')) || '#e600e6';
 
 	var details = one('details');
+	// The graph's markers point at frames as written: hidden once zoomed or
+	// in another view. A compact header has the details line on the
+	// legend's place: the legend hides while it shows.
+	var markers = svg.querySelector('g[id="' + prefix + 'markers"]');
+	var legend = svg.getAttribute('data-compact') === '1' ? one('legend') : null;
+	var capped = svg.querySelector('g[id="' + prefix + 'capped"]');
 	var matched = one('matched');
 	var resetButton = one('reset-zoom');
 	var searchButton = one('search-button');
@@ -193,6 +199,59 @@
 		return s;
 	}
 
+	// A name with its template arguments and parameter lists folded, as
+	// shortname.c does: "f<…>::g(…)". Operators and a part that starts
+	// with "<" or "(" are kept; unbalanced brackets are left as they are.
+	function isWord(c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		       c === '_' || c === '>' || c === ']' || c === ')';
+	}
+	function afterOperator(s, at) {
+		while (at > 0 && s.charAt(at - 1) === ' ') {
+			at--;
+		}
+		return at >= 8 && s.slice(at - 8, at) === 'operator';
+	}
+	function closing(s, at) {
+		var stack = [];
+		for (var i = at; i < s.length; i++) {
+			var c = s.charAt(i);
+			if (c === '<' || c === '(') {
+				if (stack.length === 64) {
+					return s.length;
+				}
+				stack.push(c === '<' ? '>' : ')');
+			} else if (c === '>' && i > at && s.charAt(i - 1) === '-') {
+				continue; // "->" inside a template argument closes nothing
+			} else if (c === '>' || c === ')') {
+				if (stack.length === 0 || stack[stack.length - 1] !== c) {
+					return s.length;
+				}
+				stack.pop();
+				if (stack.length === 0) {
+					return i;
+				}
+			}
+		}
+		return s.length;
+	}
+	function shortName(s) {
+		var out = '', from = 0, i = 0;
+		while (i < s.length) {
+			var c = s.charAt(i);
+			var opens = (c === '<' || c === '(') && i > 0 && isWord(s.charAt(i - 1)) &&
+			            !afterOperator(s, i);
+			var end = opens ? closing(s, i) : s.length;
+			if (!opens || end === s.length || Array.from(s.slice(i + 1, end)).length < 2) {
+				i++;
+				continue;
+			}
+			out += s.slice(from, i + 1) + '\u2026' + s.charAt(end);
+			i = from = end + 1;
+		}
+		return out + s.slice(from);
+	}
+
 	// The label rule of the C code (layout_label, docs/pictures.md#labels):
 	// 0.6 em per character, padding on both sides, the change suffix kept
 	// while the name is cut first, "\u2026" where it is cut, a percentage
@@ -207,6 +266,11 @@
 		var bare = name.replace(/_\[[kjiw]\]$/, '');
 		var chars = Array.from(bare);
 		var n = chars.length, s = suffix.length, keep;
+		if ((s > 0 ? n + 1 + s : n) > room) {
+			bare = shortName(bare);
+			chars = Array.from(bare);
+			n = chars.length;
+		}
 		if (s > 0 && n + 1 + s <= room) {
 			return bare + ' ' + suffix;
 		}
@@ -481,6 +545,8 @@
 		zoomed = z;
 		display(resetButton, true);
 		showMatched();
+		display(markers, false);
+		display(capped, false);
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -498,6 +564,8 @@
 		zoomed = null;
 		display(resetButton, false);
 		showMatched();
+		display(markers, view === widths);
+		display(capped, view === widths);
 		if (!keepHash) {
 			writeHash(true);
 		}
@@ -925,6 +993,7 @@
 		}
 		var text = i < 0 ? '' : nameOf(i) + describe(i);
 		details.textContent = text;
+		display(legend, !text && (typed === null || typed === undefined));
 		// Room left of Matched:, which says more when zoomed.
 		var beside = matched && term !== null ? matched.textContent.length + 3 : 16;
 		var room = gw - Math.max(16, beside) * cw;
@@ -964,6 +1033,7 @@
 		}
 		display(details, false);
 		pinControls();
+		display(legend, false);
 	}
 
 	function openSearch() {
@@ -975,6 +1045,7 @@
 		typed = null;
 		display(field, false);
 		display(details, true);
+		display(legend, !details || !details.textContent);
 	}
 
 	// Keys while the field is open; true when the key was the field's.

@@ -102,7 +102,7 @@ BLESS = os.environ.get("BLESS") == "1"
 TIMEOUT = 120
 ENV = dict(os.environ, LC_ALL="C", NO_COLOR="1")
 SVG_NS = "{http://www.w3.org/2000/svg}"
-SVG_ELEMENTS = {"svg", "title", "desc", "style", "script", "rect", "g", "text"}
+SVG_ELEMENTS = {"svg", "title", "desc", "style", "script", "rect", "g", "text", "line"}
 # Files of a case that are not inputs: never given to difffold as such.
 DECLARATIVE = {"args", "stdout", "stderr", "exit", "stdin", "stdin-stream", "stdout-to",
                "close-stdout", "sort", "stdout-lines", "stdout-ref", "same-as", "files",
@@ -508,17 +508,27 @@ class Benign:
         with tempfile.TemporaryDirectory(prefix="difffold-benign-") as tmp:
             base = os.path.join(tmp, "benign-base.folded")
             head = os.path.join(tmp, "benign-head.folded")
+            # Changes the test confirms, so the header has rows and the graph
+            # their markers (one led to a narrow frame); a second picture
+            # with the compact header and the depth cap's boxes.
             with open(base, "w", encoding="ascii") as f:
-                f.write("main;parse;lex 10\nmain;render 20\nmain;gone 4\n")
+                f.write("main;parse;lex 1000\nmain;render 2000\nmain;gone 400\n"
+                        "main;pad 6000\nmain;pad;deep 100\n")
             with open(head, "w", encoding="ascii") as f:
-                f.write("main;parse;lex 12\nmain;render 15\nmain;fresh 6\n")
+                f.write("main;parse;lex 1200\nmain;render 1500\nmain;fresh 600\n"
+                        "main;pad 6000\nmain;narrow 40\nmain;pad;deep 100\n")
             svg = subprocess.run([exe, base, head, "--title", "t", "--notes", "n"],
                                  capture_output=True, env=ENV, check=True).stdout
+            capped = subprocess.run([exe, base, head, "--preset", "comment", "--max-depth", "1"],
+                                    capture_output=True, env=ENV, check=True).stdout
             md = subprocess.run([exe, "-f", "md", "--image-url", "https://example.com/x.svg",
                                  base, head], capture_output=True, env=ENV, check=True).stdout
         self.md_tags = html_tags(md.decode("utf-8", "replace"))
         root = ET.fromstring(svg)
         self.tags, self.attrs = xml_names(root)
+        more_tags, more_attrs = xml_names(ET.fromstring(capped))
+        self.tags |= more_tags
+        self.attrs |= more_attrs
         self.scripts = count_scripts(root)
 
 

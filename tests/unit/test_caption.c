@@ -93,7 +93,10 @@ test_differential(void **state)
 	assert_string_equal(c.pruned, "1 instruction in 1 frame narrower than 0.1 px not drawn");
 	/* Largest self change: fresh, +29,999 of 150,000 = 19.999%. */
 	assert_contains(c.scale,
-	        "\xe2\x88\x9a scale, strongest = a frame's self change of 29,999 instructions");
+	        "\xe2\x88\x9a scale, strongest = A, a frame's self change of 29,999 instructions");
+	/* Row A is that frame's function (caption_rank.c). */
+	assert_string_equal(c.changes[0].marker, "A");
+	assert_string_equal(c.changes[0].name, "fresh");
 	assert_contains(c.scale, "(20.0% of total)");
 	assert_int_equal(c.legend_count, 5);
 	static const char *const labels[] = {"slower", "faster", "new", "removed", "unchanged"};
@@ -188,7 +191,7 @@ test_options_in_captions(void **state)
 	assert_contains(c.pruned, "1 sample in 1 frame narrower than 2 px not drawn");
 	struct rgb want = color_diff(STATUS_NEW, 1, THEME_DARK);
 	assert_memory_equal(&c.legend[2].fill, &want, sizeof(want));
-	assert_contains(c.scale, "strongest = a frame's total change of ");
+	assert_contains(c.scale, "strongest = A, a frame's total change of ");
 	layout_destroy(l);
 
 	o.min_width = 25;

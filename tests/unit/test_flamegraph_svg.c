@@ -273,6 +273,13 @@ own_svg(const char *folded, void (*tune)(struct options *))
 	return buf_detach(&out.b, NULL);
 }
 
+/* Deeper than the default --max-depth: every frame drawn, to read back. */
+static void
+tune_deep(struct options *o)
+{
+	o->max_depth = 20000;
+}
+
 static void
 tune_inverted(struct options *o)
 {
@@ -329,7 +336,7 @@ test_own_deep(void **state)
 		buf_printf(&stack, "%sf%d", i ? ";" : "", i % 7);
 	}
 	buf_adds(&stack, " 3 5\n");
-	check_round_trip(stack.data, NULL);
+	check_round_trip(stack.data, tune_deep);
 	buf_finish(&stack);
 }
 
@@ -355,7 +362,7 @@ test_deep_paths_bounded(void **state)
 		buf_printf(&stack, "%sf%d", i ? ";" : "", i);
 		buf_printf(&folded, "%s 1\n", stack.data);
 	}
-	char *svg = own_svg(folded.data, NULL);
+	char *svg = own_svg(folded.data, tune_deep);
 	struct tree_options topt = {.min_delta = 0.001, .max_nodes = 1u << 30, .reverse = true};
 	struct tree *t = tree_create(&topt);
 	struct flamegraph_svg_info info;

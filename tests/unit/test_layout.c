@@ -1,5 +1,7 @@
 /* layout: widths per basis, x from sample sums, pruning, rows, colours, labels. */
+#include "caption.h"
 #include "layout.h"
+#include "shortname.h"
 #include "utf8.h"
 
 #include <math.h>
@@ -453,9 +455,21 @@ test_deep_stack(void **state)
 	struct options o;
 	picture_options(&o);
 	o.frame_height = 1;
+	/* The default depth cap draws LAYOUT_DEPTH_CAP levels and counts the
+	 * rest for the header; the reports' totals are the tree's. */
 	struct layout *l = layout_of(t, &o);
+	assert_int_equal(l->count, LAYOUT_DEPTH_CAP + 1);
+	assert_int_equal(l->capped_frames, DEPTH - LAYOUT_DEPTH_CAP);
+	assert_near(l->capped_samples, 2, EPS);
+	assert_non_null(
+	        strstr(l->caption->capped, "+5,904 deeper frames (2 samples) past depth 4096"));
+	layout_destroy(l);
+	o.max_depth = DEPTH;
+	l = layout_of(t, &o);
 	assert_int_equal(l->count, DEPTH + 1);
 	assert_int_equal(l->max_depth, DEPTH);
+	assert_int_equal(l->capped_frames, 0);
+	assert_null(l->caption->capped);
 	for (size_t i = 0; i < l->count; i++) {
 		assert_int_equal(l->boxes[i].depth, i);
 		assert_near(l->boxes[i].width, l->graph_width, EPS);
@@ -625,6 +639,57 @@ test_label_truncate(void **state)
 	layout_destroy(l);
 	tree_destroy(t);
 	assert_near(layout_char_width(10), 6.0, EPS);
+}
+
+static char *
+short_of(const char *name)
+{
+	struct buf b;
+	buf_init(&b);
+	shortname_append(name, strlen(name), &b);
+	return buf_detach(&b, NULL);
+}
+
+static void
+expect_short(const char *name, const char *want)
+{
+	char *got = short_of(name);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Issue 32: template arguments and parameter lists folded, labels too. */
+static void
+test_label_short_names(void **state)
+{
+	(void)state;
+#define E "\xE2\x80\xA6"
+	expect_short("parser_binder<std::vector<int>, Alloc>::invoke(char const*)",
+	        "parser_binder<" E ">::invoke(" E ")");
+	expect_short("f()", "f()");
+	expect_short("f(a)", "f(a)");
+	expect_short("f(ab) const", "f(" E ") const");
+	/* The operator kept; after a symbol the list is not told apart. */
+	expect_short("operator<<(std::ostream&)", "operator<<(std::ostream&)");
+	expect_short("operator<(a, b)", "operator<(a, b)");
+	expect_short("std::operator()(int, int)", "std::operator()(" E ")");
+	expect_short("(anonymous namespace)::run", "(anonymous namespace)::run");
+	expect_short("<T as Trait>::call", "<T as Trait>::call");
+	expect_short("g<std::function<void(int)>>::h", "g<" E ">::h");
+	expect_short("a<b->c, d>::e", "a<" E ">::e");
+	expect_short("unbalanced<int::f", "unbalanced<int::f");
+	expect_short("x(\xce\xb1)", "x(\xce\xb1)"); /* one character: nothing to save */
+	expect_short("x(\xce\xb1\xce\xb2)", "x(" E ")");
+	/* A label uses the short name when the whole one does not fit. */
+	struct tree *t;
+	struct options o;
+	struct layout *l = label_layout(&t, &o, "parser_binder<std::vector<int>>::invoke(char)");
+	expect_label(l, 60, "parser_binder<std::vector<int>>::invoke(char)");
+	expect_label(l, 30, "parser_binder<" E ">::invoke(" E ")");
+	expect_label(l, 20, "parser_binder<" E ">::i" E);
+	layout_destroy(l);
+	tree_destroy(t);
+#undef E
 }
 
 static void
@@ -950,6 +1015,7 @@ main(void)
 	        cmocka_unit_test(test_legend_rows),
 	        cmocka_unit_test(test_small_changes_pale),
 	        cmocka_unit_test(test_deep_stack),
+	        cmocka_unit_test(test_label_short_names),
 	        cmocka_unit_test(test_colour_self),
 	        cmocka_unit_test(test_colour_total),
 	        cmocka_unit_test(test_colour_noise_floor),

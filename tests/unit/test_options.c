@@ -214,6 +214,20 @@ test_preset(void **state)
 	assert_true(o.width == 1200 && o.font_size == 12 && o.frame_height == 16);
 	options_finish(&o);
 	USAGE("--preset: comment or default", "--preset", "slides", "a");
+	/* Issue 32: the comment preset's compact header and depth cap; a
+	 * --max-depth given by name wins; 0 (the default cap) is the default. */
+	assert_int_equal(PARSE(&o, &err, "--preset", "comment", "a", "b"), OPTIONS_OK);
+	assert_true(o.max_depth == 40 && o.compact_header);
+	options_finish(&o);
+	assert_int_equal(
+	        PARSE(&o, &err, "--max-depth", "7", "--preset", "comment", "a"), OPTIONS_OK);
+	assert_true(o.max_depth == 7 && o.compact_header);
+	options_finish(&o);
+	assert_int_equal(PARSE(&o, &err, "a"), OPTIONS_OK);
+	assert_true(o.max_depth == 0 && !o.compact_header);
+	options_finish(&o);
+	USAGE("--max-depth: invalid value '0'", "--max-depth", "0", "a");
+	USAGE("--max-depth: not a whole number of frames", "--max-depth", "2.5", "a");
 }
 
 static void
