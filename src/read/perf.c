@@ -10,6 +10,9 @@
 #include "tree_build.h"
 #include "xalloc.h"
 
+#define NOT_A_SAMPLE                                                                               \
+	"not a perf script sample (`COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:`, any of the "      \
+	"fields left out)"
 #define MAX_EVENTS 32
 #define EVENT_SIZE 64
 /* x86-64 and arm64 map the kernel in the upper half of the address space. */
@@ -40,6 +43,9 @@ struct perf {
 	struct diag *err;
 	uint64_t line_no;
 	bool in_sample; /* a header was read, its frames may follow */
+	bool blank; /* the last line was blank and ended no sample: an empty header */
+	bool bare_command; /* the sample's header is its command alone */
+	bool aside; /* the last line was one perf prints under a frame (+srcline, +insn) */
 	bool take; /* the sample is of the event read */
 	uint64_t sample_line;
 	struct count weight;
@@ -143,6 +149,20 @@ is_time(struct span s)
 	       all_digits((struct span){dot + 1, (size_t)(s.p + s.len - 2 - dot)});
 }
 
+/*
+ * The misc field (-F +misc): a letter a bit of the record's misc flags,
+ * K U H G g M E S, `Sp` for a preempting switch out.
+ */
+static bool
+is_misc(struct span s)
+{
+	size_t n = 0;
+	while (n < s.len && s.p[n] && strchr("KUHGgMESp", s.p[n])) {
+		n++;
+	}
+	return n == s.len && n > 0 && n <= 8;
+}
+
 /* An event's name as perf prints it: `cycles:u:`, `sched:sched_switch:`. */
 static bool
 is_event(struct span s)
@@ -155,7 +175,7 @@ is_event(struct span s)
 
 /*
  * The fields perf script prints after the command, in its order, each
- * there or not as -F chose: `[PID/]TID [CPU] TIME: PERIOD EVENT:`, from
+ * there or not as -F chose: `[PID/]TID [CPU] MISC TIME: PERIOD EVENT:`, from
  * tok[i]; at least one of them, and words after them only after an
  * event (a frame, a tracepoint's fields). False if tok[i..n) is not that.
  */
@@ -165,6 +185,7 @@ header_fields(const struct span *tok, size_t i, size_t n, const char *end, struc
 	size_t first = i;
 	i += i < n && is_pid(tok[i]);
 	i += i < n && is_cpu(tok[i]);
+	i += i < n && is_misc(tok[i]);
 	h->has_time = i < n && is_time(tok[i]);
 	i += h->has_time;
 	h->has_period = false;
@@ -189,11 +210,14 @@ header_fields(const struct span *tok, size_t i, size_t n, const char *end, struc
 }
 
 /*
- * `COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [rest]` with any of the
- * fields after the command left out (perf script -F), where COMM may hold
- * spaces: the command is the fewest words after which the rest reads as
- * the fields. rest is the frame when perf recorded no call chain, or a
- * tracepoint's fields.
+ * `COMM [PID/]TID [CPU] MISC TIME: [PERIOD] EVENT: [rest]` with any of the
+ * fields left out (perf script -F), the command too, where COMM may hold
+ * spaces: the command is the fewest words (none first: a line that starts
+ * with a thread reads as one without the command) after which the rest
+ * reads as the fields. rest is the frame when perf recorded no call chain,
+ * or a tracepoint's fields. A line of the command alone is no header here:
+ * the reader takes it as one only where a sample's header must be
+ * (command_only).
  */
 static bool
 parse_header(const char *s, size_t len, struct header *h)
@@ -204,10 +228,12 @@ parse_header(const char *s, size_t len, struct header *h)
 	while (n < HEADER_TOKENS && next_token(&p, end, &tok[n])) {
 		n++;
 	}
-	for (size_t c = 1; c < n; c++) {
+	for (size_t c = 0; c < n; c++) {
 		if (header_fields(tok, c, n, end, h)) {
-			h->comm = (struct span){
-			        tok[0].p, (size_t)(tok[c - 1].p + tok[c - 1].len - tok[0].p)};
+			h->comm = c == 0 ? (struct span){s, 0}
+			                 : (struct span){
+			                           tok[0].p, (size_t)(tok[c - 1].p +
+			                                              tok[c - 1].len - tok[0].p)};
 			/* A line of more words is a header only up to its event. */
 			return n < HEADER_TOKENS || h->event.len;
 		}
@@ -223,7 +249,13 @@ perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak)
 		return false;
 	}
 	*weak = !h.event.len && !h.has_time;
-	*one_line = h.event.len && h.rest.len > 2 && h.rest.p[h.rest.len - 1] == ')';
+	/* The frame: an address, a symbol, its `(dso)`. */
+	size_t hex = 0;
+	while (hex < h.rest.len && hex_value(h.rest.p[hex]) >= 0) {
+		hex++;
+	}
+	*one_line = h.event.len && hex && hex < h.rest.len && is_space(h.rest.p[hex]) &&
+	            h.rest.p[h.rest.len - 1] == ')';
 	return true;
 }
 
@@ -478,6 +510,11 @@ push_frame(struct perf *pf, const struct frame *f)
 static bool
 end_sample(struct perf *pf)
 {
+	/* A command alone is a header only above frames: else any short
+	 * line would be a sample. */
+	if (pf->in_sample && pf->bare_command && pf->frames == 0) {
+		return fail(pf, pf->sample_line, NOT_A_SAMPLE);
+	}
 	bool take = pf->in_sample && pf->take && !pf->mixed;
 	pf->in_sample = false;
 	if (!take) {
@@ -488,8 +525,14 @@ end_sample(struct perf *pf)
 	for (size_t i = pf->frames; i-- > 0;) {
 		size_t from = pf->starts[i];
 		size_t to = i + 1 < pf->frames ? pf->starts[i + 1] : pf->names.len;
-		buf_addc(&pf->path, ';');
+		/* Without the command (-F without comm) the outermost frame is the root. */
+		if (pf->path.len) {
+			buf_addc(&pf->path, ';');
+		}
 		buf_add(&pf->path, pf->names.data + from, to - from);
+	}
+	if (pf->path.len == 0) {
+		buf_adds(&pf->path, "[unknown]"); /* neither a command nor a frame */
 	}
 	const char *reason;
 	if (!tree_add_stack(pf->t, pf->side, pf->path.data, pf->path.len, pf->weight, &reason)) {
@@ -589,6 +632,7 @@ start_sample(struct perf *pf, const struct header *h)
 	}
 	pf->weight = pf->opt->weight == PERF_WEIGHT_PERIOD ? h->period : (struct count){1, 0};
 	pf->in_sample = true;
+	pf->bare_command = false;
 	pf->sample_line = pf->line_no;
 	pf->frames = 0;
 	buf_reset(&pf->names);
@@ -600,6 +644,34 @@ start_sample(struct perf *pf, const struct header *h)
 	if (h->rest.len && parse_frame(h->rest.p, h->rest.len, &f) && f.sym.len) {
 		push_frame(pf, &f);
 		return end_sample(pf);
+	}
+	return true;
+}
+
+bool
+perf_aside(const char *s, size_t len)
+{
+	size_t lead = 0;
+	while (lead < len && is_space(s[lead])) {
+		lead++;
+	}
+	return (lead < len && s[lead] == '#') || (len > 1 && s[0] == '|' && is_digit(s[1]));
+}
+
+/*
+ * A command alone: at most the 15 bytes the kernel keeps of a task's name
+ * (TASK_COMM_LEN), which perf prints.
+ */
+static bool
+command_only(const char *s, size_t len)
+{
+	if (len > 15) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			return false; /* a task's name, never control bytes */
+		}
 	}
 	return true;
 }
@@ -616,15 +688,18 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	while (len > 0 && (s[len - 1] == '\r' || is_space(s[len - 1]))) {
 		len--;
 	}
+	/* A blank line ends a sample; one more is the empty header of the
+	 * next (-F ip,sym). */
+	bool after_blank = pf->blank, after_aside = pf->aside;
+	/* (+insn prints none after its line, whose blank line is the next header.) */
+	pf->blank = len == 0 && (!pf->in_sample || after_aside);
+	pf->aside = false;
 	if (len == 0) {
 		return end_sample(pf);
 	}
-	size_t lead = 0;
-	while (lead < len && is_space(s[lead])) {
-		lead++;
-	}
-	/* perf's comments; a folded line starting with '#' would be one too. */
-	if (s[lead] == '#') {
+	/* perf's comments (a folded line starting with '#' would be one too),
+	 * and the source code it prints after a sample (+srccode). */
+	if (perf_aside(s, len)) {
 		return true;
 	}
 	struct header h;
@@ -637,14 +712,33 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	if (header) {
 		return start_sample(pf, &h);
 	}
-	/* Old perf versions print frames without indentation. */
-	if (!pf->in_sample) {
-		return fail(pf, pf->line_no,
-		        "not a perf script sample (`COMM [PID/]TID [CPU] TIME: "
-		        "[PERIOD] EVENT:`, any of the fields after COMM left out)");
-	}
 	struct frame f;
-	if (!parse_frame(s, len, &f)) {
+	bool frame = parse_frame(s, len, &f);
+	/* A line flush left that is no frame (old perf versions print frames
+	 * so) where a header must be: the command alone (-F comm,ip,sym). */
+	if (!is_space(s[0]) && (!pf->in_sample || !frame || !f.sym.len) && command_only(s, len)) {
+		h = (struct header){.comm = {s, len}, .event = {"", 0}, .rest = {s + len, 0}};
+		bool ok = start_sample(pf, &h);
+		pf->bare_command = true;
+		return ok;
+	}
+	/* Frames with no header line (-F ip,sym prints it empty). */
+	if (!pf->in_sample && frame && s[0] == '\t' && (after_blank || pf->line_no == 1)) {
+		h = (struct header){.comm = {s, 0}, .event = {"", 0}, .rest = {s, 0}};
+		if (!start_sample(pf, &h)) {
+			return false;
+		}
+	}
+	if (!pf->in_sample) {
+		return fail(pf, pf->line_no, NOT_A_SAMPLE);
+	}
+	if (!frame) {
+		/* What perf prints under a frame line, indented by spaces: its
+		 * source line (-F +srcline), instruction bytes (+insn, +insnlen). */
+		if (s[0] == ' ' && pf->frames) {
+			pf->aside = true;
+			return true;
+		}
 		return fail(pf, pf->line_no, "not a stack frame (`ADDRESS SYMBOL (DSO)`)");
 	}
 	/* Names and the ';' between them: the folded line the sample makes. */
