@@ -105,6 +105,14 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 		if (!r) {
 			ok = refuse(sd, source_name(src), f);
 			err->msg[0] = '\0';
+		} else if (sd->o->tree.chart && r->unordered) {
+			char why[512];
+			snprintf(why, sizeof(why),
+			        "--flamechart draws stacks in the file's order: this %s file has "
+			        "none (%s)",
+			        r->name, r->unordered);
+			diag_set(err, source_name(src), 0, why);
+			ok = false;
 		} else if ((ok = readers_read(
 		                    r, t, sd->mode, src, head, len, &sd->ro, &res, err))) {
 			warn_bad_lines(source_name(src), &res.folded, sd->msg);
@@ -387,9 +395,16 @@ input_read(
 		        .mode = FOLDED_AUTO,
 		        .sums = info->sums[SIDE_HEAD],
 		        .msg = messages};
-		read_options_of(&sd.ro, o, read_threaded(pr.total));
+		/* A flame chart's stacks go to the tree in the file's order: one thread. */
+		read_options_of(&sd.ro, o, read_threaded(pr.total) && !o->tree.chart);
 		ok = read_side(&sd, t, &o->single, 1);
 		three_column = sd.three_column;
+		if (ok && three_column && o->tree.chart) {
+			buf_adds(messages,
+			        "difffold: --flamechart draws one profile in time order, and "
+			        "this file holds two (3-column folded: base and head)\n");
+			ok = false;
+		}
 	} else {
 		runs = o->runs ? runs_create(o->significance) : NULL;
 		ok = read_both(t, o, &rp, read_threaded(pr.total), info, messages, runs);
