@@ -775,6 +775,20 @@ callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
 }
 
+bool
+callgraph_has_contexts(const struct callgraph *g)
+{
+	for (size_t f = 0; f < g->fn_count; f++) {
+		size_t len;
+		const char *name = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = base_len(name, len);
+		if (base < len && has_context(name + base, len - base)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void
 callgraph_finish(struct callgraph *g)
 {

@@ -96,6 +96,8 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 }
 
 void callgraph_finish(struct callgraph *g);
+/* Whether a function's name holds a caller context ("a'b"; "a'2" is a recursion level). */
+bool callgraph_has_contexts(const struct callgraph *g);
 /*
  * Adds the graph's stacks, whose self costs add up to total, to a side of
  * t; *unexpanded is what went under [unexpanded], *contexts whether a

@@ -567,9 +567,12 @@ describe(const struct callgrind *cg, struct callgrind_info *info)
 	info->total = cg->self_sum;
 }
 
-bool
-callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
-        struct diag *err)
+static void queue_add(struct callgrind_queue *q, struct callgrind *cg, enum side side);
+
+/* callgrind_finish, the graph queued in defer when it has no contexts. */
+static bool
+finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
+        struct callgrind_queue *defer, struct diag *err)
 {
 	if (cg->in_call) {
 		return fail(cg, err, "the file ends inside a call (calls= without its cost line)");
@@ -603,12 +606,92 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
+	if (defer && !callgraph_has_contexts(&cg->graph)) {
+		info->reconstructed = true;
+		queue_add(defer, cg, side);
+		return true;
+	}
 	struct callgraph_options go = {cg->name, cg->opt.objects, cg->opt.floor};
 	bool contexts = false;
 	bool ok = callgraph_to_tree(
 	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
 	info->reconstructed = !contexts;
 	return ok;
+}
+
+/* A graph waiting for the floor, with what expanding it takes. */
+struct deferred {
+	struct callgraph graph;
+	char *name; /* the file, for messages */
+	bool objects;
+	uint64_t total;
+	enum side side;
+};
+
+struct callgrind_queue {
+	struct deferred *v;
+	size_t count, cap;
+};
+
+struct callgrind_queue *
+callgrind_queue_create(void)
+{
+	return xcalloc(1, sizeof(struct callgrind_queue));
+}
+
+/* The graph moves to the queue; cg keeps an empty one. */
+static void
+queue_add(struct callgrind_queue *q, struct callgrind *cg, enum side side)
+{
+	q->v = xgrow(q->v, &q->cap, q->count + 1, sizeof(*q->v));
+	q->v[q->count++] = (struct deferred){
+	        cg->graph, xstrdup(cg->name), cg->opt.objects, cg->self_sum, side};
+	cg->graph = (struct callgraph){.names = cg->graph.names};
+}
+
+bool
+callgrind_queue_run(struct callgrind_queue *q, struct tree *t, double share, struct diag *err)
+{
+	double side_total[2] = {0, 0};
+	for (size_t i = 0; i < q->count; i++) {
+		side_total[q->v[i].side] += (double)q->v[i].total;
+	}
+	double floor = share * (side_total[0] > side_total[1] ? side_total[0] : side_total[1]);
+	bool ok = true;
+	for (size_t i = 0; i < q->count; i++) {
+		struct deferred *d = &q->v[i];
+		/* expand() takes the floor as a share of the graph's own total. */
+		struct callgraph_options go = {
+		        d->name, d->objects, d->total ? floor / (double)d->total : share};
+		uint64_t unexpanded;
+		bool contexts;
+		ok = ok && callgraph_to_tree(&d->graph, t, d->side, &go, d->total, &unexpanded,
+		                   &contexts, err);
+		callgraph_finish(&d->graph);
+		free(d->name);
+	}
+	q->count = 0;
+	return ok;
+}
+
+void
+callgrind_queue_destroy(struct callgrind_queue *q)
+{
+	if (q) {
+		for (size_t i = 0; i < q->count; i++) {
+			callgraph_finish(&q->v[i].graph);
+			free(q->v[i].name);
+		}
+		free(q->v);
+		free(q);
+	}
+}
+
+bool
+callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
+        struct diag *err)
+{
+	return finish(cg, t, side, info, NULL, err);
 }
 
 /* Feeds the complete lines of a chunk, and the last one at the end. */
@@ -660,7 +743,7 @@ callgrind_read(struct tree *t, enum folded_mode mode, struct source *src, const 
 	struct callgrind *cg = create(source_name(src), &opt, t->names, true);
 	cg->err = err;
 	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
-	          callgrind_finish(cg, t, reader_side(mode), &info, err);
+	          finish(cg, t, reader_side(mode), &info, ro->defer, err);
 	callgrind_destroy(cg);
 	if (ok) {
 		describe_result(&info, res);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "callgrind.h"
 #include "detect.h"
 #include "escape.h"
 #include "folded.h"
@@ -241,8 +242,22 @@ read_both(struct tree *t, const struct options *o, const struct read_progress *p
 	head.mode = FOLDED_HEAD;
 	base.sums = info->sums[SIDE_BASE];
 	head.sums = info->sums[SIDE_HEAD];
-	return read_side(&base, t, o->base, o->base_count) &&
-	       read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
+	/*
+	 * Call graphs without contexts wait for both sides, to be expanded
+	 * under one floor. Not with --runs, which takes each file's counts as
+	 * it is read.
+	 */
+	struct callgrind_queue *q = runs ? NULL : callgrind_queue_create();
+	base.ro.defer = head.ro.defer = q;
+	struct diag err = {{0}};
+	bool ok = read_side(&base, t, o->base, o->base_count) &&
+	          read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
+	if (ok && q && !callgrind_queue_run(q, t, base.ro.floor, &err)) {
+		buf_printf(msg, "difffold: %s\n", err.msg);
+		ok = false;
+	}
+	callgrind_queue_destroy(q);
+	return ok;
 }
 
 /* A progress line while reading big inputs, on a terminal only. */

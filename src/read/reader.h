@@ -44,6 +44,12 @@ struct read_options {
 	long snapshot; /* massif: a snapshot's number, or -1 for the peak */
 	bool strict; /* folded: the first bad line is fatal */
 	bool threaded; /* folded: read on two threads */
+	/*
+	 * callgrind: where a call graph without contexts waits to be expanded
+	 * until every file of both sides is read, so that both sides expand
+	 * under one floor (callgrind_queue_run); NULL: each file at once.
+	 */
+	struct callgrind_queue *defer;
 };
 
 /* What one file said beyond its stacks. */
