@@ -341,7 +341,8 @@ event_index(const struct callgrind *cg, const char *name)
 
 /*
  * Events made of others: kcachegrind's estimate of cycles from the cache
- * simulation, and the sums of misses per cache level.
+ * simulation (Ir + 10 Bm + 10 L1m + 20 Ge + 100 L2m + 100 LLm, its
+ * GlobalConfig::knownFormula), and the sums of misses per cache level.
  */
 static bool
 derived_event(struct callgrind *cg, const char *name)
@@ -354,6 +355,9 @@ derived_event(struct callgrind *cg, const char *name)
 	        {"CEst", "I1mr", 10},
 	        {"CEst", "D1mr", 10},
 	        {"CEst", "D1mw", 10},
+	        {"CEst", "I2mr", 100}, /* valgrind before 3.6 simulated an L2, not an LL */
+	        {"CEst", "D2mr", 100},
+	        {"CEst", "D2mw", 100},
 	        {"CEst", "ILmr", 100},
 	        {"CEst", "DLmr", 100},
 	        {"CEst", "DLmw", 100},
