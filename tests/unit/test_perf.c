@@ -206,6 +206,26 @@ test_comments_and_crlf(void **state)
  * [PID/]TID, [CPU], TIME:, PERIOD and EVENT:, frames at any indentation
  * and with addresses of any width.
  */
+/* Each header, followed by frames, `samples` times, reads as want. */
+static void
+check_headers(
+        const char *const *headers, size_t n, const char *frames, int samples, const char *want)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct buf in;
+		buf_init(&in);
+		for (int k = 0; k < samples; k++) {
+			buf_printf(&in, "%s%s", headers[i], frames);
+		}
+		char *got = read_as(in.data, NULL, NULL);
+		if (strcmp(got, want) != 0) {
+			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
+		}
+		free(got);
+		buf_finish(&in);
+	}
+}
+
 static void
 test_field_selections(void **state)
 {
@@ -222,37 +242,15 @@ test_field_selections(void **state)
 	        "prog  7998",
 	        "prog  7998  1000",
 	};
-	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
-		struct buf in;
-		buf_init(&in);
-		buf_printf(&in,
-		        "%s\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n",
-		        headers[i]);
-		char *got = read_as(in.data, NULL, NULL);
-		if (strcmp(got, "prog;_start;leaf 1\n") != 0) {
-			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
-		}
-		free(got);
-		buf_finish(&in);
-	}
+	check_headers(headers, sizeof headers / sizeof headers[0],
+	        "\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n", 1,
+	        "prog;_start;leaf 1\n");
 	/* Without the command (-F pid,ip,sym; tid; -F +misc; -F ip,sym, whose
 	 * header is empty): the outermost frame is the root. */
 	static const char *const bare[] = {"  7998 ", "7998/7999", "U     ", "    250000 ", ""};
-	for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
-		struct buf in;
-		buf_init(&in);
-		for (int k = 0; k < 2; k++) { /* two samples */
-			buf_printf(&in,
-			        "%s\n\t            1157 leaf+0x1e\n\t             d70 _start\n\n",
-			        bare[i]);
-		}
-		char *got = read_as(in.data, NULL, NULL);
-		if (strcmp(got, "_start;leaf 2\n") != 0) {
-			fail_msg("header \"%s\" read as \"%s\"", bare[i], got);
-		}
-		free(got);
-		buf_finish(&in);
-	}
+	check_headers(bare, sizeof bare / sizeof bare[0],
+	        "\n\t            1157 leaf+0x1e\n\t             d70 _start\n\n", 2,
+	        "_start;leaf 2\n");
 	/* The command alone (-F comm,ip,sym); the lines perf prints beside
 	 * the frames: +srcline under each, +insn after them (no blank line
 	 * then: the next sample's empty header follows), +srccode after. */
