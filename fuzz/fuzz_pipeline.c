@@ -202,16 +202,18 @@ static void
 write_text_formats(const struct tree *t, const struct options *o, const struct layout *l)
 {
 	struct out out;
+	struct report_options r;
+	settings_report(o, &r);
+	/* Computed once for every report format, as main does. */
+	struct report *rep = report_create(t, &r);
 
 	out_init_memory(&out);
-	export_json(&out, t, o);
+	export_json(&out, t, o->json_layout, t->differential ? rep : NULL);
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
-	struct options flat = *o;
-	flat.json_layout = JSON_LAYOUT_FLAT;
 	out_init_memory(&out);
-	export_json(&out, t, &flat);
+	export_json(&out, t, JSON_LAYOUT_FLAT, t->differential ? rep : NULL);
 	check(clean_text(out.b.data, out.b.len, false));
 	buf_finish(&out.b);
 
@@ -228,16 +230,20 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_md(&out, t, o);
+	report_write_md(&out, rep);
 	buf_finish(&out.b);
 
 	out_init_memory(&out);
-	report_write_text(&out, t, o, o->theme == THEME_DARK);
+	report_write_text(&out, rep, o->theme == THEME_DARK);
+	report_destroy(rep);
 	buf_finish(&out.b);
 
+	/* The gates as main runs them, after the outputs. */
 	struct buf why;
 	buf_init(&why);
-	report_gate(t, o->fail_on_regression, &why);
+	if (report_gates_on(&r) && report_gates_check(t, &r, &why)) {
+		report_gates(t, &r, &why);
+	}
 	buf_finish(&why);
 }
 

@@ -46,16 +46,34 @@ picture(const struct tree *t, const struct options *o, struct layout **cache)
 	return *cache;
 }
 
+/* What the outputs of one run share, each made once when first needed. */
+struct made {
+	struct layout *layout;
+	struct report_options report_opt;
+	struct report *report;
+};
+
+/* The report is computed once, for every report format asked for. */
+static const struct report *
+reported(const struct tree *t, struct made *m)
+{
+	if (!m->report) {
+		m->report = report_create(t, &m->report_opt);
+	}
+	return m->report;
+}
+
 static bool
 render(struct out *out, const struct tree *t, const struct options *o, enum format f,
-        struct layout **cache, struct diag *err)
+        struct made *made, struct diag *err)
 {
+	struct layout **cache = &made->layout;
 	switch (f) {
 	case FORMAT_FOLDED:
 		export_folded(out, t);
 		return true;
 	case FORMAT_JSON:
-		export_json(out, t, o);
+		export_json(out, t, o->json_layout, t->differential ? reported(t, made) : NULL);
 		return true;
 	case FORMAT_SVG:
 		svg_write(out, picture(t, o, cache));
@@ -65,10 +83,10 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 	case FORMAT_PDF:
 		return render_pdf(out, picture(t, o, cache), err);
 	case FORMAT_MD:
-		report_write_md(out, t, o);
+		report_write_md(out, reported(t, made));
 		return true;
 	case FORMAT_TEXT:
-		report_write_text(out, t, o,
+		report_write_text(out, reported(t, made),
 		        !out->path && isatty(STDOUT_FILENO) &&
 		                !options_no_color(getenv("NO_COLOR")));
 		return true;
@@ -79,7 +97,8 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 static int
 write_outputs(const struct tree *t, const struct options *o)
 {
-	struct layout *cache = NULL;
+	struct made made = {.layout = NULL, .report = NULL};
+	settings_report(o, &made.report_opt);
 	int code = EXIT_OK;
 	size_t cut = 0; /* outputs whose reader went away */
 	for (size_t i = 0; i < o->output_count && code == EXIT_OK; i++) {
@@ -92,7 +111,7 @@ write_outputs(const struct tree *t, const struct options *o)
 		if (!out_open(&out, spec->path, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			code = EXIT_INPUT;
-		} else if (!render(&out, t, o, spec->format, &cache, &err)) {
+		} else if (!render(&out, t, o, spec->format, &made, &err)) {
 			out_abort(&out);
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			code = EXIT_INPUT;
@@ -107,8 +126,17 @@ write_outputs(const struct tree *t, const struct options *o)
 			cut++;
 		}
 	}
-	layout_destroy(cache);
+	layout_destroy(made.layout);
+	report_destroy(made.report);
 	return code == EXIT_OK && cut ? EXIT_INPUT : code;
+}
+
+static bool
+gates_asked(const struct options *o)
+{
+	struct report_options r;
+	settings_report(o, &r);
+	return report_gates_on(&r);
 }
 
 /* Runs after the outputs are written, so a failing CI job still has them. */
@@ -117,7 +145,9 @@ gate(const struct tree *t, const struct options *o)
 {
 	struct buf why;
 	buf_init(&why);
-	bool failed = report_gates(t, o, &why);
+	struct report_options r;
+	settings_report(o, &r);
+	bool failed = report_gates(t, &r, &why);
 	for (const char *line = why.data; *line;) {
 		const char *end = strchr(line, '\n');
 		int len = end ? (int)(end - line) : (int)strlen(line);
@@ -194,7 +224,9 @@ gates_usable(const struct tree *t, const struct options *o)
 {
 	struct buf why;
 	buf_init(&why);
-	bool ok = !report_gates_on(o) || report_gates_check(t, o, &why);
+	struct report_options r;
+	settings_report(o, &r);
+	bool ok = !report_gates_on(&r) || report_gates_check(t, &r, &why);
 	if (!ok) {
 		fprintf(stderr, "difffold: %s\n", why.data);
 	}
@@ -210,7 +242,9 @@ run(const struct options *opt)
 	struct input_info info;
 	struct buf msg;
 	buf_init(&msg);
-	bool ok = input_read(opt, &t, &info, &msg);
+	struct input_options in;
+	settings_input(opt, &in);
+	bool ok = input_read(&in, &t, &info, &msg);
 	fputs(msg.data, stderr);
 	buf_finish(&msg);
 	if (!ok) {
@@ -228,7 +262,7 @@ run(const struct options *opt)
 	int code = write_outputs(t, o);
 	timing_stage("outputs");
 	timing_print();
-	if (code == EXIT_OK && report_gates_on(o) && t->differential) {
+	if (code == EXIT_OK && gates_asked(o) && t->differential) {
 		code = gate(t, o);
 	}
 	input_tree_destroy(t);

@@ -19,6 +19,7 @@
 #include "detect.h"
 #include "diag.h"
 #include "draw_options.h"
+#include "report_options.h"
 #include "tree.h"
 
 enum format {
@@ -40,19 +41,6 @@ enum counts {
 	COUNTS_AUTO,
 	COUNTS_EXACT,
 	COUNTS_SAMPLED,
-};
-
-/* -f json: one object per stack level, or a flat array with parent ids. */
-enum json_layout {
-	JSON_LAYOUT_NESTED,
-	JSON_LAYOUT_FLAT,
-};
-
-/* --fail-on PATTERN:[self:|total:]+PCT: a glob over function names. */
-struct gate_pattern {
-	char *glob; /* owned */
-	bool total; /* the function's total, else its self */
-	double pct; /* percent of the function's own base */
 };
 
 struct output_spec {

@@ -334,8 +334,9 @@ longest_backticks(const char *s, size_t len)
 	return best;
 }
 
-void
-escape_md_code(struct buf *b, const char *s, size_t len)
+/* A code span of s; in_table: '|' written "\\|" for a GFM table cell. */
+static void
+add_code_span(struct buf *b, const char *s, size_t len, bool in_table)
 {
 	size_t fence = longest_backticks(s, len) + 1;
 	/* One space each side is stripped again when both are there, so a
@@ -349,7 +350,7 @@ escape_md_code(struct buf *b, const char *s, size_t len)
 	}
 	for (size_t i = 0; i < len; i++) {
 		/* GFM splits table cells before it sees code spans. */
-		if (s[i] == '|') {
+		if (in_table && s[i] == '|') {
 			buf_addc(b, '\\');
 		}
 		buf_addc(b, s[i]);
@@ -360,6 +361,50 @@ escape_md_code(struct buf *b, const char *s, size_t len)
 	for (size_t i = 0; i < fence; i++) {
 		buf_addc(b, '`');
 	}
+}
+
+void
+escape_md_code(struct buf *b, const char *s, size_t len)
+{
+	add_code_span(b, s, len, true);
+}
+
+/*
+ * Words GitHub leaves alone: ASCII letters and spaces (or nothing), with
+ * no run of 7 or more hex letters, which it may link as a commit.
+ */
+static bool
+plain_words(const char *s, size_t len)
+{
+	size_t hex = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		bool lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z';
+		if (!lower && !upper && c != ' ') {
+			return false;
+		}
+		bool h = (lower && c <= 'f') || (upper && c <= 'F');
+		hex = h ? hex + 1 : 0;
+		if (hex >= 7) {
+			return false;
+		}
+	}
+	return true;
+}
+
+void
+escape_md_inert(struct buf *b, const char *s, size_t len, size_t cap)
+{
+	if (plain_words(s, len) && len <= cap) {
+		buf_add(b, s, len);
+		return;
+	}
+	struct buf shown;
+	buf_init(&shown);
+	buf_add(&shown, "", 0);
+	escape_terminal(&shown, s, len, cap);
+	add_code_span(b, shown.data, shown.len, false);
+	buf_finish(&shown);
 }
 
 void

@@ -57,6 +57,15 @@ void escape_terminal(struct buf *b, const char *s, size_t len, size_t cap);
  */
 void escape_md_code(struct buf *b, const char *s, size_t len);
 /*
+ * A string from a file or the command line (a label, a count's unit, the
+ * note on the input) for Markdown prose, at most cap code points: as it is
+ * when it is only ASCII letters and spaces with no run of 7 hex letters (a
+ * commit reference), in which GitHub finds nothing to link; otherwise
+ * through escape_terminal into a code span, where it makes no mention,
+ * reference, autolink, emoji or HTML. Not for a table cell ('|' stays).
+ */
+void escape_md_inert(struct buf *b, const char *s, size_t len, size_t cap);
+/*
  * A file name or other user string for a diagnostic on stderr, C-style:
  * "\\", "\n", "\t", "\r", "\x1b" for other controls and for bytes that
  * are not UTF-8; C1 controls, line separators and invisible code points as

@@ -46,7 +46,8 @@
 	"fonts-dejavu-core"
 
 /* The pango side of drawing, built on a private fontconfig configuration. */
-struct fonts {
+struct png_fonts {
+	const struct layout *l;
 	FcConfig *config;
 	PangoFontMap *map;
 	PangoContext *context;
@@ -54,6 +55,7 @@ struct fonts {
 	PangoFontDescription *regular, *bold;
 	double char_width; /* measured widest advance of a label character at font_size */
 	double line_height; /* measured height of a line at font_size */
+	struct buf label_text; /* scratch: a label as pango takes it */
 };
 
 /* What is drawn where, after cairo's limits have had their say. */
@@ -71,7 +73,7 @@ struct painter {
 	cairo_t *cr;
 	const struct layout *l;
 	const struct plan *plan;
-	struct fonts *fonts;
+	struct png_fonts *fonts;
 	struct buf text; /* scratch: sanitised UTF-8 for pango */
 	struct buf label; /* scratch: a frame's label from layout_label */
 };
@@ -169,7 +171,7 @@ font_at(double size, PangoWeight weight)
 }
 
 static void
-fonts_close(struct fonts *f)
+fonts_release(struct png_fonts *f)
 {
 	if (f->text) {
 		g_object_unref(f->text);
@@ -192,7 +194,17 @@ fonts_close(struct fonts *f)
 	if (f->bold) {
 		pango_font_description_free(f->bold);
 	}
+	buf_finish(&f->label_text);
 	memset(f, 0, sizeof(*f));
+}
+
+void
+png_fonts_close(struct png_fonts *f)
+{
+	if (f) {
+		fonts_release(f);
+		free(f);
+	}
 }
 
 /*
@@ -201,7 +213,7 @@ fonts_close(struct fonts *f)
  * marker, the punctuation of qualified names).
  */
 static double
-measure_char_width(struct fonts *f)
+measure_char_width(struct png_fonts *f)
 {
 	static const char *const samples[] = {"0123456789", "+-%.,", "\xe2\x80\xa6",
 	        "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "_:<>()[]&*~/@$#"};
@@ -220,20 +232,23 @@ measure_char_width(struct fonts *f)
 	return widest;
 }
 
-static bool
-fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
+struct png_fonts *
+png_fonts_open(const struct layout *l, struct diag *err)
 {
-	memset(f, 0, sizeof(*f));
+	struct png_fonts *f = xcalloc(1, sizeof(*f));
+	f->l = l;
+	buf_init(&f->label_text);
 	f->config = load_config(err);
 	if (!f->config) {
-		return false;
+		png_fonts_close(f);
+		return NULL;
 	}
 	f->map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
 	if (!f->map || !PANGO_IS_FC_FONT_MAP(f->map)) {
 		snprintf(err->msg, sizeof(err->msg), "pango has no fontconfig font map: %s",
 		        MISSING_FONT);
-		fonts_close(f);
-		return false;
+		png_fonts_close(f);
+		return NULL;
 	}
 	/* The font map takes its own reference on the configuration. */
 	pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(f->map), f->config);
@@ -254,7 +269,15 @@ fonts_open(struct fonts *f, const struct layout *l, struct diag *err)
 	f->regular = font_at(l->opt->font_size, PANGO_WEIGHT_NORMAL);
 	f->bold = font_at(l->title_size > 0 ? l->title_size : l->opt->font_size, PANGO_WEIGHT_BOLD);
 	f->char_width = measure_char_width(f);
-	return true;
+	return f;
+}
+
+void
+png_fonts_target(struct png_fonts *f, cairo_t *cr)
+{
+	pango_cairo_update_context(cr, f->context);
+	pango_layout_context_changed(f->text);
+	f->char_width = measure_char_width(f);
 }
 
 /*
@@ -436,20 +459,17 @@ draw_legend(struct painter *p, const struct caption *c, struct rgb fg)
 	}
 }
 
-png_label_probe_fn *png_label_probe;
-void *png_label_probe_ctx;
-
 /* Lays the label out in the label font; returns its advance width in pixels. */
 static double
-set_label_text(struct painter *p, const struct buf *label)
+set_label_text(struct png_fonts *f, const struct buf *label)
 {
-	buf_reset(&p->text);
-	add_valid_utf8(&p->text, label->data, label->len);
-	PangoLayout *t = p->fonts->text;
-	pango_layout_set_font_description(t, p->fonts->regular);
+	buf_reset(&f->label_text);
+	add_valid_utf8(&f->label_text, label->data, label->len);
+	PangoLayout *t = f->text;
+	pango_layout_set_font_description(t, f->regular);
 	pango_layout_set_ellipsize(t, PANGO_ELLIPSIZE_NONE);
 	pango_layout_set_width(t, -1);
-	pango_layout_set_text(t, p->text.data, (int)p->text.len);
+	pango_layout_set_text(t, f->label_text.data, (int)f->label_text.len);
 	int w = 0;
 	pango_layout_get_size(t, &w, NULL);
 	return (double)w / PANGO_SCALE;
@@ -457,18 +477,17 @@ set_label_text(struct painter *p, const struct buf *label)
 
 /*
  * The label layout_label makes for the advance the font is drawn at, laid
- * out in p->fonts->text. The SVG's 0.6 em comes first, so that both show
+ * out in f->text. The SVG's 0.6 em comes first, so that both show
  * the same text wherever the font allows it; a label whose drawn width
  * would pass the frame's edge (the padding absorbs 0.002 em a character of
  * DejaVu Sans Mono's 0.602 em, but not of a long label or of wider
  * fallback glyphs) is fitted again to the measured advance. Returns false
  * when no label fits.
  */
-static bool
-fit_label(struct painter *p, const struct layout_box *box)
+bool
+png_fonts_fit_label(struct png_fonts *f, const struct layout_box *box, struct buf *label)
 {
-	const struct layout *l = p->l;
-	struct buf *label = &p->label;
+	const struct layout *l = f->l;
 	double cw = layout_char_width(l->opt->font_size);
 	for (int tries = 0; tries < 4; tries++) {
 		buf_reset(label);
@@ -476,13 +495,13 @@ fit_label(struct painter *p, const struct layout_box *box)
 		if (label->len == 0) {
 			return false;
 		}
-		double drawn = set_label_text(p, label);
+		double drawn = set_label_text(f, label);
 		/* A pixel for the frame's edge snapping to the device grid. */
 		if (LAYOUT_LABEL_PAD + drawn <= box->width - 1) {
 			return true;
 		}
 		double n = (double)utf8_length(label->data, label->len);
-		cw = fmax(fmax(cw, p->fonts->char_width), drawn / n) * (1 + tries / 8.0);
+		cw = fmax(fmax(cw, f->char_width), drawn / n) * (1 + tries / 8.0);
 	}
 	return false;
 }
@@ -492,11 +511,8 @@ static void
 draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 {
 	const struct layout *l = p->l;
-	if (!fit_label(p, box)) {
+	if (!png_fonts_fit_label(p->fonts, box, &p->label)) {
 		return;
-	}
-	if (png_label_probe) {
-		png_label_probe(png_label_probe_ctx, box->node, p->label.data, p->label.len);
 	}
 	PangoLayout *t = p->fonts->text;
 	double baseline = (double)pango_layout_get_baseline(t) / PANGO_SCALE;
@@ -543,9 +559,7 @@ draw(struct painter *p)
 	const struct caption *c = l->caption;
 	cairo_t *cr = p->cr;
 	cairo_scale(cr, p->plan->scale, p->plan->scale);
-	pango_cairo_update_context(cr, p->fonts->context);
-	pango_layout_context_changed(p->fonts->text);
-	p->fonts->char_width = measure_char_width(p->fonts);
+	png_fonts_target(p->fonts, cr);
 	set_source(cr, color_background(l->opt->theme));
 	cairo_paint(cr);
 	struct rgb fg = color_foreground(l->opt->theme);
@@ -671,8 +685,8 @@ cairo_failed(cairo_status_t s, const char *what, struct diag *err)
 
 /* Draws onto a fresh surface; false with err set when cairo reports an error. */
 static bool
-paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl, struct fonts *f,
-        const char *what, struct diag *err)
+paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl,
+        struct png_fonts *f, const char *what, struct diag *err)
 {
 	if (cairo_failed(cairo_surface_status(s), what, err)) {
 		return false;
@@ -696,8 +710,8 @@ paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl,
 static bool
 draw_png(struct out *o, const struct layout *l, struct diag *err)
 {
-	struct fonts f;
-	if (!fonts_open(&f, l, err)) {
+	struct png_fonts *f = png_fonts_open(l, err);
+	if (!f) {
 		return false;
 	}
 	struct plan pl;
@@ -707,14 +721,14 @@ draw_png(struct out *o, const struct layout *l, struct diag *err)
 	char what[96];
 	snprintf(what, sizeof(what), "cannot draw a %d x %d PNG image", pl.device_width,
 	        pl.device_height);
-	bool ok = paint_surface(s, l, &pl, &f, what, err);
+	bool ok = paint_surface(s, l, &pl, f, what, err);
 	if (ok) {
 		cairo_status_t st = cairo_surface_write_to_png_stream(s, write_to_out, o);
 		ok = !cairo_failed(st, "cannot write the PNG image", err);
 	}
 	cairo_surface_destroy(s);
 	buf_finish(&pl.note);
-	fonts_close(&f);
+	png_fonts_close(f);
 	return ok;
 }
 
@@ -732,8 +746,8 @@ set_pdf_title(cairo_surface_t *s, const struct layout *l)
 static bool
 draw_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
-	struct fonts f;
-	if (!fonts_open(&f, l, err)) {
+	struct png_fonts *f = png_fonts_open(l, err);
+	if (!f) {
 		return false;
 	}
 	/* Vector output has no size limit: one page, the whole graph, 1 px = 1 pt. */
@@ -748,14 +762,14 @@ draw_pdf(struct out *o, const struct layout *l, struct diag *err)
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "difffold");
 	set_pdf_title(s, l);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "");
-	bool ok = paint_surface(s, l, &pl, &f, "cannot draw the PDF page", err);
+	bool ok = paint_surface(s, l, &pl, f, "cannot draw the PDF page", err);
 	cairo_surface_finish(s);
 	if (ok) {
 		ok = !cairo_failed(cairo_surface_status(s), "cannot write the PDF file", err);
 	}
 	cairo_surface_destroy(s);
 	buf_finish(&pl.note);
-	fonts_close(&f);
+	png_fonts_close(f);
 	return ok;
 }
 

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "count.h"
+#include "folded_syntax.h"
 #include "source.h"
 #include "tree_build.h"
 #include "xalloc.h"
@@ -26,32 +27,6 @@ struct reader {
 	struct pipe *pipe; /* the lines go to the tree's thread; NULL: to t */
 };
 
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Splits off the last whitespace-separated field: [*field, end). */
-static bool
-last_field(const char *s, size_t *len, const char **field, size_t *field_len)
-{
-	size_t end = *len, i = end;
-	while (i > 0 && !is_space(s[i - 1])) {
-		i--;
-	}
-	if (i == 0) {
-		return false;
-	}
-	*field = s + i;
-	*field_len = end - i;
-	while (i > 0 && is_space(s[i - 1])) {
-		i--;
-	}
-	*len = i;
-	return true;
-}
-
 /* Returns false for a bad line, with *reason set. */
 static bool
 parse_counts(struct reader *r, const char *s, size_t *len, struct count c[2], bool *pair,
@@ -59,7 +34,7 @@ parse_counts(struct reader *r, const char *s, size_t *len, struct count c[2], bo
 {
 	const char *f;
 	size_t flen;
-	if (!last_field(s, len, &f, &flen)) {
+	if (!folded_last_field(s, len, &f, &flen)) {
 		*reason = "no count";
 		return false;
 	}
@@ -72,8 +47,8 @@ parse_counts(struct reader *r, const char *s, size_t *len, struct count c[2], bo
 		const char *g;
 		size_t glen;
 		const char *why;
-		bool second =
-		        last_field(s, &before, &g, &glen) && count_parse(g, glen, &c[0], &why);
+		bool second = folded_last_field(s, &before, &g, &glen) &&
+		              count_parse(g, glen, &c[0], &why);
 		if (!r->decided) {
 			r->st->three_column = second && before > 0;
 			r->decided = true;
@@ -126,18 +101,6 @@ bad_line(struct reader *r, const char *reason)
 	return true;
 }
 
-bool
-folded_stack_ends_in_count(const char *stack, size_t len)
-{
-	while (len > 0 && is_space(stack[len - 1])) {
-		len--;
-	}
-	const char *f, *why;
-	size_t flen;
-	struct count c;
-	return last_field(stack, &len, &f, &flen) && len > 0 && count_parse(f, flen, &c, &why);
-}
-
 /* A column mark before the first stack decides the column count. */
 static void
 column_mark(struct reader *r, const char *s, size_t len)
@@ -166,11 +129,11 @@ parse_line(struct reader *r, const char *s, size_t len)
 	if (len > 0 && s[len - 1] == '\r') {
 		len--;
 	}
-	while (len > 0 && is_space(s[len - 1])) {
+	while (len > 0 && folded_is_space(s[len - 1])) {
 		len--;
 	}
 	size_t lead = 0;
-	while (lead < len && is_space(s[lead])) {
+	while (lead < len && folded_is_space(s[lead])) {
 		lead++;
 	}
 	if (lead == len || s[0] == '#') {

@@ -15,17 +15,10 @@
 
 #include "bounds.h"
 #include "diag.h"
+#include "folded_syntax.h"
 #include "reader.h"
 #include "source.h"
 #include "tree.h"
-
-/*
- * A comment line that decides the column count of a single input (mode
- * FOLDED_AUTO) when it comes before the first stack. difffold's own folded
- * output starts with one when its first stack would be misread otherwise.
- */
-#define FOLDED_MARK_2_COLUMNS "# difffold: 2 columns"
-#define FOLDED_MARK_3_COLUMNS "# difffold: 3 columns"
 
 /*
  * Reads the rest of an open source, head (head_len bytes already read from
@@ -43,12 +36,5 @@ bool folded_read_source_threaded(struct tree *t, struct source *src, const char 
         struct diag *err);
 /* The reader as the table runs it (readers.h). */
 readers_read_fn folded_read;
-
-/*
- * True when `stack COUNT` as the first stack line of a single input would be
- * read as the 3 columns `STACK BASE HEAD`: the stack itself ends in a field
- * that is a count (`a;b 7`).
- */
-bool folded_stack_ends_in_count(const char *stack, size_t len);
 
 #endif

@@ -36,7 +36,7 @@ warn_bad_lines(const char *path, const struct folded_stats *st, struct buf *msg)
 
 /* How one side is read: its mode, what its files said, where messages go. */
 struct side_read {
-	const struct options *o;
+	const struct input_options *o;
 	const struct read_progress *progress;
 	enum folded_mode mode;
 	bool three_column;
@@ -106,7 +106,7 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 		if (!r) {
 			ok = refuse(sd, source_name(src), f);
 			err->msg[0] = '\0';
-		} else if (sd->o->tree.chart && r->unordered) {
+		} else if (sd->o->tree->chart && r->unordered) {
 			char why[512];
 			snprintf(why, sizeof(why),
 			        "--flamechart draws stacks in the file's order: this %s file has "
@@ -191,7 +191,7 @@ side_measure(const struct read_sum *sums, const struct profile_reader **r)
  * user says they compare (--comparable; the note then says so).
  */
 static bool
-same_measure(struct input_info *info, const struct options *o, struct buf *msg)
+same_measure(struct input_info *info, const struct input_options *o, struct buf *msg)
 {
 	const struct profile_reader *br = NULL, *hr = NULL;
 	const char *bu = side_measure(info->sums[SIDE_BASE], &br);
@@ -219,7 +219,7 @@ same_measure(struct input_info *info, const struct options *o, struct buf *msg)
 
 /* The options the readers take. */
 static void
-read_options_of(struct read_options *ro, const struct options *o, bool threaded)
+read_options_of(struct read_options *ro, const struct input_options *o, bool threaded)
 {
 	readers_options_init(ro);
 	ro->event = o->event;
@@ -232,7 +232,7 @@ read_options_of(struct read_options *ro, const struct options *o, bool threaded)
 }
 
 static bool
-read_both(struct tree *t, const struct options *o, const struct read_progress *progress,
+read_both(struct tree *t, const struct input_options *o, const struct read_progress *progress,
         bool threaded, struct input_info *info, struct buf *msg, struct runs *runs)
 {
 	struct side_read base = {
@@ -281,7 +281,7 @@ progress_step(void *ctx, uint64_t bytes)
 }
 
 static void
-progress_init(struct progress *p, struct read_progress *fp, const struct options *o)
+progress_init(struct progress *p, struct read_progress *fp, const struct input_options *o)
 {
 	p->total = p->done = 0;
 	p->shown = -1;
@@ -393,14 +393,14 @@ describe(struct input_info *info, bool single)
 }
 
 bool
-input_read(
-        const struct options *o, struct tree **out, struct input_info *info, struct buf *messages)
+input_read(const struct input_options *o, struct tree **out, struct input_info *info,
+        struct buf *messages)
 {
 	struct progress pr;
 	struct read_progress rp;
 	progress_init(&pr, &rp, o);
 	memset(info, 0, sizeof(*info));
-	struct tree *t = tree_create(&o->tree);
+	struct tree *t = tree_create(o->tree);
 	struct runs *runs = NULL;
 	bool ok;
 	bool three_column = false;
@@ -411,10 +411,10 @@ input_read(
 		        .sums = info->sums[SIDE_HEAD],
 		        .msg = messages};
 		/* A flame chart's stacks go to the tree in the file's order: one thread. */
-		read_options_of(&sd.ro, o, read_threaded(pr.total) && !o->tree.chart);
+		read_options_of(&sd.ro, o, read_threaded(pr.total) && !o->tree->chart);
 		ok = read_side(&sd, t, &o->single, 1);
 		three_column = sd.three_column;
-		if (ok && three_column && o->tree.chart) {
+		if (ok && three_column && o->tree->chart) {
 			buf_adds(messages,
 			        "difffold: --flamechart draws one profile in time order, and "
 			        "this file holds two (3-column folded: base and head)\n");
@@ -444,9 +444,9 @@ input_read(
 	}
 	timing_stage("tree_finish");
 	tree_warn_roots(t, messages);
-	tree_warn_dropped(o->tree.transform, t, messages);
-	if (transform_active(o->tree.transform) && getenv("DIFFFOLD_TIMING")) {
-		transform_stats_line(o->tree.transform, messages);
+	tree_warn_dropped(o->tree->transform, t, messages);
+	if (transform_active(o->tree->transform) && getenv("DIFFFOLD_TIMING")) {
+		transform_stats_line(o->tree->transform, messages);
 	}
 	/* Matching across builds (match.h). */
 	struct match_settings ms = {!o->no_match && !o->exact_names, !o->no_match};

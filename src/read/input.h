@@ -18,9 +18,34 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "options.h"
+#include "detect.h"
 #include "readers.h"
 #include "tree.h"
+
+/*
+ * What input_read takes from the command line (src/read sees no
+ * options.h): main fills it with settings_input (settings.h). Strings and
+ * the tree options are borrowed and must outlive the read.
+ */
+struct input_options {
+	const char *const *base, *const *head; /* files per side; "-" is standard input */
+	size_t base_count, head_count;
+	const char *single; /* one positional profile: plain or 3-column */
+	bool input_forced; /* --input-format: every file read as input_format */
+	enum input_format input_format;
+	/* --base-format, --head-format, by enum side (before --input-format). */
+	bool side_forced[2];
+	enum input_format side_format[2];
+	/* The readers' settings (struct read_options). */
+	const char *event;
+	long snapshot;
+	bool weight_period, objects, perf_stackcollapse, strict;
+	bool comparable; /* sides of different measures compared */
+	bool runs; /* each file of a side is one run, tested at significance */
+	double significance;
+	bool exact_names, no_match; /* match.h */
+	const struct tree_options *tree;
+};
 
 /* What the inputs said beyond their stacks, for the picture and reports. */
 struct input_info {
@@ -41,8 +66,8 @@ struct input_info {
  * returns false (bad input, I/O, a limit), the error; *out is then NULL.
  * *info says what each side's readers said (readers.h).
  */
-bool input_read(
-        const struct options *o, struct tree **out, struct input_info *info, struct buf *messages);
+bool input_read(const struct input_options *o, struct tree **out, struct input_info *info,
+        struct buf *messages);
 
 /*
  * Destroys a tree input_read made, with what is attached to it: the runs'

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "folded.h"
+#include "folded_syntax.h"
 #include "report.h"
 #include "report_match.h"
 #include "xalloc.h"
@@ -168,7 +168,7 @@ json_flat_node(
  * so a parent always comes before its children.
  */
 static void
-export_json_flat(struct out *o, const struct tree *t, const struct options *opt)
+export_json_flat(struct out *o, const struct tree *t, const struct report *summary)
 {
 	struct buf *b = &o->b;
 	json_totals(b, t);
@@ -187,18 +187,19 @@ export_json_flat(struct out *o, const struct tree *t, const struct options *opt)
 	}
 	free(ids);
 	buf_addc(b, ']');
-	if (t->differential) {
+	if (summary) {
 		buf_addc(b, ',');
-		report_json_summary(b, t, opt);
+		report_json_summary(b, summary);
 	}
 	buf_adds(b, "}\n");
 }
 
 void
-export_json(struct out *o, const struct tree *t, const struct options *opt)
+export_json(
+        struct out *o, const struct tree *t, enum json_layout layout, const struct report *summary)
 {
-	if (opt->json_layout == JSON_LAYOUT_FLAT) {
-		export_json_flat(o, t, opt);
+	if (layout == JSON_LAYOUT_FLAT) {
+		export_json_flat(o, t, summary);
 		return;
 	}
 	struct buf *b = &o->b;
@@ -224,9 +225,9 @@ export_json(struct out *o, const struct tree *t, const struct options *opt)
 			break;
 		}
 	}
-	if (t->differential) {
+	if (summary) {
 		buf_addc(b, ',');
-		report_json_summary(b, t, opt);
+		report_json_summary(b, summary);
 	}
 	buf_adds(b, "}\n");
 }

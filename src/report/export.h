@@ -10,12 +10,18 @@
 #define DIFFFOLD_EXPORT_H
 
 #include "buf.h"
-#include "options.h"
+#include "report_options.h"
 #include "output.h"
 #include "tree.h"
 
 void export_folded(struct out *o, const struct tree *t);
-/* With two profiles the object also carries report_json_summary. */
-void export_json(struct out *o, const struct tree *t, const struct options *opt);
+/*
+ * summary: the report of t (report.h), whose report_json_summary the
+ * object carries as "summary"; main passes it with two profiles. NULL:
+ * no summary.
+ */
+struct report;
+void export_json(
+        struct out *o, const struct tree *t, enum json_layout layout, const struct report *summary);
 
 #endif

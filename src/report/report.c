@@ -228,7 +228,7 @@ report_summary_finish(struct summary *s)
 }
 
 size_t
-report_top(const struct options *opt)
+report_top(const struct report_options *opt)
 {
 	return opt && opt->top ? opt->top : DEFAULT_TOP;
 }
@@ -253,16 +253,6 @@ double
 report_points(const struct summary *s, double delta)
 {
 	return s->larger.v > 0 ? delta / s->larger.v * 100 : 0;
-}
-
-void
-report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
-{
-	if (md) {
-		escape_md(b, s, len, cap);
-	} else {
-		escape_terminal(b, s, len, cap);
-	}
 }
 
 static void
@@ -359,7 +349,7 @@ report_header_cells(const struct summary *s, enum list l, const char **h)
 }
 
 void
-report_summary_name_counts(struct summary *s, const struct options *opt)
+report_summary_name_counts(struct summary *s, const struct report_options *opt)
 {
 	const char *name = opt->countname;
 	size_t n = name ? strlen(name) : 0;
@@ -414,13 +404,13 @@ report_title(const struct summary *s, enum list l)
 }
 
 const char *
-report_label(const struct options *opt, enum side side)
+report_label(const struct report_options *opt, enum side side)
 {
 	return side == SIDE_BASE ? opt->base_label : opt->head_label;
 }
 
 const char *
-report_countname(const struct options *opt)
+report_countname(const struct report_options *opt)
 {
 	return opt->countname;
 }
@@ -428,7 +418,11 @@ report_countname(const struct options *opt)
 void
 report_add_label(struct buf *b, const char *s, bool md)
 {
-	report_add_name(b, s, strlen(s), MD_LABEL_CAP, md);
+	if (md) {
+		escape_md_inert(b, s, strlen(s), MD_LABEL_CAP);
+	} else {
+		escape_terminal(b, s, strlen(s), MD_LABEL_CAP);
+	}
 }
 
 void

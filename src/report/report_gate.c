@@ -15,21 +15,21 @@
 /* ---- gates ------------------------------------------------------------ */
 
 size_t
-report_gates_count(const struct options *opt)
+report_gates_count(const struct report_options *opt)
 {
 	return (opt->fail_on_regression >= 0) + (opt->fail_on_function >= 0) +
 	       (opt->fail_on_new >= 0) + opt->fail_on_count;
 }
 
 bool
-report_gates_on(const struct options *opt)
+report_gates_on(const struct report_options *opt)
 {
 	return report_gates_count(opt) > 0;
 }
 
 /* Gate i of report_gates_count, in the fixed order. */
 static void
-gate_pick(const struct options *opt, size_t i, struct gate_eval *ev)
+gate_pick(const struct report_options *opt, size_t i, struct gate_eval *ev)
 {
 	const struct {
 		enum gate_kind kind;
@@ -82,7 +82,7 @@ compare_offenders(const void *pa, const void *pb)
  * below --gate-min-share no per-function gate trips.
  */
 static bool
-big_enough(const struct summary *s, const struct options *opt, const struct count *c)
+big_enough(const struct summary *s, const struct report_options *opt, const struct count *c)
 {
 	double b = report_amount(s, c[SIDE_BASE], SIDE_BASE).v;
 	double h = report_amount(s, c[SIDE_HEAD], SIDE_HEAD).v;
@@ -134,8 +134,8 @@ gated(const struct gate_eval *ev, const struct fn *f)
  * does not match, can never trip the gate, so it costs the others nothing.
  */
 static bool
-examines(
-        const struct summary *s, const struct options *opt, const struct gate_eval *ev, uint32_t id)
+examines(const struct summary *s, const struct report_options *opt, const struct gate_eval *ev,
+        uint32_t id)
 {
 	const struct fn fv = report_fn(s, id), *f = &fv;
 	if (!f->seen) {
@@ -280,7 +280,8 @@ holm(struct member *m, size_t n, double alpha, size_t *tested)
 }
 
 static struct member *
-family(const struct summary *s, const struct options *opt, const struct gate_eval *ev, size_t *n)
+family(const struct summary *s, const struct report_options *opt, const struct gate_eval *ev,
+        size_t *n)
 {
 	struct member *m = xmalloc(((size_t)s->nnames + 1) * sizeof(*m));
 	*n = 0;
@@ -329,7 +330,8 @@ judge(const struct summary *s, struct gate_eval *ev, uint32_t id, bool confirmed
 }
 
 void
-report_gate_eval(const struct summary *s, const struct options *opt, size_t i, struct gate_eval *ev)
+report_gate_eval(
+        const struct summary *s, const struct report_options *opt, size_t i, struct gate_eval *ev)
 {
 	*ev = (struct gate_eval){0};
 	gate_pick(opt, i, ev);
@@ -378,8 +380,7 @@ report_gate_title(struct buf *b, const struct gate_eval *ev, bool md)
 	buf_init(&t);
 	buf_adds(&t, names[ev->kind]);
 	if (ev->kind == GATE_PATTERN) {
-		report_add_name(
-		        &t, ev->pattern->glob, strlen(ev->pattern->glob), MD_NAME_CAP, false);
+		escape_terminal(&t, ev->pattern->glob, strlen(ev->pattern->glob), MD_NAME_CAP);
 		buf_adds(&t, ev->pattern->total ? ":total:+" : ":+");
 	}
 	numfmt_report_number(&t, ev->limit, 6, true, false);
@@ -440,7 +441,7 @@ report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval 
 		if (md) {
 			report_add_code_name(b, name, len, true);
 		} else {
-			report_add_name(b, name, len, MD_NAME_CAP, false);
+			escape_terminal(b, name, len, MD_NAME_CAP);
 		}
 	}
 	switch (ev->kind) {
@@ -501,7 +502,7 @@ gate_lines(struct buf *why, const struct summary *s, const struct gate_eval *ev)
 }
 
 bool
-report_gates(const struct tree *t, const struct options *opt, struct buf *why)
+report_gates(const struct tree *t, const struct report_options *opt, struct buf *why)
 {
 	if (!t->differential) {
 		return false;
@@ -543,7 +544,7 @@ matches_any(const struct tree *t, const bool *named, const char *glob)
 }
 
 bool
-report_gates_check(const struct tree *t, const struct options *opt, struct buf *why)
+report_gates_check(const struct tree *t, const struct report_options *opt, struct buf *why)
 {
 	if (!t->differential) {
 		buf_adds(why, "the gates (--fail-on-regression, --fail-on-function-regression, "
@@ -569,17 +570,6 @@ report_gates_check(const struct tree *t, const struct options *opt, struct buf *
 	return ok;
 }
 
-bool
-report_gate(const struct tree *t, double pct, struct buf *why)
-{
-	struct options opt;
-	options_init(&opt);
-	opt.fail_on_regression = pct;
-	bool failed = report_gates(t, &opt, why);
-	options_finish(&opt);
-	return failed;
-}
-
 /* " (2 more over the limit, not confirmed: noise at p < 0.05)" */
 static void
 add_unconfirmed(struct buf *b, const struct summary *s, const struct gate_eval *ev)
@@ -595,7 +585,8 @@ add_unconfirmed(struct buf *b, const struct summary *s, const struct gate_eval *
 
 /* The heaviest member (by its gated base count) of the gate's family. */
 static uint32_t
-heaviest_member(const struct summary *s, const struct options *opt, const struct gate_eval *ev)
+heaviest_member(
+        const struct summary *s, const struct report_options *opt, const struct gate_eval *ev)
 {
 	uint32_t best = UINT32_MAX;
 	double most = 0;
@@ -619,7 +610,7 @@ heaviest_member(const struct summary *s, const struct options *opt, const struct
  * alone, where the heaviest member's gives the most hopeful figure.
  */
 static void
-add_min_share_reach(struct buf *b, const struct runs *r, const struct options *opt,
+add_min_share_reach(struct buf *b, const struct runs *r, const struct report_options *opt,
         const struct gate_eval *ev, const struct stats_counts *c, double alpha)
 {
 	if (ev->kind != GATE_FUNCTION || !runs_single(r) || !(opt->gate_min_share > 0)) {
@@ -645,7 +636,7 @@ add_min_share_reach(struct buf *b, const struct runs *r, const struct options *o
  * bring the margin down to the limit.
  */
 static void
-add_gate_reach(struct buf *b, const struct summary *s, const struct options *opt,
+add_gate_reach(struct buf *b, const struct summary *s, const struct report_options *opt,
         const struct gate_eval *ev, bool md)
 {
 	const struct runs *r = s->t->runs;
@@ -700,7 +691,7 @@ add_gate_reach(struct buf *b, const struct summary *s, const struct options *opt
 
 /* One gate's status and offenders; false once the section is over budget. */
 static bool
-section_gate(struct buf *b, size_t start, const struct summary *s, const struct options *opt,
+section_gate(struct buf *b, size_t start, const struct summary *s, const struct report_options *opt,
         const struct gate_eval *ev, bool md)
 {
 	buf_adds(b, md ? "- " : "  ");
@@ -731,20 +722,18 @@ section_gate(struct buf *b, size_t start, const struct summary *s, const struct 
 
 /* The gates section of the Markdown and text reports, when gates were given. */
 void
-report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_gates(struct buf *b, const struct report *r, bool md)
 {
-	size_t n = report_gates_count(opt);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
+	size_t n = r->ngates;
 	if (n == 0 || !s->differential) {
 		return;
 	}
 	buf_adds(b, md ? "\n#### Gates\n\n" : "\nGates\n");
 	size_t start = b->len, i = 0;
 	for (; i < n; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
-		bool more = section_gate(b, start, s, opt, &ev, md);
-		report_gate_finish(&ev);
-		if (!more) {
+		if (!section_gate(b, start, s, opt, &r->gates[i], md)) {
 			i++;
 			break;
 		}

@@ -144,12 +144,11 @@ json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, si
 
 /* The verdict, the largest self change and every gate's result. */
 static void
-json_verdict(struct buf *b, const struct summary *s, const struct options *opt, size_t top)
+json_verdict(struct buf *b, const struct report *rep, size_t top)
 {
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
+	const struct summary *s = &rep->sum;
 	buf_adds(b, ",\"verdict\":\"");
-	buf_adds(b, report_verdict_name(report_verdict(s, gates, failed)));
+	buf_adds(b, report_verdict_name(rep->verdict));
 	buf_adds(b, "\",\"largest_self_change\":");
 	enum list l;
 	const struct row *r = report_largest_self(s, &l);
@@ -158,15 +157,12 @@ json_verdict(struct buf *b, const struct summary *s, const struct options *opt, 
 	} else {
 		buf_adds(b, "null");
 	}
-	buf_printf(b, ",\"gates_failed\":%zu,\"gates\":[", failed);
-	for (size_t i = 0; i < gates; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
+	buf_printf(b, ",\"gates_failed\":%zu,\"gates\":[", rep->failed);
+	for (size_t i = 0; i < rep->ngates; i++) {
 		if (i > 0) {
 			buf_addc(b, ',');
 		}
-		json_gate(b, s, &ev, top);
-		report_gate_finish(&ev);
+		json_gate(b, s, &rep->gates[i], top);
 	}
 	buf_addc(b, ']');
 }
@@ -191,31 +187,32 @@ json_transform(void *ctx, const char *option, const char *value)
 
 /* The transforms in the order they apply; absent when there are none. */
 static void
-json_transforms(struct buf *b, const struct options *opt)
+json_transforms(struct buf *b, const struct report_options *opt)
 {
-	if (!transform_active(opt->tree.transform)) {
+	if (!transform_active(opt->transform)) {
 		return;
 	}
 	buf_adds(b, ",\"transforms\":[");
-	transform_each(opt->tree.transform, json_transform, b);
+	transform_each(opt->transform, json_transform, b);
 	buf_addc(b, ']');
 }
 
 void
-report_json_summary(struct buf *b, const struct tree *t, const struct options *opt)
+report_json_summary(struct buf *b, const struct report *r)
 {
-	struct summary s;
-	report_summary_init(&s, t, true);
+	const struct summary *sum = &r->sum;
+	const struct report_options *opt = r->opt;
+	const struct tree *t = sum->t;
 	size_t top = report_top(opt);
 	buf_adds(b, "\"summary\":{\"schema_version\":" REPORT_SCHEMA_VERSION ",\"base_total\":");
-	json_amount(b, s.base_total);
+	json_amount(b, sum->base_total);
 	buf_adds(b, ",\"head_total\":");
-	json_amount(b, s.head_total);
+	json_amount(b, sum->head_total);
 	buf_adds(b, ",\"change\":");
-	json_amount(b, s.change);
+	json_amount(b, sum->change);
 	buf_adds(b, ",\"change_percent\":");
-	if (s.base_total.v > 0) {
-		json_number(b, s.change.v / s.base_total.v * 100);
+	if (sum->base_total.v > 0) {
+		json_number(b, sum->change.v / sum->base_total.v * 100);
 	} else {
 		buf_adds(b, "null");
 	}
@@ -224,32 +221,31 @@ report_json_summary(struct buf *b, const struct tree *t, const struct options *o
 	buf_adds(b, ",\"base_scale\":");
 	buf_add_double(b, t->base_scale, 12);
 	buf_adds(b, ",\"points_of\":\"larger_total\",\"larger_total\":");
-	json_amount(b, s.larger);
+	json_amount(b, sum->larger);
 	buf_adds(b, ",\"regressions\":{\"self\":");
-	json_list(b, &s, LIST_REG_SELF, top);
+	json_list(b, sum, LIST_REG_SELF, top);
 	buf_adds(b, ",\"total\":");
-	json_list(b, &s, LIST_REG_TOTAL, top);
+	json_list(b, sum, LIST_REG_TOTAL, top);
 	buf_adds(b, "},\"improvements\":{\"self\":");
-	json_list(b, &s, LIST_IMP_SELF, top);
+	json_list(b, sum, LIST_IMP_SELF, top);
 	buf_adds(b, ",\"total\":");
-	json_list(b, &s, LIST_IMP_TOTAL, top);
+	json_list(b, sum, LIST_IMP_TOTAL, top);
 	buf_adds(b, "},\"new\":");
-	json_list(b, &s, LIST_NEW, top);
+	json_list(b, sum, LIST_NEW, top);
 	buf_adds(b, ",\"removed\":");
-	json_list(b, &s, LIST_REMOVED, top);
+	json_list(b, sum, LIST_REMOVED, top);
 	buf_adds(b, ",\"paths\":");
-	json_list(b, &s, LIST_PATHS, top);
+	json_list(b, sum, LIST_PATHS, top);
 	json_transforms(b, opt);
-	if (s.differential) {
-		json_verdict(b, &s, opt, top);
+	if (sum->differential) {
+		json_verdict(b, r, top);
 	}
-	report_sections_json(b, &s, opt);
-	report_runs_json(b, &s, opt);
-	if (s.differential) {
-		buf_adds(b, report_roots_differ(&s) ? ",\"roots_differ\":true"
-		                                    : ",\"roots_differ\":false");
+	report_sections_json(b, r);
+	report_runs_json(b, sum, opt);
+	if (sum->differential) {
+		buf_adds(b, report_roots_differ(sum) ? ",\"roots_differ\":true"
+		                                     : ",\"roots_differ\":false");
 	}
 	report_match_json(b, t); /* matching across builds */
 	buf_addc(b, '}');
-	report_summary_finish(&s);
 }

@@ -155,7 +155,12 @@ text_entry(struct buf *b, const struct tree *t, const struct match_entry *e, boo
 	buf_adds(b, md ? " | " : ": ");
 	report_add_code_name(b, name, len, md);
 	buf_adds(b, md ? " | " : " (");
-	(md ? escape_md : escape_terminal)(b, hover.data, hover.len, 400);
+	if (md) {
+		/* It quotes frame names: a code span, as the names are. */
+		report_add_md_code(b, hover.data, hover.len, 400);
+	} else {
+		escape_terminal(b, hover.data, hover.len, 400);
+	}
 	if (md) {
 		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
 	} else {

@@ -119,7 +119,7 @@ add_url(struct buf *b, const char *url)
 }
 
 static void
-md_headline(struct buf *b, const struct summary *s, const struct options *opt)
+md_headline(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	if (opt && opt->image_url) {
 		size_t at = b->len;
@@ -180,14 +180,14 @@ report_md_fit(struct buf *b)
 }
 
 void
-report_add_transforms(struct buf *b, const struct options *opt, bool md)
+report_add_transforms(struct buf *b, const struct report_options *opt, bool md)
 {
-	if (!transform_active(opt->tree.transform)) {
+	if (!transform_active(opt->transform)) {
 		return;
 	}
 	struct buf desc;
 	buf_init(&desc);
-	transform_describe(opt->tree.transform, &desc);
+	transform_describe(opt->transform, &desc);
 	/*
 	 * The patterns are the user's, but a report may travel: escaped, and in
 	 * Markdown a fenced block, where nothing is markup and '|' needs no
@@ -210,43 +210,41 @@ report_add_transforms(struct buf *b, const struct options *opt, bool md)
 	buf_finish(&desc);
 }
 
-/* The rule used, shared word for word by the Markdown and text reports. */
 void
-report_write_md(struct out *o, const struct tree *t, const struct options *opt)
+report_write_md(struct out *o, const struct report *r)
 {
-	struct summary s;
-	report_summary_init(&s, t, true);
-	report_summary_name_counts(&s, opt);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
 	struct buf b, cell[NCOL];
 	buf_init(&b);
 	for (size_t i = 0; i < NCOL; i++) {
 		buf_init(&cell[i]);
 	}
-	if (s.differential) {
-		report_add_roots_warning(&b, &s, true);
-		report_add_verdict(&b, &s, opt, true);
+	if (s->differential) {
+		report_add_roots_warning(&b, s, true);
+		report_add_verdict(&b, r, true);
 		buf_addc(&b, '\n');
 	}
-	md_headline(&b, &s, opt);
-	if (s.differential) {
-		report_add_rule(&b, &s, true);
+	md_headline(&b, s, opt);
+	if (s->differential) {
+		report_add_rule(&b, s, true);
 	}
 	if (opt->input_note) {
-		/* It quotes the input (a pprof sample type, a perf event): escaped. */
+		/* It quotes the input (a pprof sample type, a perf event): inert. */
 		buf_adds(&b, "\n_Input: ");
-		escape_md(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
+		escape_md_inert(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
 		buf_adds(&b, "._\n");
 	}
 	report_add_transforms(&b, opt, true);
-	report_match_text(&b, t, true); /* matching across builds */
-	report_add_opening(&b, &s, opt, true);
+	report_match_text(&b, s->t, true); /* matching across builds */
+	report_add_opening(&b, r, true);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];
-		if (report_title(&s, l)) {
-			md_table(&b, &s, l, report_top(opt), cell);
+		if (report_title(s, l)) {
+			md_table(&b, s, l, report_top(opt), cell);
 		}
 	}
-	report_add_closing(&b, &s, opt, true);
+	report_add_closing(&b, r, true);
 	report_md_fit(&b);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
@@ -254,5 +252,4 @@ report_write_md(struct out *o, const struct tree *t, const struct options *opt)
 		buf_finish(&cell[i]);
 	}
 	buf_finish(&b);
-	report_summary_finish(&s);
 }

@@ -1,8 +1,10 @@
 /*
  * report_private: what the parts of the report module share. report.c
  * builds the summary (functions summed over call sites, sorted lists) and
- * formats its cells; report_md.c, report_text.c, report_json.c and
- * report_gate.c write it. Not for use outside src/report*.c.
+ * formats its cells; report_model.c computes struct report once from it
+ * (signals, gates, verdict); report_md.c, report_text.c and report_json.c
+ * write that report, with the sections the first two share. Not for use
+ * outside src/report*.c.
  */
 #ifndef DIFFFOLD_REPORT_PRIVATE_H
 #define DIFFFOLD_REPORT_PRIVATE_H
@@ -13,7 +15,7 @@
 
 #include "buf.h"
 #include "count.h"
-#include "options.h"
+#include "report_options.h"
 #include "tree.h"
 
 /*
@@ -30,6 +32,8 @@
 #define GATE_MAX_LINES 20
 #define DEFAULT_TOP 10
 #define NCOL 6
+
+struct report;
 
 enum list {
 	LIST_REG_SELF,
@@ -121,13 +125,13 @@ report_fn(const struct summary *s, uint32_t id)
 }
 /* Titles the count column after the profile's unit (--countname, or the
  * unit a reader named: instructions for callgrind's Ir). */
-void report_summary_name_counts(struct summary *s, const struct options *opt);
+void report_summary_name_counts(struct summary *s, const struct report_options *opt);
 /* A side's count as compared: exact, or scaled for a normalised base. */
 struct amount report_amount(const struct summary *s, struct count c, enum side side);
 /* head - base: a sign and an exact magnitude when both are exact. */
 struct amount report_change(struct amount base, struct amount head);
 /* Rows per list: --top, or DEFAULT_TOP. */
-size_t report_top(const struct options *opt);
+size_t report_top(const struct report_options *opt);
 /* The list's heading, or NULL when the list is not shown for this summary. */
 const char *report_title(const struct summary *s, enum list l);
 size_t report_columns(const struct summary *s);
@@ -141,16 +145,19 @@ void report_add_count(struct buf *b, double v, bool plus);
 void report_add_amount(struct buf *b, struct amount a, bool plus);
 /* A change in percentage points of the larger total. */
 double report_points(const struct summary *s, double delta);
-/* A frame name or label cut to cap code points, escaped for Markdown or a terminal. */
-void report_add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md);
+/* A label or unit cut to MD_LABEL_CAP code points: Markdown-inert
+ * (escape_md_inert), or terminal-safe text. */
 void report_add_label(struct buf *b, const char *s, bool md);
+/* Any string of a file (a frame name, a description quoting names) cut to
+ * cap code points, terminal-safe, in a Markdown code span for a table cell. */
+void report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap);
 /* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
 void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
 /* --base-label / --head-label, or "base" / "head". */
-const char *report_label(const struct options *opt, enum side side);
-const char *report_countname(const struct options *opt);
+const char *report_label(const struct report_options *opt, enum side side);
+const char *report_countname(const struct report_options *opt);
 /* "Transforms: --replace '...' ..." and a newline, when any (report_md.c). */
-void report_add_transforms(struct buf *b, const struct options *opt, bool md);
+void report_add_transforms(struct buf *b, const struct report_options *opt, bool md);
 /* The rule used, shared word for word by the Markdown and text reports. */
 void report_add_rule(struct buf *b, const struct summary *s, bool md);
 
@@ -185,10 +192,10 @@ struct gate_eval {
 };
 
 /* The gates opt asks for, in a fixed order: regression, function, new, patterns. */
-size_t report_gates_count(const struct options *opt);
+size_t report_gates_count(const struct report_options *opt);
 /* Evaluates gate i of report_gates_count on s; report_gate_finish frees it. */
 void report_gate_eval(
-        const struct summary *s, const struct options *opt, size_t i, struct gate_eval *ev);
+        const struct summary *s, const struct report_options *opt, size_t i, struct gate_eval *ev);
 void report_gate_finish(struct gate_eval *ev);
 /* The gate as the user gave it: `--fail-on-regression 5`. */
 void report_gate_title(struct buf *b, const struct gate_eval *ev, bool md);
@@ -203,9 +210,6 @@ enum verdict {
 	VERDICT_IMPROVEMENT,
 };
 
-/* Counts the gates opt asks for and those that tripped on s. */
-void report_gates_tally(
-        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed);
 enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed);
 /* Whether base and head share no root frame though both hold samples. */
 bool report_roots_differ(const struct summary *s);
@@ -223,9 +227,9 @@ const char *report_verdict_name(enum verdict v);
 /* The row with the largest self change beyond the noise floor, or NULL. */
 const struct row *report_largest_self(const struct summary *s, enum list *l);
 /* The verdict sentence after "Verdict: WORD", shared by Markdown and text. */
-void report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_verdict(struct buf *b, const struct report *r, bool md);
 /* The gates section of the Markdown and text reports (nothing without gates). */
-void report_add_gates(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_gates(struct buf *b, const struct report *r, bool md);
 
 /* ---- signals (report_signals.c) ------------------------------------- */
 
@@ -253,13 +257,35 @@ struct signals {
 	bool depth_present; /* it moved by 1% of the base or more */
 };
 
-void report_signals_init(struct signals *sg, const struct summary *s, const struct options *opt);
+void report_signals_init(
+        struct signals *sg, const struct summary *s, const struct report_options *opt);
 bool report_signals_any(const struct signals *sg);
 /* The Signals section of the Markdown and text reports. */
 void report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md);
+        const struct report_options *opt, bool md);
 /* The glob list of a signal: the user's, or the defaults. */
-const char *const *report_signal_patterns(const struct options *opt, enum signal_kind k, size_t *n);
+const char *const *report_signal_patterns(
+        const struct report_options *opt, enum signal_kind k, size_t *n);
+
+/* ---- the report, computed once (report_model.c) ------------------------ */
+
+/*
+ * Everything the reports say, computed once from the tree and the options:
+ * the summary (totals, functions, the ranked lists), the signals, every
+ * gate evaluated and the verdict. The renderers (report_md.c,
+ * report_text.c, report_json.c and the sections they share) format it and
+ * compute nothing that needs a threshold.
+ */
+struct report {
+	struct summary sum;
+	const struct report_options *opt;
+	struct signals signals;
+	/* The gates opt asks for, in report_gates_count's order, evaluated on
+	 * sum; NULL for one profile, which no gate judges. */
+	struct gate_eval *gates;
+	size_t ngates, failed; /* gates asked for, and those that tripped */
+	enum verdict verdict;
+};
 
 /* ---- the sections of issue 19 (report_sections.c) -------------------- */
 
@@ -271,15 +297,13 @@ void report_add_change_words(
 void report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md);
 /* Hot-path changes: one line a function, largest self change first. */
 void report_add_hot_changes(
-        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* The five most expensive functions (self) of base and head side by side. */
 void report_add_top_functions(struct buf *b, const struct summary *s, bool md);
 /* What to investigate: a few bullets from the lists, signals and gates. */
-void report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md);
+void report_add_investigate(struct buf *b, const struct report *r, bool md);
 /* After an improvement: the sentence and the command that updates the baseline. */
-void report_add_baseline(
-        struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_baseline(struct buf *b, const struct report *r, bool md);
 /*
  * The last guard of the comment limit: past MD_REPORT_MAX bytes the report
  * is cut after its last whole line and says so. The per-table budgets keep
@@ -289,9 +313,9 @@ void report_add_baseline(
 void report_md_fit(struct buf *b);
 
 /* Before the tables: baseline command, hot-path changes, most expensive functions. */
-void report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_opening(struct buf *b, const struct report *r, bool md);
 /* After them: signals, repeated runs, what to investigate, gates. */
-void report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_closing(struct buf *b, const struct report *r, bool md);
 /*
  * A table of nrows x ncol cells (row-major) under head: Markdown with the
  * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
@@ -311,7 +335,7 @@ void report_text_grid(struct buf *b, const char *const *head, const struct buf *
 /* One ROW of the JSON summary: {"name" (or "path"), "base", ...}. */
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */
-void report_sections_json(struct buf *b, const struct summary *s, const struct options *opt);
+void report_sections_json(struct buf *b, const struct report *r);
 
 /* ---- repeated runs (report_runs.c) ----------------------------------- */
 
@@ -321,8 +345,9 @@ bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
 /* The verdict without gates under --runs: the test on the runs' totals. */
 enum verdict report_runs_verdict(const struct summary *s);
 /* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
-void report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md);
+void report_add_runs(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
 /* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
-void report_runs_json(struct buf *b, const struct summary *s, const struct options *opt);
+void report_runs_json(struct buf *b, const struct summary *s, const struct report_options *opt);
 
 #endif

@@ -159,7 +159,7 @@ row_cells(const struct summary *s, enum list l, const struct row *r, bool md, st
 }
 
 void
-report_add_runs(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_runs(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	if (!s->t->runs || !s->differential) {
 		return;
@@ -228,7 +228,7 @@ json_counts(struct buf *b, const struct stats_counts *w)
 }
 
 void
-report_runs_json(struct buf *b, const struct summary *s, const struct options *opt)
+report_runs_json(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	const struct runs *r = s->t->runs;
 	if (!r || !s->differential) {

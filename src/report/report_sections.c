@@ -122,8 +122,8 @@ hot_lines(const struct summary *s, size_t top, size_t *n)
 }
 
 static void
-hot_line(struct buf *b, const struct summary *s, const struct options *opt, const struct hot *h,
-        bool md)
+hot_line(struct buf *b, const struct summary *s, const struct report_options *opt,
+        const struct hot *h, bool md)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, h->r->id, &len);
@@ -145,7 +145,8 @@ hot_line(struct buf *b, const struct summary *s, const struct options *opt, cons
 }
 
 void
-report_add_hot_changes(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_hot_changes(
+        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	if (!s->differential) {
 		return;
@@ -267,7 +268,7 @@ path_of(const struct summary *s, uint32_t id)
 }
 
 static void
-why_regression(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+why_regression(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
 {
 	const struct row *r = &s->rows[LIST_REG_SELF][0];
 	size_t len;
@@ -308,11 +309,12 @@ why_category(struct buf *b, const struct summary *s, const struct signal_categor
 
 /* Collects up to INVESTIGATE_MAX items, each a sentence without a newline. */
 static size_t
-investigate(struct buf *items, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md)
+investigate(struct buf *items, const struct report *r, bool md)
 {
-	size_t n = 0, gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
+	const struct signals *sg = &r->signals;
+	size_t n = 0, gates = r->ngates, failed = r->failed;
 	if (failed) {
 		buf_printf(&items[n++],
 		        "%zu of %zu gate%s failed: the Gates section says which "
@@ -355,17 +357,16 @@ investigate(struct buf *items, const struct summary *s, const struct signals *sg
 }
 
 void
-report_add_investigate(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md)
+report_add_investigate(struct buf *b, const struct report *r, bool md)
 {
-	if (!s->differential) {
+	if (!r->sum.differential) {
 		return;
 	}
 	struct buf items[INVESTIGATE_MAX];
 	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
 		buf_init(&items[i]);
 	}
-	size_t n = investigate(items, s, sg, opt, md);
+	size_t n = investigate(items, r, md);
 	buf_adds(b, md ? "\n#### What to investigate\n\n" : "\nWhat to investigate\n");
 	for (size_t i = 0; i < n; i++) {
 		buf_adds(b, md ? "- " : "  - ");
@@ -415,7 +416,7 @@ shell_quote(struct buf *b, const char *p)
 
 /* cp -- 'head' 'base' for each pair of files, or false when there is none safe. */
 static bool
-baseline_command(struct buf *b, const struct options *opt)
+baseline_command(struct buf *b, const struct report_options *opt)
 {
 	if (opt->base_count != opt->head_count || opt->base_count == 0) {
 		return false;
@@ -434,24 +435,16 @@ baseline_command(struct buf *b, const struct options *opt)
 	return true;
 }
 
-static bool
-improved(const struct summary *s, const struct options *opt)
-{
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
-	return s->differential && report_verdict(s, gates, failed) == VERDICT_IMPROVEMENT;
-}
-
 void
-report_add_baseline(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_baseline(struct buf *b, const struct report *r, bool md)
 {
-	if (!improved(s, opt)) {
+	if (!r->sum.differential || r->verdict != VERDICT_IMPROVEMENT) {
 		return;
 	}
 	struct buf cmd;
 	buf_init(&cmd);
 	buf_adds(b, md ? "\n**Head is better overall.** " : "\nHead is better overall. ");
-	if (baseline_command(&cmd, opt)) {
+	if (baseline_command(&cmd, r->opt)) {
 		buf_adds(b, "Once the improvement is confirmed, make it the new baseline: ");
 		if (md) {
 			escape_md_code(b, cmd.data, cmd.len);
@@ -469,22 +462,20 @@ report_add_baseline(struct buf *b, const struct summary *s, const struct options
 /* ---- the report around its tables ------------------------------------ */
 
 void
-report_add_opening(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_opening(struct buf *b, const struct report *r, bool md)
 {
-	report_add_baseline(b, s, opt, md);
-	report_add_hot_changes(b, s, opt, md);
-	report_add_top_functions(b, s, md);
+	report_add_baseline(b, r, md);
+	report_add_hot_changes(b, &r->sum, r->opt, md);
+	report_add_top_functions(b, &r->sum, md);
 }
 
 void
-report_add_closing(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_closing(struct buf *b, const struct report *r, bool md)
 {
-	struct signals sg;
-	report_signals_init(&sg, s, opt);
-	report_add_signals(b, s, &sg, opt, md);
-	report_add_runs(b, s, opt, md);
-	report_add_investigate(b, s, &sg, opt, md);
-	report_add_gates(b, s, opt, md);
+	report_add_signals(b, &r->sum, &r->signals, r->opt, md);
+	report_add_runs(b, &r->sum, r->opt, md);
+	report_add_investigate(b, r, md);
+	report_add_gates(b, r, md);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -519,7 +510,7 @@ json_row_with(
 }
 
 static void
-json_hot(struct buf *b, const struct summary *s, const struct options *opt)
+json_hot(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	size_t n;
 	struct hot *h = hot_lines(s, report_top(opt), &n);
@@ -581,7 +572,7 @@ json_measure(struct buf *b, bool reported, const char *const *names, double base
 }
 
 static void
-json_category(struct buf *b, const struct summary *s, const struct options *opt,
+json_category(struct buf *b, const struct summary *s, const struct report_options *opt,
         const struct signals *sg, enum signal_kind k)
 {
 	const struct signal_category *c = &sg->cat[k];
@@ -605,8 +596,8 @@ json_category(struct buf *b, const struct summary *s, const struct options *opt,
 }
 
 static void
-json_signals(
-        struct buf *b, const struct summary *s, const struct options *opt, const struct signals *sg)
+json_signals(struct buf *b, const struct summary *s, const struct report_options *opt,
+        const struct signals *sg)
 {
 	buf_adds(b, ",\"signals\":{\"new_hot_paths\":[");
 	for (size_t i = 0; i < sg->nhot; i++) {
@@ -628,21 +619,21 @@ json_signals(
 }
 
 void
-report_sections_json(struct buf *b, const struct summary *s, const struct options *opt)
+report_sections_json(struct buf *b, const struct report *r)
 {
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
 	if (!s->differential) {
 		return;
 	}
-	struct signals sg;
-	report_signals_init(&sg, s, opt);
 	json_hot(b, s, opt);
 	json_top(b, s);
-	json_signals(b, s, opt, &sg);
+	json_signals(b, s, opt, &r->signals);
 	struct buf items[INVESTIGATE_MAX];
 	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
 		buf_init(&items[i]);
 	}
-	size_t n = investigate(items, s, &sg, opt, false);
+	size_t n = investigate(items, r, false);
 	buf_adds(b, ",\"investigate\":[");
 	for (size_t i = 0; i < n; i++) {
 		buf_adds(b, i ? "," : "");

@@ -30,7 +30,7 @@ static const char *const io_defaults[] = {"read", "write", "pread*", "pwrite*", 
 #define DEPTH_MIN_CHANGE 0.01 /* of the base mean: smaller moves are not reported */
 
 const char *const *
-report_signal_patterns(const struct options *opt, enum signal_kind k, size_t *n)
+report_signal_patterns(const struct report_options *opt, enum signal_kind k, size_t *n)
 {
 	if (k == SIGNAL_ALLOC) {
 		*n = opt->alloc_pattern_count ? opt->alloc_pattern_count
@@ -160,7 +160,8 @@ add_to_category(struct signal_category *c, struct top *top, const struct summary
 }
 
 static void
-category(struct signals *sg, const struct summary *s, const struct options *opt, enum signal_kind k)
+category(struct signals *sg, const struct summary *s, const struct report_options *opt,
+        enum signal_kind k)
 {
 	size_t np;
 	const char *const *globs = report_signal_patterns(opt, k, &np);
@@ -197,7 +198,7 @@ category(struct signals *sg, const struct summary *s, const struct options *opt,
 
 /* The outermost new frames (parent not new) at the minimum share or more. */
 static void
-hot_paths(struct signals *sg, const struct summary *s, const struct options *opt)
+hot_paths(struct signals *sg, const struct summary *s, const struct report_options *opt)
 {
 	const struct tree *t = s->t;
 	struct top top = {.ids = sg->hot, .n = &sg->nhot, .cap = SIGNAL_TOP};
@@ -239,7 +240,7 @@ depth(struct signals *sg, const struct summary *s)
 }
 
 void
-report_signals_init(struct signals *sg, const struct summary *s, const struct options *opt)
+report_signals_init(struct signals *sg, const struct summary *s, const struct report_options *opt)
 {
 	memset(sg, 0, sizeof(*sg));
 	if (!s->differential) {
@@ -293,8 +294,8 @@ add_category(struct buf *b, const struct summary *s, const struct signal_categor
 }
 
 static void
-add_hot(struct buf *b, const struct summary *s, const struct signals *sg, const struct options *opt,
-        bool md)
+add_hot(struct buf *b, const struct summary *s, const struct signals *sg,
+        const struct report_options *opt, bool md)
 {
 	buf_adds(b, md ? "- New hot paths" : "  New hot paths");
 	buf_printf(b, " (%zu new frame%s at ", sg->hot_total, sg->hot_total == 1 ? "" : "s");
@@ -319,7 +320,7 @@ add_hot(struct buf *b, const struct summary *s, const struct signals *sg, const 
 
 void
 report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct options *opt, bool md)
+        const struct report_options *opt, bool md)
 {
 	if (!s->differential) {
 		return;

@@ -136,7 +136,7 @@ report_text_grid(struct buf *b, const char *const *head, const struct buf *cells
 }
 
 static void
-text_headline(struct buf *b, const struct summary *s, const struct options *opt, bool color)
+text_headline(struct buf *b, const struct summary *s, const struct report_options *opt, bool color)
 {
 	buf_adds(b, "difffold: ");
 	if (s->differential) {
@@ -174,18 +174,17 @@ text_headline(struct buf *b, const struct summary *s, const struct options *opt,
 }
 
 void
-report_write_text(struct out *o, const struct tree *t, const struct options *opt, bool color)
+report_write_text(struct out *o, const struct report *r, bool color)
 {
-	struct summary s;
-	report_summary_init(&s, t, true);
-	report_summary_name_counts(&s, opt);
+	const struct summary *s = &r->sum;
+	const struct report_options *opt = r->opt;
 	struct buf b;
 	buf_init(&b);
-	if (s.differential) {
-		report_add_roots_warning(&b, &s, false);
-		report_add_verdict(&b, &s, opt, false);
+	if (s->differential) {
+		report_add_roots_warning(&b, s, false);
+		report_add_verdict(&b, r, false);
 	}
-	text_headline(&b, &s, opt, color);
+	text_headline(&b, s, opt, color);
 	if (opt->input_note) {
 		/* It quotes the input (a pprof sample type, a perf event): escaped. */
 		buf_adds(&b, "Input: ");
@@ -193,17 +192,16 @@ report_write_text(struct out *o, const struct tree *t, const struct options *opt
 		buf_adds(&b, ".\n");
 	}
 	report_add_transforms(&b, opt, false);
-	report_match_text(&b, t, false); /* matching across builds */
-	report_add_opening(&b, &s, opt, false);
+	report_match_text(&b, s->t, false); /* matching across builds */
+	report_add_opening(&b, r, false);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];
-		if (report_title(&s, l)) {
-			text_table(&b, &s, l, report_top(opt), color);
+		if (report_title(s, l)) {
+			text_table(&b, s, l, report_top(opt), color);
 		}
 	}
-	report_add_closing(&b, &s, opt, false);
+	report_add_closing(&b, r, false);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	buf_finish(&b);
-	report_summary_finish(&s);
 }

@@ -16,20 +16,6 @@
 #include "report_private.h"
 #include "runs.h"
 
-void
-report_gates_tally(
-        const struct summary *s, const struct options *opt, size_t *gates, size_t *failed)
-{
-	*gates = report_gates_count(opt);
-	*failed = 0;
-	for (size_t i = 0; i < *gates; i++) {
-		struct gate_eval ev;
-		report_gate_eval(s, opt, i, &ev);
-		*failed += ev.count > 0;
-		report_gate_finish(&ev);
-	}
-}
-
 /*
  * Whether base and head share no root frame although both hold samples:
  * stackcollapse-perf's roots are process names, and two programs, or one
@@ -142,18 +128,24 @@ report_largest_self(const struct summary *s, enum list *l)
 }
 
 void
-report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
+report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap)
 {
-	if (!md) {
-		escape_terminal(b, raw, len, TEXT_NAME_CAP);
-		return;
-	}
 	struct buf name;
 	buf_init(&name);
 	buf_add(&name, "", 0);
-	escape_terminal(&name, raw, len, MD_NAME_CAP);
+	escape_terminal(&name, raw, len, cap);
 	escape_md_code(b, name.data, name.len);
 	buf_finish(&name);
+}
+
+void
+report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
+{
+	if (md) {
+		report_add_md_code(b, raw, len, MD_NAME_CAP);
+	} else {
+		escape_terminal(b, raw, len, TEXT_NAME_CAP);
+	}
 }
 
 /* The function with the largest base self (the heaviest), or UINT32_MAX. */
@@ -220,11 +212,11 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
  * samples); largest self change `zstd_compress` +610 (new)." on one line.
  */
 void
-report_add_verdict(struct buf *b, const struct summary *s, const struct options *opt, bool md)
+report_add_verdict(struct buf *b, const struct report *rep, bool md)
 {
-	size_t gates, failed;
-	report_gates_tally(s, opt, &gates, &failed);
-	enum verdict v = report_verdict(s, gates, failed);
+	const struct summary *s = &rep->sum;
+	size_t gates = rep->ngates, failed = rep->failed;
+	enum verdict v = rep->verdict;
 	buf_adds(b, md ? "**Verdict: " : "Verdict: ");
 	buf_adds(b, report_verdict_name(v));
 	buf_adds(b, md ? "**: " : ": ");
@@ -245,7 +237,7 @@ report_add_verdict(struct buf *b, const struct summary *s, const struct options 
 	buf_adds(b, " (");
 	report_add_amount(b, s->change, true);
 	buf_addc(b, ' ');
-	report_add_label(b, report_countname(opt), md);
+	report_add_label(b, report_countname(rep->opt), md);
 	buf_adds(b, "); ");
 	enum list l;
 	const struct row *r = report_largest_self(s, &l);

@@ -26,6 +26,7 @@
 #include "options.h"
 #include "output.h"
 #include "readers.h"
+#include "report.h"
 #include "settings.h"
 #include "tree.h"
 #include "tree_build.h"
@@ -47,9 +48,13 @@ json_of_tree(const struct tree *t, size_t *len)
 {
 	struct options o;
 	options_init(&o);
+	struct report_options r;
+	settings_report(&o, &r);
+	struct report *rep = t->differential ? report_create(t, &r) : NULL;
 	struct out out;
 	out_init_memory(&out);
-	export_json(&out, t, &o);
+	export_json(&out, t, o.json_layout, rep);
+	report_destroy(rep);
 	options_finish(&o);
 	return buf_detach(&out.b, len);
 }

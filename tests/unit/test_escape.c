@@ -266,6 +266,37 @@ check_diag(const char *in, size_t len, const char *want)
 
 #define DIAG(lit, want) check_diag(lit, sizeof(lit) - 1, want)
 
+static void
+check_inert(const char *in, size_t cap, const char *want)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	escape_md_inert(&b, in, strlen(in), cap);
+	assert_string_equal(b.data, want);
+	buf_finish(&b);
+}
+
+/* Issue 34 item 10: labels and units are plain words or a code span. */
+static void
+test_md_inert(void **state)
+{
+	(void)state;
+	check_inert("samples", 120, "samples");
+	check_inert("heap bytes", 120, "heap bytes");
+	check_inert("base.folded", 120, "`base.folded`");
+	check_inert("@org/team", 120, "`@org/team`");
+	check_inert(":tada:", 120, "`:tada:`");
+	check_inert("a|b", 120, "`a|b`"); /* prose, not a table cell */
+	check_inert("x `y` z", 120, "``x `y` z``");
+	check_inert("", 120, "");
+	/* Seven hex letters in a row may be linked as a commit. */
+	check_inert("deadbee", 120, "`deadbee`");
+	check_inert("deadbe", 120, "deadbe");
+	/* Cut words are no longer plain: the ellipsis goes in the span. */
+	check_inert("abcdefghij", 4, "`abc\u2026`");
+}
+
 /* Issue 21 item 14: file names in diagnostics carry no terminal control. */
 static void
 test_diag(void **state)
@@ -301,6 +332,7 @@ main(void)
 	        cmocka_unit_test(test_name_cut),
 	        cmocka_unit_test(test_invisible_marked),
 	        cmocka_unit_test(test_diag),
+	        cmocka_unit_test(test_md_inert),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,9 +66,13 @@ json_of(const char *in, enum folded_mode mode, bool differential)
 	tree_finish(t, differential);
 	struct options o;
 	options_init(&o);
+	struct report_options r;
+	settings_report(&o, &r);
+	struct report *rep = t->differential ? report_create(t, &r) : NULL;
 	struct out out;
 	out_init_memory(&out);
-	export_json(&out, t, &o);
+	export_json(&out, t, o.json_layout, rep);
+	report_destroy(rep);
 	options_finish(&o);
 	tree_destroy(t);
 	size_t len;

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "helpers.h"
 #include "options.h"
+#include "settings.h"
 #include "tree.h"
 
 static const char callgrind[] = "events: Ir\nfl=a.c\nfn=main\n1 10\n";
@@ -47,7 +48,9 @@ read_pair(struct outcome *r, const char *base, const char *head, bool comparable
 	struct tree *t;
 	struct buf msg;
 	buf_init(&msg);
-	r->ok = input_read(&o, &t, &r->info, &msg);
+	struct input_options in;
+	settings_input(&o, &in);
+	r->ok = input_read(&in, &t, &r->info, &msg);
 	snprintf(r->messages, sizeof(r->messages), "%s", msg.data ? msg.data : "");
 	buf_finish(&msg);
 	input_tree_destroy(t);

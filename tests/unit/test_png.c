@@ -238,7 +238,40 @@ test_legend_swatches(void **state)
 	teardown_fixture(&f);
 }
 
-/* The labels the PNG backend drew, by tree node. */
+typedef void label_fn(void *ctx, uint32_t node, const char *label, size_t len);
+
+/*
+ * Every frame label as the PNG draws it: the fonts aimed at an image
+ * surface at the picture's scale, as png_write aims them, then the label
+ * png_fonts_fit_label fits to each frame it draws (the hidden are not).
+ */
+static void
+each_drawn_label(const struct layout *l, label_fn *fn, void *ctx)
+{
+	struct diag err = {{0}};
+	struct png_fonts *f = png_fonts_open(l, &err);
+	if (!f) {
+		fail_msg("png_fonts_open: %s", err.msg);
+	}
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	cairo_scale(cr, l->opt->scale, l->opt->scale);
+	png_fonts_target(f, cr);
+	struct buf label;
+	buf_init(&label);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct layout_box *b = &l->boxes[i];
+		if (!b->hidden && png_fonts_fit_label(f, b, &label)) {
+			fn(ctx, b->node, label.data, label.len);
+		}
+	}
+	buf_finish(&label);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	png_fonts_close(f);
+}
+
+/* The labels the PNG backend draws, by tree node. */
 struct drawn_labels {
 	char **by_node;
 	size_t nodes;
@@ -316,10 +349,7 @@ test_labels_match_svg(void **state)
 			const struct layout *l = f.layout;
 			struct drawn_labels d = {
 			        xcalloc(f.tree->node_count, sizeof(char *)), f.tree->node_count};
-			png_label_probe = collect_label;
-			png_label_probe_ctx = &d;
-			cairo_surface_destroy(render(&f));
-			png_label_probe = NULL;
+			each_drawn_label(l, collect_label, &d);
 			struct out o;
 			out_init_memory(&o);
 			svg_write(&o, l);
@@ -453,10 +483,8 @@ test_labels_inside_frames(void **state)
 		build(&f, (const char *const *)base, (const char *const *)head);
 		const struct layout *l = f.layout;
 		struct probed pr = {.l = l, .font_size = fs, .worst = -1e9};
-		png_label_probe = check_label_extents;
-		png_label_probe_ctx = &pr;
+		each_drawn_label(l, check_label_extents, &pr);
 		cairo_surface_t *s = render(&f);
-		png_label_probe = NULL;
 		if (!(pr.worst <= 0)) {
 			fail_msg("at %d px a label's ink passes its frame's edge by %.2f px", fs,
 			        pr.worst);

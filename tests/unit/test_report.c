@@ -21,6 +21,7 @@
 #include "report.h"
 #include "report_private.h"
 #include "runs.h"
+#include "settings.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -47,28 +48,61 @@ pair(const char *base, const char *head, bool normalize)
 static char *
 md(const struct tree *t, const struct options *opt)
 {
+	struct report_options r;
+	settings_report(opt, &r);
+	struct report *rep = report_create(t, &r);
 	struct out o;
 	out_init_memory(&o);
-	report_write_md(&o, t, opt);
+	report_write_md(&o, rep);
+	report_destroy(rep);
 	return buf_detach(&o.b, NULL);
 }
 
 static char *
 text(const struct tree *t, const struct options *opt, bool color)
 {
+	struct report_options r;
+	settings_report(opt, &r);
+	struct report *rep = report_create(t, &r);
 	struct out o;
 	out_init_memory(&o);
-	report_write_text(&o, t, opt, color);
+	report_write_text(&o, rep, color);
+	report_destroy(rep);
 	return buf_detach(&o.b, NULL);
 }
 
 static char *
 summary(const struct tree *t, const struct options *opt)
 {
+	struct report_options r;
+	settings_report(opt, &r);
 	struct buf b;
 	buf_init(&b);
-	report_json_summary(&b, t, opt);
+	struct report *rep = report_create(t, &r);
+	report_json_summary(&b, rep);
+	report_destroy(rep);
 	return buf_detach(&b, NULL);
+}
+
+/* The gates as main runs them: every gate o asks for; why gets their lines. */
+static bool
+run_gates(const struct tree *t, const struct options *o, struct buf *why)
+{
+	struct report_options r;
+	settings_report(o, &r);
+	return report_gates(t, &r, why);
+}
+
+/* --fail-on-regression pct alone. */
+static bool
+regression_gate(const struct tree *t, double pct, struct buf *why)
+{
+	struct options o;
+	options_init(&o);
+	o.fail_on_regression = pct;
+	bool failed = run_gates(t, &o, why);
+	options_finish(&o);
+	return failed;
 }
 
 static void
@@ -470,9 +504,9 @@ gates_the_total(void **state)
 	struct tree *t = pair("main;a 100\n", "main;a 105\n", false);
 	struct buf why;
 	buf_init(&why);
-	assert_false(report_gate(t, 5, &why));
+	assert_false(regression_gate(t, 5, &why));
 	assert_int_equal(why.len, 0);
-	assert_true(report_gate(t, 4.99, &why));
+	assert_true(regression_gate(t, 4.99, &why));
 	assert_contains(why.data, "regression: whole profile total +5.0% of base total");
 	assert_contains(why.data, "limit 4.99%");
 	buf_finish(&why);
@@ -487,8 +521,8 @@ gates_a_function(void **state)
 	struct tree *t = pair("main;a 50\nmain;b 50\n", "main;a 60\nmain;b 40\n", false);
 	struct buf why;
 	buf_init(&why);
-	assert_false(report_gate(t, 10, &why));
-	assert_true(report_gate(t, 9.9, &why));
+	assert_false(regression_gate(t, 10, &why));
+	assert_true(regression_gate(t, 9.9, &why));
 	assert_contains(why.data, "regression: a total +10.0% of base total (+10, limit 9.9%)\n");
 	assert_lacks(why.data, "whole profile");
 	assert_lacks(why.data, " b ");
@@ -508,7 +542,7 @@ gate_ignores_one_profile(void **state)
 	tree_finish(t, false);
 	struct buf why;
 	buf_init(&why);
-	assert_false(report_gate(t, 0, &why));
+	assert_false(regression_gate(t, 0, &why));
 	struct options o;
 	options_init(&o);
 	char *m = md(t, &o);
@@ -541,7 +575,7 @@ gates(const struct tree *t, const struct options *o, bool *failed)
 	struct buf why;
 	buf_init(&why);
 	buf_add(&why, "", 0);
-	*failed = report_gates(t, o, &why);
+	*failed = run_gates(t, o, &why);
 	return buf_detach(&why, NULL);
 }
 
@@ -905,12 +939,12 @@ gates_tell_noise_from_change(void **state)
 	struct tree *t = pair(base, head, false);
 	struct buf why;
 	buf_init(&why);
-	assert_true(report_gates(t, &o, &why)); /* exact counts: it trips */
+	assert_true(run_gates(t, &o, &why)); /* exact counts: it trips */
 	tree_destroy(t);
 	t = pair(base, head, false);
 	runs_attach_single(t, o.significance, false);
 	buf_setlen(&why, 0);
-	assert_false(report_gates(t, &o, &why));
+	assert_false(run_gates(t, &o, &why));
 	char *m = md(t, &o);
 	assert_contains(m, "**Verdict: neutral**: the gate passed;");
 	assert_contains(m, "- `--fail-on-function-regression 10`: passed; 1 over the limit but not "
@@ -923,7 +957,7 @@ gates_tell_noise_from_change(void **state)
 	t = pair("main;a 10000\nmain;b 90000\n", "main;a 15000\nmain;b 90000\n", false);
 	runs_attach_single(t, o.significance, false);
 	buf_setlen(&why, 0);
-	assert_true(report_gates(t, &o, &why));
+	assert_true(run_gates(t, &o, &why));
 	assert_contains(why.data, "regression: a self +50.0% of its base");
 	runs_destroy(t->runs); /* attached here, freed by its owner */
 	tree_destroy(t);
