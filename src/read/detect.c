@@ -593,10 +593,11 @@ perf_samples(struct span s, bool whole)
 		}
 		if (state != EXPECT_HEADER && perf_frame_strict(line)) {
 			state = FRAMES;
-		} else if (state == FRAMES && line.p[0] == ' ') {
-			continue; /* a source line, instruction bytes */
-		} else if (state == EXPECT_HEADER && !empty && perf_aside(line.p, len)) {
-			continue; /* perf's comments, source code (+srccode) */
+		} else if ((state == FRAMES && line.p[0] == ' ') ||
+		           (state == EXPECT_HEADER && !empty && perf_aside(line.p, len))) {
+			/* A source line, instruction bytes; perf's comments, source
+			 * code (+srccode). */
+			continue;
 		} else if (state == EXPECT_HEADER) {
 			/* Empty, perf's grammar (-F period: right-aligned), or a
 			 * command alone (flush left, 15 bytes at most). */
