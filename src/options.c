@@ -613,6 +613,9 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	case OPT_INVERTED:
 		o->inverted = true;
 		return true;
+	case OPT_FLAMECHART:
+		o->tree.chart = true;
+		return true;
 	case 'o':
 		add_output(o, arg);
 		return true;
@@ -742,6 +745,33 @@ negate(struct options *o, const struct parse_state *ps, struct diag *err)
 	return true;
 }
 
+/*
+ * --flamechart: one profile, its stacks in time order. Two profiles have
+ * two time axes, whose frames at one x are no pair to compare.
+ */
+static bool
+chart_usable(const struct options *o, struct diag *err)
+{
+	if (!o->tree.chart) {
+		return true;
+	}
+	if (!o->single) {
+		return options_usage(err,
+		        "--flamechart draws one profile in time order; two profiles have two time "
+		        "axes and nothing to compare at one x (draw each alone, or drop "
+		        "--flamechart for the differential flame graph)",
+		        NULL);
+	}
+	if (o->tree.reverse || o->tree.strip_hex) {
+		return options_usage(err,
+		        o->tree.reverse
+		                ? "--flamechart draws stacks from the root: not with --reverse"
+		                : "--flamechart keeps frames as read: not with --strip-hex",
+		        NULL);
+	}
+	return true;
+}
+
 /* Positional arguments and --base/--head into sides; outputs into formats. */
 static bool
 resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, struct diag *err)
@@ -791,7 +821,7 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 	        !transform_has_focus(o->transforms)) {
 		return options_usage(err, "--focus-root needs --focus REGEX", NULL);
 	}
-	return negate(o, ps, err) && runs_usable(o, err);
+	return negate(o, ps, err) && runs_usable(o, err) && chart_usable(o, err);
 }
 
 /*

@@ -30,6 +30,7 @@ const struct option options_long[] = {
         {"widths", required_argument, NULL, OPT_WIDTHS},
         {"min-width", required_argument, NULL, OPT_MIN_WIDTH},
         {"inverted", no_argument, NULL, OPT_INVERTED},
+        {"flamechart", no_argument, NULL, OPT_FLAMECHART},
         {"width", required_argument, NULL, OPT_WIDTH},
         {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
         {"preset", required_argument, NULL, OPT_PRESET},
@@ -114,9 +115,6 @@ static const struct {
         {"bgcolors", "--bgcolors: the background follows --theme (light or dark)"},
         {"factor", "--factor: counts are drawn as read; --normalize scales the base to the "
                    "head's total"},
-        {"flamechart", "--flamechart: not offered: difffold merges equal stacks into one tree, "
-                       "and a chart of two profiles in time order would share no frames to "
-                       "compare (their time axes differ)"},
 };
 
 /* pprof's flags take one dash; -normalize goes the other way round. */

@@ -175,6 +175,9 @@ rule_line(const struct caption_input *l, const struct node_sums *sums)
 	struct buf b;
 	buf_init(&b);
 	if (!t->differential) {
+		/* A flame chart's x is the file's order: time, for a profiler
+		 * that writes its samples as they come. */
+		buf_adds(&b, t->opt.chart ? "x: the file's order" SEP : "");
 		buf_adds(&b, "width: share of all ");
 		buf_adds(&b, o->countname);
 		buf_adds(&b, SEP "colour: ");
@@ -447,8 +450,9 @@ caption_init(struct caption *c, const struct caption_input *l)
 	if (o->title && *o->title) {
 		c->title = xstrdup(o->title);
 	} else {
-		c->title =
-		        xstrdup(l->tree->differential ? "Differential flame graph" : "Flame graph");
+		c->title = xstrdup(l->tree->differential ? "Differential flame graph"
+		                   : l->tree->opt.chart  ? "Flame chart"
+		                                         : "Flame graph");
 	}
 	if (o->subtitle && *o->subtitle && o->input_note) {
 		struct buf b;

@@ -88,7 +88,8 @@ link_children(struct tree *t, const uint32_t *rank)
 	uint32_t *order = xmalloc(n * sizeof(uint32_t));
 	xprefault(order, n * sizeof(uint32_t));
 	for (size_t id = 1; id < n; id++) {
-		order[start[rank[nodes[id].name]]++] = (uint32_t)id;
+		/* A flame chart's children in the order they were made: time's. */
+		order[t->opt.chart ? id - 1 : start[rank[nodes[id].name]]++] = (uint32_t)id;
 	}
 	free(start);
 	for (size_t i = n - 1; i-- > 0;) {

@@ -59,6 +59,13 @@ struct tree_options {
 	 * added (NULL: none). Borrowed; must outlive the tree.
 	 */
 	const struct transform *transform;
+	/*
+	 * A flame chart (--flamechart): stacks stay in the order they are
+	 * added, a stack sharing with the one just before it only the frames
+	 * they have in common from the root; children keep the order they
+	 * were made in. Not with reverse or strip_hex.
+	 */
+	bool chart;
 };
 
 /*

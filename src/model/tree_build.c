@@ -549,6 +549,34 @@ walk_forward(struct tree_build *b, const char *stack, size_t len)
 }
 
 /*
+ * A flame chart's walk: the frames the stack shares with the one before
+ * it are that stack's nodes, every other frame a new node, even where an
+ * earlier stack made one of that name under the same parent (a later
+ * call, drawn apart). No node is looked up, so none goes into the slots.
+ */
+static uint32_t
+walk_chart(struct tree_build *b, const char *stack, size_t len)
+{
+	size_t start = 0;
+	size_t depth = reuse_prefix(b, stack, len, &start);
+	uint32_t node = depth ? b->prev[depth - 1] : TREE_ROOT;
+	while (start <= len && !b->full) {
+		size_t flen;
+		scan_frame(stack + start, len - start, &flen, b->seed);
+		if (b->opt.max_nodes && b->count - 1 >= b->opt.max_nodes) {
+			b->full = true;
+			break;
+		}
+		struct name nm = {stack + start, flen, 0, TREE_NONE};
+		node = new_node(b, node, &nm);
+		remember(b, depth++, node, 0);
+		start += flen + 1;
+	}
+	end_line(b, depth);
+	return node;
+}
+
+/*
  * walk_forward for a stack hashed by tree_hash_frames: its first `shared`
  * frames are the previous line's, fr its others, whose lookups
  * tree_hashed_ahead has done.
@@ -688,14 +716,17 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 		*reason = tree_build_overflow_reason(side);
 		return false;
 	}
-	uint32_t leaf = b->opt.reverse ? walk_reverse(b, stack, len) : walk_forward(b, stack, len);
+	uint32_t leaf = b->opt.reverse ? walk_reverse(b, stack, len)
+	                : b->opt.chart ? walk_chart(b, stack, len)
+	                               : walk_forward(b, stack, len);
 	return add_at_leaf(t, side, leaf, c, total, reason);
 }
 
 bool
 tree_takes_hashed(const struct tree *t)
 {
-	return !t->opt.reverse && !t->opt.strip_hex && !transform_active(t->opt.transform);
+	return !t->opt.reverse && !t->opt.strip_hex && !t->opt.chart &&
+	       !transform_active(t->opt.transform);
 }
 
 size_t
@@ -767,7 +798,7 @@ tree_add_hashed(struct tree *t, enum side side, const char *stack, struct count 
 bool
 tree_needs_paths(const struct tree *t)
 {
-	return t->opt.reverse || transform_active(t->opt.transform);
+	return t->opt.reverse || t->opt.chart || transform_active(t->opt.transform);
 }
 
 struct tree_cursor

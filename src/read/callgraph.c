@@ -814,7 +814,9 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	sum_edges(g);
 	struct expansion x = {0};
 	x.limit = t->opt.max_nodes ? t->opt.max_nodes : UINT32_MAX - 1;
-	uint64_t work = opt->src ? source_work_left(opt->src) : UINT64_MAX;
+	uint64_t work = opt->src         ? source_work_left(opt->src)
+	                : opt->work_left ? opt->work_left
+	                                 : UINT64_MAX;
 	bool by_work = work < x.limit;
 	x.limit = by_work ? (size_t)work : x.limit;
 	/*
@@ -828,10 +830,17 @@ callgraph_to_tree(struct callgraph *g, struct tree *t, enum side side,
 	expand(g, &x, total, opt);
 	if (x.truncated) {
 		free(x.nodes);
-		if (!by_work || source_spend(opt->src, x.count + 1, err)) {
+		if (!by_work || (opt->src && source_spend(opt->src, x.count + 1, err))) {
 			char why[160];
 			snprintf(why, sizeof(why),
 			        "the call graph expands to more than %zu frames (see --max-frames)",
+			        x.limit);
+			diag_set(err, opt->name, 0, why);
+		} else if (!opt->src) {
+			char why[200];
+			snprintf(why, sizeof(why),
+			        "reading it walks more than %zu frames (what the file's size "
+			        "pays for): a hostile profile? raise --max-work if it is trusted",
 			        x.limit);
 			diag_set(err, opt->name, 0, why);
 		}
@@ -875,6 +884,22 @@ callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint
 		g->edges = grow4(g->edges, &g->edge_cap, g->edge_count + 1, sizeof(*g->edges));
 	}
 	g->edges[g->edge_count++] = (struct callgraph_edge){caller, callee, cost};
+}
+
+bool
+callgraph_has_contexts(const struct callgraph *g)
+{
+	struct known_names k;
+	known_init(&k, g);
+	bool found = false;
+	for (uint32_t f = 0; f < g->fn_count && !found; f++) {
+		size_t len;
+		const char *name = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = base_len(&k, name, len);
+		found = base < len && has_context(name + base, len - base);
+	}
+	idmap_finish(&k.set);
+	return found;
 }
 
 void

@@ -61,8 +61,12 @@ struct callgraph_options {
 	double floor; /* share of the total under which a branch stays unexpanded */
 	bool below_main; /* keep the C runtime's start-up frames (startup.h) */
 	/* The file: a graph of a few bytes can expand to millions of frames
-	 * (diamonds), bounded by source_spend. NULL: --max-frames only. */
+	 * (diamonds), bounded by source_spend. NULL: work_left, if not 0, is
+	 * what the file still paid for when its graph was queued (a graph
+	 * expanded after both sides are read, its file closed); else
+	 * --max-frames only. */
 	struct source *src;
+	uint64_t work_left;
 };
 
 /* Makes room for one more function (callgraph_function's slow path). */
@@ -101,6 +105,8 @@ callgraph_call(struct callgraph *g, uint32_t caller, uint32_t callee, uint64_t c
 }
 
 void callgraph_finish(struct callgraph *g);
+/* Whether a function's name holds a caller context ("a'b"; "a'2" is a recursion level). */
+bool callgraph_has_contexts(const struct callgraph *g);
 /*
  * Adds the graph's stacks, whose self costs add up to total, to a side of
  * t; *unexpanded is what went under [unexpanded], *contexts whether a

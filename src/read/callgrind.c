@@ -341,7 +341,8 @@ event_index(const struct callgrind *cg, const char *name)
 
 /*
  * Events made of others: kcachegrind's estimate of cycles from the cache
- * simulation, and the sums of misses per cache level.
+ * simulation (Ir + 10 Bm + 10 L1m + 20 Ge + 100 L2m + 100 LLm, its
+ * GlobalConfig::knownFormula), and the sums of misses per cache level.
  */
 static bool
 derived_event(struct callgrind *cg, const char *name)
@@ -354,6 +355,9 @@ derived_event(struct callgrind *cg, const char *name)
 	        {"CEst", "I1mr", 10},
 	        {"CEst", "D1mr", 10},
 	        {"CEst", "D1mw", 10},
+	        {"CEst", "I2mr", 100}, /* valgrind before 3.6 simulated an L2, not an LL */
+	        {"CEst", "D2mr", 100},
+	        {"CEst", "D2mw", 100},
 	        {"CEst", "ILmr", 100},
 	        {"CEst", "DLmr", 100},
 	        {"CEst", "DLmw", 100},
@@ -567,9 +571,12 @@ describe(const struct callgrind *cg, struct callgrind_info *info)
 	info->total = cg->self_sum;
 }
 
-bool
-callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
-        struct diag *err)
+static void queue_add(struct callgrind_queue *q, struct callgrind *cg, enum side side);
+
+/* callgrind_finish, the graph queued in defer when it has no contexts. */
+static bool
+finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
+        struct callgrind_queue *defer, struct diag *err)
 {
 	if (cg->in_call) {
 		return fail(cg, err, "the file ends inside a call (calls= without its cost line)");
@@ -603,6 +610,19 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 		idmap_finish(maps[i]);
 		*maps[i] = (struct idmap){0};
 	}
+	if (defer && !callgraph_has_contexts(&cg->graph)) {
+		/* Only what has a cost becomes a stack: none, no sample. */
+		if (cg->self_sum == 0) {
+			diag_set(err, cg->name, 0,
+			        "the profile has no sample: refused rather than compared as an "
+			        "empty profile");
+			return false;
+		}
+		info->reconstructed = true;
+		info->deferred = true;
+		queue_add(defer, cg, side);
+		return true;
+	}
 	struct callgraph_options go = {.name = cg->name,
 	        .objects = cg->opt.objects,
 	        .floor = cg->opt.floor,
@@ -613,6 +633,90 @@ callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct ca
 	        &cg->graph, t, side, &go, cg->self_sum, &info->unexpanded, &contexts, err);
 	info->reconstructed = !contexts;
 	return ok;
+}
+
+/* A graph waiting for the floor, with what expanding it takes. */
+struct deferred {
+	struct callgraph graph;
+	char *name; /* the file, for messages */
+	bool objects, below_main;
+	uint64_t work_left; /* what the file paid for (callgraph_options) */
+	uint64_t total;
+	enum side side;
+};
+
+struct callgrind_queue {
+	struct deferred *v;
+	size_t count, cap;
+};
+
+struct callgrind_queue *
+callgrind_queue_create(void)
+{
+	return xcalloc(1, sizeof(struct callgrind_queue));
+}
+
+/* The graph moves to the queue; cg keeps an empty one. */
+static void
+queue_add(struct callgrind_queue *q, struct callgrind *cg, enum side side)
+{
+	q->v = xgrow(q->v, &q->cap, q->count + 1, sizeof(*q->v));
+	q->v[q->count++] = (struct deferred){.graph = cg->graph,
+	        .name = xstrdup(cg->name),
+	        .objects = cg->opt.objects,
+	        .below_main = cg->opt.below_main,
+	        .work_left = cg->src ? source_work_left(cg->src) : 0,
+	        .total = cg->self_sum,
+	        .side = side};
+	cg->graph = (struct callgraph){.names = cg->graph.names};
+}
+
+bool
+callgrind_queue_run(struct callgrind_queue *q, struct tree *t, double share, struct diag *err)
+{
+	double side_total[2] = {0, 0};
+	for (size_t i = 0; i < q->count; i++) {
+		side_total[q->v[i].side] += (double)q->v[i].total;
+	}
+	double floor = share * (side_total[0] > side_total[1] ? side_total[0] : side_total[1]);
+	bool ok = true;
+	for (size_t i = 0; i < q->count; i++) {
+		struct deferred *d = &q->v[i];
+		/* expand() takes the floor as a share of the graph's own total. */
+		struct callgraph_options go = {.name = d->name,
+		        .objects = d->objects,
+		        .floor = d->total ? floor / (double)d->total : share,
+		        .below_main = d->below_main,
+		        .work_left = d->work_left};
+		uint64_t unexpanded;
+		bool contexts;
+		ok = ok && callgraph_to_tree(&d->graph, t, d->side, &go, d->total, &unexpanded,
+		                   &contexts, err);
+		callgraph_finish(&d->graph);
+		free(d->name);
+	}
+	q->count = 0;
+	return ok;
+}
+
+void
+callgrind_queue_destroy(struct callgrind_queue *q)
+{
+	if (q) {
+		for (size_t i = 0; i < q->count; i++) {
+			callgraph_finish(&q->v[i].graph);
+			free(q->v[i].name);
+		}
+		free(q->v);
+		free(q);
+	}
+}
+
+bool
+callgrind_finish(struct callgrind *cg, struct tree *t, enum side side, struct callgrind_info *info,
+        struct diag *err)
+{
+	return finish(cg, t, side, info, NULL, err);
 }
 
 /* Feeds the complete lines of a chunk, and the last one at the end. */
@@ -652,6 +756,7 @@ describe_result(const struct callgrind_info *ci, struct read_result *res)
 	snprintf(res->measure, sizeof(res->measure), "%s", ci->countname);
 	snprintf(res->unit, sizeof(res->unit), "%s", ci->countname);
 	res->flag = ci->reconstructed;
+	res->deferred = ci->deferred;
 	res->exact = true;
 }
 
@@ -665,7 +770,7 @@ callgrind_read(struct tree *t, enum folded_mode mode, struct source *src, const 
 	cg->err = err;
 	cg->src = src;
 	bool ok = source_parse(src, head, head_len, parse_chunk, cg, err) &&
-	          callgrind_finish(cg, t, reader_side(mode), &info, err);
+	          finish(cg, t, reader_side(mode), &info, ro->defer, err);
 	callgrind_destroy(cg);
 	if (ok) {
 		describe_result(&info, res);

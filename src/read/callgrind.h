@@ -42,6 +42,7 @@ struct callgrind_info {
 	char event[64]; /* the event read, e.g. "Ir" */
 	const char *countname; /* "instructions" for Ir, else the event */
 	bool reconstructed; /* stacks expanded from the call graph */
+	bool deferred; /* the graph waits in the queue (read_options.defer) */
 	uint64_t total; /* the chosen event's total */
 	uint64_t unexpanded; /* cost of functions every path to which was pruned */
 };
@@ -60,6 +61,22 @@ bool callgrind_line(struct callgrind *cg, const char *line, size_t len, struct d
  */
 bool callgrind_finish(struct callgrind *cg, struct tree *t, enum side side,
         struct callgrind_info *info, struct diag *err);
+/*
+ * Call graphs that wait for their floor. Without call contexts a graph is
+ * expanded down to a floor, a share of a total: the larger side's total,
+ * the same for base and head, so that one path is not drawn in one side
+ * and left under [unexpanded] in the other. A graph with contexts needs
+ * no floor and is never queued.
+ */
+struct callgrind_queue *callgrind_queue_create(void);
+/*
+ * Expands every queued graph into its side of t, under the floor share of
+ * the larger side's total (the graphs' totals summed a side). False with
+ * err set when the tree refused a stack. Empties the queue.
+ */
+bool callgrind_queue_run(struct callgrind_queue *q, struct tree *t, double share, struct diag *err);
+void callgrind_queue_destroy(struct callgrind_queue *q);
+
 /* The reader as the table runs it (readers.h). */
 readers_read_fn callgrind_read;
 readers_note_fn callgrind_note;

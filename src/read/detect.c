@@ -548,6 +548,87 @@ perf_script(struct span s, bool whole)
 }
 
 /*
+ * A frame line as perf script prints it under a sample: a tab, the
+ * address right-aligned in 16 columns, a space and a symbol. No folded
+ * line starts so.
+ */
+static bool
+perf_frame_strict(struct span line)
+{
+	if (line.end - line.p < 19 || line.p[0] != '\t') {
+		return false;
+	}
+	const char *q = line.p + 1, *field_end = line.p + 17;
+	while (q < field_end && *q == ' ') {
+		q++;
+	}
+	if (q == field_end) {
+		return false;
+	}
+	for (; q < field_end; q++) {
+		if (!is_hex(*q)) {
+			return false;
+		}
+	}
+	return *q == ' ' && q + 1 < line.end && !is_space(q[1]);
+}
+
+/*
+ * Samples whose header says too little to be told from a folded line
+ * (-F comm,tid,ip,sym; -F pid,ip,sym; the header empty with -F ip,sym) are
+ * known by the shape of the whole sample: a header (empty, perf's grammar
+ * or a command alone), perf's frame lines, then a blank line; what perf
+ * prints under a frame (+srcline, +insn) is indented by spaces. Two such
+ * samples, or the whole file.
+ */
+static bool
+perf_samples(struct span s, bool whole)
+{
+	enum { EXPECT_HEADER, HEADER, FRAMES } state = EXPECT_HEADER;
+	int samples = 0;
+	struct span line;
+	while (samples < 2 && next_line(&s, &line, whole)) {
+		/* Trailing blanks: perf pads the fields (-F +flags). */
+		while (line.end > line.p && is_space(line.end[-1])) {
+			line.end--;
+		}
+		size_t len = (size_t)(line.end - line.p);
+		bool empty = len == 0;
+		/* A sample ends with a blank line, or with the next header
+		 * (+insn prints no blank line). */
+		if (state == FRAMES && (empty || !is_space(line.p[0]))) {
+			samples++;
+			state = EXPECT_HEADER;
+			if (empty || samples == 2) {
+				continue;
+			}
+		}
+		if (state != EXPECT_HEADER && perf_frame_strict(line)) {
+			state = FRAMES;
+		} else if ((state == FRAMES && line.p[0] == ' ') ||
+		           (state == EXPECT_HEADER && !empty && perf_aside(line.p, len))) {
+			/* A source line, instruction bytes; perf's comments, source
+			 * code (+srccode). */
+			continue;
+		} else if (state == EXPECT_HEADER) {
+			/* Empty, perf's grammar (-F period: right-aligned), or a
+			 * command alone (flush left, 15 bytes at most). */
+			bool one, weak;
+			if (!empty && (is_space(line.p[0]) || len > 15) &&
+			        !perf_line_is_header(line.p, len, &one, &weak)) {
+				return false;
+			}
+			state = HEADER;
+		} else if (!(state == HEADER && empty)) {
+			return false;
+		}
+	}
+	/* The file may end without the last sample's blank line. */
+	samples += state == FRAMES && whole && s.p >= s.end;
+	return samples == 2 || (samples == 1 && whole && s.p >= s.end && state != HEADER);
+}
+
+/*
  * gperftools' and Go's legacy profiles: the binary CPU profile (a header
  * of 0, 3, 0 in 32- or 64-bit words) or the text ones, whose first line
  * names the kind ("heap profile:", "--- contentionz").
@@ -620,7 +701,7 @@ detect_format(const char *data, size_t len, bool whole)
 	if (dtrace(s, whole)) {
 		return INPUT_DTRACE;
 	}
-	if (perf_script(s, whole)) {
+	if (perf_script(s, whole) || perf_samples(s, whole)) {
 		return INPUT_PERF_SCRIPT;
 	}
 	return INPUT_FOLDED;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "callgrind.h"
 #include "detect.h"
 #include "escape.h"
 #include "folded.h"
@@ -105,6 +106,14 @@ read_file(struct side_read *sd, struct tree *t, const char *path, char *head, st
 		if (!r) {
 			ok = refuse(sd, source_name(src), f);
 			err->msg[0] = '\0';
+		} else if (sd->o->tree->chart && r->unordered) {
+			char why[512];
+			snprintf(why, sizeof(why),
+			        "--flamechart draws stacks in the file's order: this %s file has "
+			        "none (%s)",
+			        r->name, r->unordered);
+			diag_set(err, source_name(src), 0, why);
+			ok = false;
 		} else if ((ok = readers_read(
 		                    r, t, sd->mode, src, head, len, &sd->ro, &res, err))) {
 			warn_bad_lines(source_name(src), &res.folded, sd->msg);
@@ -235,8 +244,22 @@ read_both(struct tree *t, const struct input_options *o, const struct read_progr
 	head.mode = FOLDED_HEAD;
 	base.sums = info->sums[SIDE_BASE];
 	head.sums = info->sums[SIDE_HEAD];
-	return read_side(&base, t, o->base, o->base_count) &&
-	       read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
+	/*
+	 * Call graphs without contexts wait for both sides, to be expanded
+	 * under one floor. Not with --runs, which takes each file's counts as
+	 * it is read.
+	 */
+	struct callgrind_queue *q = runs ? NULL : callgrind_queue_create();
+	base.ro.defer = head.ro.defer = q;
+	struct diag err = {{0}};
+	bool ok = read_side(&base, t, o->base, o->base_count) &&
+	          read_side(&head, t, o->head, o->head_count) && same_measure(info, o, msg);
+	if (ok && q && !callgrind_queue_run(q, t, base.ro.floor, &err)) {
+		buf_printf(msg, "difffold: %s\n", err.msg);
+		ok = false;
+	}
+	callgrind_queue_destroy(q);
+	return ok;
 }
 
 /* A progress line while reading big inputs, on a terminal only. */
@@ -389,9 +412,16 @@ input_read(const struct input_options *o, struct tree **out, struct input_info *
 		        .mode = FOLDED_AUTO,
 		        .sums = info->sums[SIDE_HEAD],
 		        .msg = messages};
-		read_options_of(&sd.ro, o, read_threaded(pr.total));
+		/* A flame chart's stacks go to the tree in the file's order: one thread. */
+		read_options_of(&sd.ro, o, read_threaded(pr.total) && !o->tree->chart);
 		ok = read_side(&sd, t, &o->single, 1);
 		three_column = sd.three_column;
+		if (ok && three_column && o->tree->chart) {
+			buf_adds(messages,
+			        "difffold: --flamechart draws one profile in time order, and "
+			        "this file holds two (3-column folded: base and head)\n");
+			ok = false;
+		}
 	} else {
 		runs = o->runs ? runs_create(o->significance) : NULL;
 		ok = read_both(t, o, &rp, read_threaded(pr.total), info, messages, runs);

@@ -1,4 +1,5 @@
 #include "perf.h"
+#include "perf_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,22 +13,13 @@
 #include "tree_build.h"
 #include "xalloc.h"
 
+#define NOT_A_SAMPLE                                                                               \
+	"not a perf script sample (`COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:`, any of the "      \
+	"fields left out)"
 #define MAX_EVENTS 32
 #define EVENT_SIZE 64
 /* x86-64 and arm64 map the kernel in the upper half of the address space. */
 #define KERNEL_ADDRESS 0xffff800000000000ull
-
-struct span {
-	const char *p;
-	size_t len;
-};
-
-/* What a sample's header line says. */
-struct header {
-	struct span comm, event, rest;
-	bool has_time, has_period;
-	struct count period;
-};
 
 struct frame {
 	struct span sym, dso;
@@ -42,6 +34,9 @@ struct perf {
 	struct diag *err;
 	uint64_t line_no;
 	bool in_sample; /* a header was read, its frames may follow */
+	bool blank; /* the last line was blank and ended no sample: an empty header */
+	bool bare_command; /* the sample's header is its command alone */
+	bool aside; /* the last line was one perf prints under a frame (+srcline, +insn) */
 	bool take; /* the sample is of the event read */
 	uint64_t sample_line;
 	struct count weight;
@@ -58,176 +53,6 @@ struct perf {
 	uint64_t samples;
 	bool java; /* the sample's command is java: `Lpkg/Class;` names */
 };
-
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int
-hex_value(char c)
-{
-	if (is_digit(c)) {
-		return c - '0';
-	}
-	if (c >= 'a' && c <= 'f') {
-		return c - 'a' + 10;
-	}
-	if (c >= 'A' && c <= 'F') {
-		return c - 'A' + 10;
-	}
-	return -1;
-}
-
-/* The next whitespace-separated token of [*p, end); false at the end. */
-static bool
-next_token(const char **p, const char *end, struct span *tok)
-{
-	const char *q = *p;
-	while (q < end && is_space(*q)) {
-		q++;
-	}
-	tok->p = q;
-	while (q < end && !is_space(*q)) {
-		q++;
-	}
-	tok->len = (size_t)(q - tok->p);
-	*p = q;
-	return tok->len > 0;
-}
-
-static bool
-all_digits(struct span s)
-{
-	for (size_t i = 0; i < s.len; i++) {
-		if (!is_digit(s.p[i])) {
-			return false;
-		}
-	}
-	return s.len > 0;
-}
-
-/* The thread: `TID` or `PID/TID`. */
-static bool
-is_pid(struct span s)
-{
-	const char *slash = memchr(s.p, '/', s.len);
-	if (!slash) {
-		return all_digits(s);
-	}
-	return all_digits((struct span){s.p, (size_t)(slash - s.p)}) &&
-	       all_digits((struct span){slash + 1, s.len - 1 - (size_t)(slash - s.p)});
-}
-
-static bool
-is_cpu(struct span s)
-{
-	return s.len > 2 && s.p[0] == '[' && s.p[s.len - 1] == ']' &&
-	       all_digits((struct span){s.p + 1, s.len - 2});
-}
-
-/* `SECONDS.FRACTION:`, the time stamp. */
-static bool
-is_time(struct span s)
-{
-	if (s.len < 4 || s.p[s.len - 1] != ':') {
-		return false;
-	}
-	const char *dot = memchr(s.p, '.', s.len);
-	return dot && all_digits((struct span){s.p, (size_t)(dot - s.p)}) &&
-	       all_digits((struct span){dot + 1, (size_t)(s.p + s.len - 2 - dot)});
-}
-
-/* An event's name as perf prints it: `cycles:u:`, `sched:sched_switch:`. */
-static bool
-is_event(struct span s)
-{
-	return s.len >= 2 && s.p[s.len - 1] == ':' && !is_time(s);
-}
-
-/* The tokens a header is judged by: its fields come early in the line. */
-#define HEADER_TOKENS 24
-
-/*
- * The fields perf script prints after the command, in its order, each
- * there or not as -F chose: `[PID/]TID [CPU] TIME: PERIOD EVENT:`, from
- * tok[i]; at least one of them, and words after them only after an
- * event (a frame, a tracepoint's fields). False if tok[i..n) is not that.
- */
-static bool
-header_fields(const struct span *tok, size_t i, size_t n, const char *end, struct header *h)
-{
-	size_t first = i;
-	i += i < n && is_pid(tok[i]);
-	i += i < n && is_cpu(tok[i]);
-	h->has_time = i < n && is_time(tok[i]);
-	i += h->has_time;
-	h->has_period = false;
-	if (i < n && all_digits(tok[i])) {
-		const char *why;
-		h->has_period = count_parse(tok[i].p, tok[i].len, &h->period, &why);
-		if (!h->has_period) {
-			return false;
-		}
-		i++;
-	}
-	h->event = (struct span){"", 0};
-	if (i < n && is_event(tok[i])) {
-		h->event = (struct span){tok[i].p, tok[i].len - 1};
-		i++;
-	}
-	if (i == first || (i < n && h->event.len == 0)) {
-		return false;
-	}
-	h->rest = i < n ? (struct span){tok[i].p, (size_t)(end - tok[i].p)} : (struct span){end, 0};
-	return true;
-}
-
-/*
- * `COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [rest]` with any of the
- * fields after the command left out (perf script -F), where COMM may hold
- * spaces: the command is the fewest words after which the rest reads as
- * the fields. rest is the frame when perf recorded no call chain, or a
- * tracepoint's fields.
- */
-static bool
-parse_header(const char *s, size_t len, struct header *h)
-{
-	const char *end = s + len, *p = s;
-	struct span tok[HEADER_TOKENS];
-	size_t n = 0;
-	while (n < HEADER_TOKENS && next_token(&p, end, &tok[n])) {
-		n++;
-	}
-	for (size_t c = 1; c < n; c++) {
-		if (header_fields(tok, c, n, end, h)) {
-			h->comm = (struct span){
-			        tok[0].p, (size_t)(tok[c - 1].p + tok[c - 1].len - tok[0].p)};
-			/* A line of more words is a header only up to its event. */
-			return n < HEADER_TOKENS || h->event.len;
-		}
-	}
-	return false;
-}
-
-bool
-perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak)
-{
-	struct header h;
-	if (!parse_header(s, len, &h)) {
-		return false;
-	}
-	*weak = !h.event.len && !h.has_time;
-	*one_line = h.event.len && h.rest.len > 2 && h.rest.p[h.rest.len - 1] == ')';
-	return true;
-}
 
 /* Where the `(dso)` that ends a frame line opens, or NULL. */
 static const char *
@@ -277,7 +102,7 @@ parse_frame(const char *s, size_t len, struct frame *f)
 {
 	const char *end = s + len, *p = s;
 	struct span addr;
-	if (!next_token(&p, end, &addr) || addr.len > 16) {
+	if (!perf_next_token(&p, end, &addr) || addr.len > 16) {
 		return false;
 	}
 	unsigned long long a = 0;
@@ -480,6 +305,11 @@ push_frame(struct perf *pf, const struct frame *f)
 static bool
 end_sample(struct perf *pf)
 {
+	/* A command alone is a header only above frames: else any short
+	 * line would be a sample. */
+	if (pf->in_sample && pf->bare_command && pf->frames == 0) {
+		return fail(pf, pf->sample_line, NOT_A_SAMPLE);
+	}
 	bool take = pf->in_sample && pf->take && !pf->mixed;
 	pf->in_sample = false;
 	if (!take) {
@@ -490,11 +320,17 @@ end_sample(struct perf *pf)
 	for (size_t i = pf->frames; i-- > 0;) {
 		size_t from = pf->starts[i];
 		size_t to = i + 1 < pf->frames ? pf->starts[i + 1] : pf->names.len;
-		buf_addc(&pf->path, ';');
+		/* Without the command (-F without comm) the outermost frame is the root. */
+		if (pf->path.len) {
+			buf_addc(&pf->path, ';');
+		}
 		buf_add(&pf->path, pf->names.data + from, to - from);
 	}
 	if (!pf->opt->below_main && pf->frames) {
-		startup_collapse(&pf->path, pf->comm.len + 1);
+		startup_collapse(&pf->path, pf->comm.len ? pf->comm.len + 1 : 0);
+	}
+	if (pf->path.len == 0) {
+		buf_adds(&pf->path, "[unknown]"); /* neither a command nor a frame */
 	}
 	const char *reason;
 	if (!tree_add_stack(pf->t, pf->side, pf->path.data, pf->path.len, pf->weight, &reason)) {
@@ -594,6 +430,7 @@ start_sample(struct perf *pf, const struct header *h)
 	}
 	pf->weight = pf->opt->weight == PERF_WEIGHT_PERIOD ? h->period : (struct count){1, 0};
 	pf->in_sample = true;
+	pf->bare_command = false;
 	pf->sample_line = pf->line_no;
 	pf->frames = 0;
 	buf_reset(&pf->names);
@@ -605,6 +442,24 @@ start_sample(struct perf *pf, const struct header *h)
 	if (h->rest.len && parse_frame(h->rest.p, h->rest.len, &f) && f.sym.len) {
 		push_frame(pf, &f);
 		return end_sample(pf);
+	}
+	return true;
+}
+
+/*
+ * A command alone: at most the 15 bytes the kernel keeps of a task's name
+ * (TASK_COMM_LEN), which perf prints.
+ */
+static bool
+command_only(const char *s, size_t len)
+{
+	if (len > 15) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			return false; /* a task's name, never control bytes */
+		}
 	}
 	return true;
 }
@@ -621,15 +476,18 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	while (len > 0 && (s[len - 1] == '\r' || is_space(s[len - 1]))) {
 		len--;
 	}
+	/* A blank line ends a sample; one more is the empty header of the
+	 * next (-F ip,sym). */
+	bool after_blank = pf->blank, after_aside = pf->aside;
+	/* (+insn prints none after its line, whose blank line is the next header.) */
+	pf->blank = len == 0 && (!pf->in_sample || after_aside);
+	pf->aside = false;
 	if (len == 0) {
 		return end_sample(pf);
 	}
-	size_t lead = 0;
-	while (lead < len && is_space(s[lead])) {
-		lead++;
-	}
-	/* perf's comments; a folded line starting with '#' would be one too. */
-	if (s[lead] == '#') {
+	/* perf's comments (a folded line starting with '#' would be one too),
+	 * and the source code it prints after a sample (+srccode). */
+	if (perf_aside(s, len)) {
 		return true;
 	}
 	struct header h;
@@ -638,18 +496,37 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	 * a time or an event (the first frame mostly has none). */
 	bool header =
 	        (!pf->in_sample || !is_space(s[0]) || (pf->frames == 0 && memchr(s, ':', len))) &&
-	        parse_header(s, len, &h);
+	        perf_parse_header(s, len, &h);
 	if (header) {
 		return start_sample(pf, &h);
 	}
-	/* Old perf versions print frames without indentation. */
-	if (!pf->in_sample) {
-		return fail(pf, pf->line_no,
-		        "not a perf script sample (`COMM [PID/]TID [CPU] TIME: "
-		        "[PERIOD] EVENT:`, any of the fields after COMM left out)");
-	}
 	struct frame f;
-	if (!parse_frame(s, len, &f)) {
+	bool frame = parse_frame(s, len, &f);
+	/* A line flush left that is no frame (old perf versions print frames
+	 * so) where a header must be: the command alone (-F comm,ip,sym). */
+	if (!is_space(s[0]) && (!pf->in_sample || !frame || !f.sym.len) && command_only(s, len)) {
+		h = (struct header){.comm = {s, len}, .event = {"", 0}, .rest = {s + len, 0}};
+		bool ok = start_sample(pf, &h);
+		pf->bare_command = true;
+		return ok;
+	}
+	/* Frames with no header line (-F ip,sym prints it empty). */
+	if (!pf->in_sample && frame && s[0] == '\t' && (after_blank || pf->line_no == 1)) {
+		h = (struct header){.comm = {s, 0}, .event = {"", 0}, .rest = {s, 0}};
+		if (!start_sample(pf, &h)) {
+			return false;
+		}
+	}
+	if (!pf->in_sample) {
+		return fail(pf, pf->line_no, NOT_A_SAMPLE);
+	}
+	if (!frame) {
+		/* What perf prints under a frame line, indented by spaces: its
+		 * source line (-F +srcline), instruction bytes (+insn, +insnlen). */
+		if (s[0] == ' ' && pf->frames) {
+			pf->aside = true;
+			return true;
+		}
 		return fail(pf, pf->line_no, "not a stack frame (`ADDRESS SYMBOL (DSO)`)");
 	}
 	/* Names and the ';' between them: the folded line the sample makes. */

@@ -68,4 +68,10 @@ readers_note_fn perf_note;
  */
 bool perf_line_is_header(const char *s, size_t len, bool *one_line, bool *weak);
 
+/*
+ * Whether a line is no part of a sample: a comment (`#`), or a line of
+ * source code perf prints after a sample with -F +srccode (`|LINE code`).
+ */
+bool perf_aside(const char *s, size_t len);
+
 #endif

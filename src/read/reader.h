@@ -48,6 +48,12 @@ struct read_options {
 	/* --max-work: the floor of the frames a reader may walk for a file
 	 * (source_spend); 0: SOURCE_WORK_FLOOR. */
 	uint64_t max_work;
+	/*
+	 * callgrind: where a call graph without contexts waits to be expanded
+	 * until every file of both sides is read, so that both sides expand
+	 * under one floor (callgrind_queue_run); NULL: each file at once.
+	 */
+	struct callgrind_queue *defer;
 };
 
 /* What one file said beyond its stacks. */
@@ -64,6 +70,9 @@ struct read_result {
 	char key[64];
 	bool flag; /* reader's own: callgrind stacks rebuilt, perf weighted */
 	bool exact; /* counts the same on every run, not sampled */
+	/* The stacks come once every file is read (callgrind's queue): the
+	 * reader itself refused a file with no sample. */
+	bool deferred;
 	uint64_t samples; /* perf: samples read */
 	struct folded_stats folded; /* folded: lines read, bad lines, columns */
 };

@@ -20,15 +20,24 @@
  * readers that name a unit.
  */
 static const struct profile_reader table[] = {
-        {"callgrind", INPUT_CALLGRIND, callgrind_read, callgrind_note},
-        {"perf", INPUT_PERF_SCRIPT, perf_read, perf_note},
-        {"dhat", INPUT_DHAT, dhat_read, NULL},
-        {"pprof", INPUT_PPROF, pprof_read, NULL},
-        {"massif", INPUT_MASSIF, massif_read, NULL},
-        {"speedscope", INPUT_SPEEDSCOPE, speedscope_read, NULL},
-        {"gecko", INPUT_GECKO, gecko_read, NULL},
-        {"flamegraph", INPUT_FLAMEGRAPH, flamegraph_svg_read, NULL},
-        {"folded", INPUT_FOLDED, folded_read, NULL},
+        {"callgrind", INPUT_CALLGRIND, callgrind_read, callgrind_note,
+                "a call graph's costs, summed over the run, have no time order"},
+        {"perf", INPUT_PERF_SCRIPT, perf_read, perf_note, NULL},
+        {"dhat", INPUT_DHAT, dhat_read, NULL,
+                "DHAT's program points are totals over the run, with no time order"},
+        {"pprof", INPUT_PPROF, pprof_read, NULL,
+                "pprof's samples are summed per stack, with no time order"},
+        {"massif", INPUT_MASSIF, massif_read, NULL,
+                "a massif snapshot is one moment's heap tree, with no time order"},
+        {"speedscope", INPUT_SPEEDSCOPE, speedscope_read, NULL,
+                "the speedscope reader sums samples per stack before they reach the graph; "
+                "export the profile as folded stacks in time order instead"},
+        {"gecko", INPUT_GECKO, gecko_read, NULL,
+                "the Firefox Profiler reader sums samples per stack before they reach the "
+                "graph"},
+        {"flamegraph", INPUT_FLAMEGRAPH, flamegraph_svg_read, NULL,
+                "a flame graph's frames are merged and sorted by name: its time order is lost"},
+        {"folded", INPUT_FOLDED, folded_read, NULL, NULL},
 };
 
 #define READERS (sizeof table / sizeof table[0])
@@ -94,7 +103,7 @@ readers_read(const struct profile_reader *r, struct tree *t, enum folded_mode mo
 	 * A file with no sample is refused whatever its reader: as the head
 	 * of a pair it would pass every gate as a 100 % improvement.
 	 */
-	if (tree_stacks_offered(t) != before) {
+	if (res->deferred || tree_stacks_offered(t) != before) {
 		return true;
 	}
 	diag_set(err, source_name(src), 0,

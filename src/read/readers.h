@@ -29,6 +29,11 @@ struct profile_reader {
 	readers_read_fn *read;
 	/* NULL: the files' note when they agree, else none. */
 	readers_note_fn *note;
+	/*
+	 * NULL: stacks reach the tree in the file's order, which is time's for
+	 * a flame chart (--flamechart); else why the file has no such order.
+	 */
+	const char *unordered;
 };
 
 /* At most this many readers: the size of per-reader arrays. */

@@ -170,6 +170,16 @@ test_events(void **state)
 	free(s);
 	struct read_options bad = OPTIONS("Bc", false, CALLGRIND_DEFAULT_FLOOR);
 	check_error(file, &bad, "no event Bc in this file (it has: Ir I1mr ILmr)");
+	/* KCachegrind's whole formula: Ir + 10 Bm + 10 L1m + 20 Ge + 100 L2m
+	 * + 100 LLm, Bm = Bim + Bcm (--branch-sim=yes), L2m the misses of
+	 * valgrind before 3.6 (I2mr D2mr D2mw), LLm those of later ones. */
+	s = read_as("events: Ir Bc Bcm Bi Bim Ge\nfl=a.c\nfn=f\n1 100 50 3 7 2 1\n", &cest, &info);
+	assert_string_equal(s, "f 170\n"); /* 100 + 10 * (3 + 2) + 20 * 1 */
+	free(s);
+	s = read_as("events: Ir I1mr D1mr D1mw I2mr D2mr D2mw\nfl=a.c\nfn=f\n1 1000 1 2 3 4 5 6\n",
+	        &cest, &info);
+	assert_string_equal(s, "f 2560\n"); /* 1000 + 10 * 6 + 100 * 15 */
+	free(s);
 }
 
 static void

@@ -111,6 +111,49 @@ test_perf(void **state)
 	assert_int_equal(DETECT("a;b 16\nabc def (x)\n", true), INPUT_FOLDED);
 }
 
+/*
+ * Selections whose header has no time and no event (or nothing at all):
+ * known by whole samples, header, perf's frame lines (a tab, the address
+ * right-aligned in 16 columns), a blank line. As perf 6.1 prints them.
+ */
+#define F1 "\t            1147 leaf (/tmp/prog)\n\t            11db main (/tmp/prog)\n"
+#define F2 "\t            1155 leaf\n\t            11af right\n"
+static void
+test_perf_weak_headers(void **state)
+{
+	(void)state;
+	/* -F comm,pid,tid,ip,sym,dso; -F comm,tid,ip,sym; -F pid,ip,sym. */
+	assert_int_equal(DETECT("prog 23429/23429 \n" F1 "\nprog 23429/23429 \n" F1 "\n", false),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("prog 23429 \n" F2 "\nprog 23429 \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("23429 \n" F2 "\n23429 \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	/* -F ip,sym: the header is empty; -F comm,ip,sym: the command alone;
+	 * -F period,ip,sym: right-aligned; -F +misc: a letter. */
+	assert_int_equal(DETECT("\n" F2 "\n\n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("prog \n" F2 "\nprog \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("    250000 \n" F2 "\n    250000 \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("U     \n" F2 "\nK     \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	/* +srcline, +insn (no blank line then), +srccode. */
+	assert_int_equal(
+	        DETECT("prog \n" F2 "  prog.c:3\n\nprog \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("\n" F2 " ilen: 6 insn: 81 fe\nU \n" F2 " ilen: 6\n", true),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(
+	        DETECT("prog \n" F2 "\n|3   int x;\nprog \n" F2 "\n", false), INPUT_PERF_SCRIPT);
+	/* The whole file of one sample. */
+	assert_int_equal(DETECT("prog \n" F2, true), INPUT_PERF_SCRIPT);
+	/* Folded text is none of these: stacks, tab-indented lines that are
+	 * no perf frames, a frame under a folded line, a long first line. */
+	assert_int_equal(DETECT("prog 23429\nprog;a 12\n", true), INPUT_FOLDED);
+	assert_int_equal(
+	        DETECT("a 1\n\t1155 leaf 3\n\na 1\n\t1155 leaf 3\n\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("a;b 1\n" F2 "a;c 2\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("main;a_long_function_name;b\n" F2 "\n", true), INPUT_FOLDED);
+	assert_int_equal(DETECT("\n\n\n", true), INPUT_FOLDED);
+}
+
 static void
 test_pprof(void **state)
 {
@@ -255,6 +298,7 @@ main(void)
 	        cmocka_unit_test(test_folded_stays_folded),
 	        cmocka_unit_test(test_callgrind),
 	        cmocka_unit_test(test_perf),
+	        cmocka_unit_test(test_perf_weak_headers),
 	        cmocka_unit_test(test_pprof),
 	        cmocka_unit_test(test_json),
 	        cmocka_unit_test(test_other_formats),

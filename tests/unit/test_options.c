@@ -542,7 +542,9 @@ test_peer_refusals(void **state)
 	USAGE("--theme", "--bgcolors", "blue", "a", "b");
 	USAGE("--normalize scales the base", "--factor", "2", "a", "b");
 	USAGE("chain palette", "--colors", "chain", "a", "b");
-	USAGE("--flamechart: not offered", "--flamechart", "a");
+	USAGE("--flamechart draws one profile in time order", "--flamechart", "a", "b");
+	USAGE("--flamechart draws stacks from the root: not with --reverse", "--flamechart",
+	        "--reverse", "a");
 	USAGE("--colors: unknown value 'hto'; did you mean 'hot'?", "-c", "hto", "a");
 	USAGE("long options take two dashes: '-focus'; write '--focus'", "-focus", "x", "a");
 }

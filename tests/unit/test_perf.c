@@ -245,6 +245,26 @@ test_comments_and_crlf(void **state)
  * [PID/]TID, [CPU], TIME:, PERIOD and EVENT:, frames at any indentation
  * and with addresses of any width.
  */
+/* Each header, followed by frames, `samples` times, reads as want. */
+static void
+check_headers(
+        const char *const *headers, size_t n, const char *frames, int samples, const char *want)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct buf in;
+		buf_init(&in);
+		for (int k = 0; k < samples; k++) {
+			buf_printf(&in, "%s%s", headers[i], frames);
+		}
+		char *got = read_as(in.data, NULL, NULL);
+		if (strcmp(got, want) != 0) {
+			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
+		}
+		free(got);
+		buf_finish(&in);
+	}
+}
+
 static void
 test_field_selections(void **state)
 {
@@ -261,19 +281,22 @@ test_field_selections(void **state)
 	        "prog  7998",
 	        "prog  7998  1000",
 	};
-	for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
-		struct buf in;
-		buf_init(&in);
-		buf_printf(&in,
-		        "%s\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n",
-		        headers[i]);
-		char *got = read_as(in.data, NULL, NULL);
-		if (strcmp(got, "prog;_start;leaf 1\n") != 0) {
-			fail_msg("header \"%s\" read as \"%s\"", headers[i], got);
-		}
-		free(got);
-		buf_finish(&in);
-	}
+	check_headers(headers, sizeof headers / sizeof headers[0],
+	        "\n\t     1157 leaf+0x1e (/tmp/prog)\n\td70 _start (/lib/ld.so)\n\n", 1,
+	        "prog;_start;leaf 1\n");
+	/* Without the command (-F pid,ip,sym; tid; -F +misc; -F ip,sym, whose
+	 * header is empty): the outermost frame is the root. */
+	static const char *const bare[] = {"  7998 ", "7998/7999", "U     ", "    250000 ", ""};
+	check_headers(bare, sizeof bare / sizeof bare[0],
+	        "\n\t            1157 leaf+0x1e\n\t             d70 _start\n\n", 2,
+	        "_start;leaf 2\n");
+	/* The command alone (-F comm,ip,sym); the lines perf prints beside
+	 * the frames: +srcline under each, +insn after them (no blank line
+	 * then: the next sample's empty header follows), +srccode after. */
+	check("prog \n\t    1157 leaf\n  prog.c:3\n\t     d70 _start\n  ??:0\n\n|3   int x;\n"
+	      "prog \n\t    1157 leaf\n\n",
+	        "prog;_start;leaf 1\nprog;leaf 1\n");
+	check("\n\t    1157 leaf\n ilen: 6 insn: 81 fe\n\n\t    1157 leaf\n ilen: 6\n", "leaf 2\n");
 	/* A command of several words, and frames with no indentation. */
 	check("Web Content 77 1.5: 1 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n"
 	      "4005b1 main (/bin/x)\n\n",
@@ -354,6 +377,13 @@ test_malformed(void **state)
 	check_error("prog 1 1.1: 1 cycles: \n\t10 a (/p)\n\nprog x y\n", NULL,
 	        "f.perf:4: not a perf script sample");
 	check_error("prog 1 1.1: 1 cycles\n", NULL, "f.perf:1: not a perf script sample");
+	/* A short line is the command alone only above frames. */
+	check_error(
+	        "prog \n\t10 a (/p)\n\nnot a sample\n", NULL, "f.perf:4: not a perf script sample");
+	/* Frames with no header after a sample's blank line: not -F ip,sym,
+	 * whose empty header is a second blank line. */
+	check_error("prog 1 1.1: 1 cycles: \n\n\t10 a (/p)\n", NULL,
+	        "f.perf:3: not a perf script sample");
 	check_error("# only comments\n\n", NULL, "f.perf: no sample in the input");
 	/* A sample's frames make one folded line: at most 16 MiB, like a folded line. */
 	struct buf big;

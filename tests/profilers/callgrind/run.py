@@ -16,6 +16,9 @@ direct recursion, a two-function cycle), runs it under valgrind's callgrind
   - by default the C runtime's frames under main are one frame, (below
     main): the kept stacks (--show-below-main, used for the checks above)
     with that rule applied here equal the drawn ones.
+  - a thin branch under the expansion floor of the larger of two profiles
+    is drawn the same in both (one floor for both sides), and exactly with
+    --separate-callers.
 Then files of formats difffold does not read, made by the real tools where
 this machine has them (perf.data when perf may
 record here, else a message says so; tests/perf reads perf script), and
@@ -245,6 +248,50 @@ def check_refusals(exe, tmp, prog):
     refused(exe, data, "perf.data")
 
 
+SCALED = r"""
+#include <stdlib.h>
+static volatile long sink;
+__attribute__((noinline)) static void rare_leaf(void) { sink += 3; }
+__attribute__((noinline)) static void rare(void) { rare_leaf(); }
+__attribute__((noinline)) static void busy(long n) { for (long i = 0; i < n; i++) sink += i; }
+int main(int argc, char **argv)
+{
+	busy(atol(argv[1]));
+	rare();
+	return 0;
+}
+"""
+
+
+def check_floor(exe, tmp):
+    """A thin branch (rare, a few instructions) under the expansion floor
+    of the larger profile only: the floor is the same for both sides, so the
+    branch is drawn the same way in base and head (never removed + new), and
+    with --separate-callers it is exact in both (no [unexpanded] frame)."""
+    src = os.path.join(tmp, "scaled.c")
+    with open(src, "w") as f:
+        f.write(SCALED)
+    prog = os.path.join(tmp, "scaled")
+    run([os.environ.get("CC", "cc"), "-O1", src, "-o", prog], check=True)
+    for opts, label in (([], "without contexts"), (["--separate-callers=20"], "--separate-callers=20")):
+        outs = []
+        for n in ("1000", "3000000"):
+            out = os.path.join(tmp, "scaled-%s.out" % n)
+            run(["valgrind", "--tool=callgrind"] + opts + ["--callgrind-out-file=" + out, prog, n],
+                check=True)
+            outs.append(out)
+        p = run([exe, "-f", "folded"] + outs)
+        lines = [l.rsplit(" ", 2) for l in p.stdout.decode("utf-8", "replace").splitlines()]
+        thin = [(stack, int(b), int(h)) for stack, b, h in lines if "rare" in stack]
+        one_sided = [t for t in thin if (t[1] == 0) != (t[2] == 0)]
+        check(p.returncode == 0 and thin and not one_sided,
+              "callgrind %s: a thin branch is drawn the same in both sides (%s)"
+              % (label, "; ".join("%s %d %d" % t for t in thin)[:300]))
+        if opts:
+            check(not any("[unexpanded]" in stack for stack, _, _ in thin),
+                  "callgrind %s: the thin branch keeps its exact path" % label)
+
+
 def main(argv):
     exe = os.path.abspath(argv[1])
     tmp = tempfile.mkdtemp(prefix="difffold-callgrind-")
@@ -275,6 +322,7 @@ def main(argv):
         check_contexts(exe, ctx)
         check_output(exe, tmp, cg, ctx, cache)
         check_refusals(exe, tmp, prog)
+        check_floor(exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed" % (len(passed), len(failures)))

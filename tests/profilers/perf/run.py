@@ -11,7 +11,8 @@ documented rules (docs/input.md):
   - the total equals the number of samples (the sample header lines), and
     with --weight period the sum of their periods;
   - the header says how many samples of which event were read;
-  - every perf script -F field selection reads to the same stacks;
+  - every perf script -F selection of perf-script(1)'s examples and every
+    field it lists is recognised and reads to the same stacks;
   - the C runtime's frames under main are one frame, (below main), unless
     --show-below-main keeps them (tests/profilers/below_main.py);
   - two events are refused with their list unless --event picks one;
@@ -189,10 +190,12 @@ def check_g(exe, tmp, prog):
           "perf.data is refused with the perf script command (%s)" % err.strip()[:100])
 
 
-# perf script -F selections: with or without time, cpu, pid/tid, period,
-# event, dso. The last keeps neither a time, an event nor the dso, so it is
-# not recognised (`COMM TID` and `ADDRESS SYMBOL` lines could be folded
-# text) and is read with --input-format perf.
+# perf script -F selections. The man page's examples (perf-script(1), -F),
+# with or without time, cpu, pid/tid, period, event, dso; then each field
+# the man page lists added to ip,sym and to the default fields. Every one is
+# recognised without --input-format: a header of fields or of none at all
+# (-F ip,sym prints it empty) is known by the sample's shape, its frame lines
+# and the blank line after them.
 SELECTIONS = [
     "comm,tid,time,event,ip,sym,dso",
     "comm,tid,event,ip,sym,dso",
@@ -203,32 +206,70 @@ SELECTIONS = [
     "comm,event,ip,sym",
     "comm,tid,ip,sym,dso",
     "comm,pid,tid,ip,sym",
+    "comm,tid,ip,sym",
+    "comm,ip,sym",
+    "pid,ip,sym",
+    "tid,ip,sym,dso",
+    "pid,tid,ip,sym",
+    "ip,sym",
+    "ip,sym,dso",
+    "sw:comm,tid,time,ip,sym",
+    "-cpu,+insn",
+    "sw:-cpu,-period",
+    "+misc",
 ]
+# The fields perf-script(1) lists for -F (perf 6.1).
+DOCUMENTED_FIELDS = (
+    "comm tid pid time cpu event trace ip sym dso addr symoff srcline period iregs uregs "
+    "brstack brstacksym flags bpf-output brstackinsn brstackinsnlen brstackoff callindent "
+    "insn insnlen synth phys_addr metric misc srccode ipc data_page_size code_page_size "
+    "ins_lat machine_pid vcpu").split()
+
+
+def without_command(stacks):
+    """The stacks of a selection without comm: no command frame at the root."""
+    out = collections.Counter()
+    for stack, n in stacks.items():
+        out[stack.split(";", 1)[1] if ";" in stack else "[unknown]"] += n
+    return out
 
 
 def check_fields(exe, tmp, prog):
     """Every selection reads to the same stacks as perf's default fields
-    (recorded with --sample-cpu, so that the cpu field can be printed)."""
+    (recorded with --sample-cpu, so that the cpu field can be printed),
+    without the command frame when the selection leaves comm out."""
     made, err = record(tmp, prog, "fields", ["-g", "--sample-cpu"])
     if not made:
         check(False, "perf record -g --sample-cpu works here (%s)" % err[:200])
         return
     data, default = made
     want, _ = folded(exe, default)
-    for sel in SELECTIONS:
+    selections = SELECTIONS + ["ip,sym," + f for f in DOCUMENTED_FIELDS] + [
+        "comm,tid,time,event,ip,sym,dso," + f for f in DOCUMENTED_FIELDS]
+    refused = []
+    for sel in selections:
         text = os.path.join(tmp, "fields.perf")
         p = run(["perf", "script", "-i", data, "-F", sel])
-        if p.returncode != 0:
-            check(False, "perf script -F %s works here (%s)"
-                  % (sel, p.stderr.decode("utf-8", "replace").strip()[:200]))
+        err = p.stderr.decode("utf-8", "replace")
+        # perf prints nothing for a field this recording lacks (addr,
+        # iregs... of a cpu-clock sample), or which it ignores and prints its
+        # default fields instead (bpf-output): not the file asked for.
+        if p.returncode != 0 or not p.stdout.strip() or "not valid for" in err:
+            refused.append(sel)
             continue
         with open(text, "wb") as f:
             f.write(p.stdout)
-        forced = ["--input-format", "perf"] if sel == SELECTIONS[-1] else []
-        got, err = folded(exe, text, *forced)
-        check(got == want, "perf script -F %s%s: the same stacks as the default fields%s"
-              % (sel, " (--input-format perf)" if forced else "",
-                 " " + err.strip()[:160] if err else ""))
+        fields = sel.split(":")[-1].split(",")
+        # -F +x,-y changes the default fields, which hold comm.
+        has_comm = "comm" in fields or fields[0].startswith(("-", "+"))
+        expect = want if has_comm else without_command(want)
+        got, err = folded(exe, text)
+        check(got == expect, "perf script -F %s: recognised, the same stacks as the default "
+              "fields%s%s" % (sel, "" if has_comm else " without the command",
+                              " " + err.strip()[:160] if err else ""))
+    # Not counted as passed: perf itself prints no such file here.
+    print("# perf script refuses these selections for a cpu-clock recording: " +
+          " ".join(refused))
 
 
 def check_events(exe, tmp, prog):
