@@ -66,6 +66,24 @@ escape_add_marker(struct buf *b, uint32_t cp)
 	buf_printf(b, "<U+%04" PRIX32 ">", cp);
 }
 
+/* ---- frame names ------------------------------------------------------- */
+
+bool
+escape_frame_bytes(char *s, size_t len, bool semicolon)
+{
+	bool changed = false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n' || s[i] == '\r') {
+			s[i] = ' ';
+			changed = true;
+		} else if (semicolon && s[i] == ';') {
+			s[i] = ':';
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 /* ---- XML ---------------------------------------------------------------- */
 
 /*
