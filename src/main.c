@@ -202,6 +202,31 @@ gates_usable(const struct tree *t, const struct options *o)
 	return ok;
 }
 
+/*
+ * --normalize scales the base to the head's total: a side whose total is 0
+ * leaves nothing to scale (every change would read 0, "neutral"), so the
+ * run stops instead of drawing that.
+ */
+static bool
+normalize_usable(const struct tree *t, const struct options *o)
+{
+	if (!o->tree.normalize || !t->differential) {
+		return true;
+	}
+	const struct tree_node *root = tree_node(t, TREE_ROOT);
+	for (int side = 0; side < 2; side++) {
+		if (count_is_zero(tree_node_total(t, root, (enum side)side))) {
+			fprintf(stderr,
+			        "difffold: --normalize: the %s's total is 0, so there is nothing "
+			        "to "
+			        "scale; drop --normalize to compare the counts as they are\n",
+			        side == SIDE_BASE ? "base" : "head");
+			return false;
+		}
+	}
+	return true;
+}
+
 static int
 run(const struct options *opt)
 {
@@ -218,6 +243,10 @@ run(const struct options *opt)
 	}
 	const struct options eff = with_input(opt, &info);
 	const struct options *o = &eff;
+	if (!normalize_usable(t, o)) {
+		input_tree_destroy(t);
+		return EXIT_INPUT;
+	}
 	if (!gates_usable(t, o)) {
 		input_tree_destroy(t);
 		return EXIT_USAGE;

@@ -94,8 +94,10 @@ parse_number(
 {
 	char *end;
 	errno = 0;
+	/* Decimal only: strtod would read 0x10 as 16, and skip white space. */
+	bool decimal = arg[strspn(arg, "0123456789.eE+-")] == '\0';
 	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
+	if (!decimal || errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
 		snprintf(err->msg, sizeof(err->msg), "%s: invalid value '%s' (expected %g to %g)",
 		        opt, arg, min, max);
 		return false;
