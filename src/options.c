@@ -46,6 +46,7 @@ options_init(struct options *o)
 	o->gate_min_share = OPTIONS_DEFAULT_GATE_MIN_SHARE;
 	o->significance = OPTIONS_DEFAULT_SIGNIFICANCE;
 	o->snapshot = -1;
+	o->max_output_mb = -1;
 }
 
 void
@@ -402,6 +403,8 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		}
 		o->tree.max_nodes = (uint32_t)v;
 		return true;
+	case OPT_MAX_OUTPUT_MB:
+		return parse_number(arg, "--max-output-mb", 0, 1e9, &o->max_output_mb, err);
 	case OPT_MIN_WIDTH:
 		return parse_min_width(o, arg, err);
 	case OPT_WIDTH:

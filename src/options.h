@@ -87,6 +87,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	/* outputs */
 	struct output_spec *outputs;
 	size_t output_count;
+	double max_output_mb; /* --max-output-mb, 0 no limit; -1 not given (options_output_limit) */
 	enum json_layout json_layout;
 	/* picture */
 	enum widths widths;

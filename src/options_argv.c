@@ -24,6 +24,7 @@ const struct option options_long[] = {
         {"normalize", no_argument, NULL, OPT_NORMALIZE},
         {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
         {"max-frames", required_argument, NULL, OPT_MAX_FRAMES},
+        {"max-output-mb", required_argument, NULL, OPT_MAX_OUTPUT_MB},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"widths", required_argument, NULL, OPT_WIDTHS},

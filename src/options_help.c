@@ -49,6 +49,8 @@ const char options_usage_text[] =
         "                        (default 0.001, i.e. 0.1%)\n"
         "  --max-frames N        fail when the merged tree would have more than N frames\n"
         "                        (default 10000000)\n"
+        "  --max-output-mb N     fail when an output would pass N MiB (0: no limit;\n"
+        "                        default 64 times the inputs' size, at least 256)\n"
         "  --exact-names         compare names byte for byte: no volatile-name rules\n"
         "                        (Rust hashes, clone suffixes, closure numbers...)\n"
         "  --no-match            match nothing across builds: no volatile-name rules,\n"

@@ -378,8 +378,39 @@ out_open(struct out *o, const char *path, struct diag *err)
 }
 
 void
+out_set_limit(struct out *o, uint64_t bytes)
+{
+	o->limit = bytes;
+}
+
+bool
+out_fits(struct out *o, uint64_t more)
+{
+	if (o->over) {
+		return false;
+	}
+	if (o->fd < 0 || !o->limit) {
+		return true;
+	}
+	uint64_t now = o->written + o->b.len;
+	if (now + more >= now && now + more <= o->limit) {
+		return true;
+	}
+	o->over = true;
+	if (!o->error) {
+		o->error = EFBIG;
+	}
+	buf_reset(&o->b);
+	return false;
+}
+
+void
 out_flush(struct out *o)
 {
+	if (!out_fits(o, 0)) {
+		return;
+	}
+	o->written += o->b.len;
 	size_t done = 0;
 	while (o->fd >= 0 && done < o->b.len && !o->error) {
 		ssize_t n = write(o->fd, o->b.data + done, o->b.len - done);

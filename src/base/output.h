@@ -28,6 +28,7 @@
 #define DIFFFOLD_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -41,6 +42,9 @@ struct out {
 	char *target; /* path the temporary file replaces (links resolved) */
 	char *tmp_path; /* temporary file until committed */
 	int error; /* first errno of a failed write, 0 if none */
+	uint64_t limit; /* bytes the output may reach, 0: no limit (out_set_limit) */
+	uint64_t written; /* bytes written so far */
+	bool over; /* the limit was reached: error is EFBIG, nothing more is written */
 };
 
 /*
@@ -67,6 +71,19 @@ void out_init_memory(struct out *o);
 /* path NULL means standard output. */
 bool out_open(struct out *o, const char *path, struct diag *err);
 void out_flush(struct out *o);
+/*
+ * A bound on the bytes written (0: none). Past it the output fails as a
+ * full disk would (EFBIG, o->over set; out_commit removes the temporary
+ * file) and writes nothing more; a backend that may write much stops at
+ * o->error. Memory outputs are not bounded.
+ */
+void out_set_limit(struct out *o, uint64_t bytes);
+/*
+ * Whether `more` bytes beyond what was written and buffered stay within the
+ * limit; if not, the output fails as above before writing them: a backend
+ * that knows its size ahead refuses before its first byte.
+ */
+bool out_fits(struct out *o, uint64_t more);
 
 static inline void
 out_maybe_flush(struct out *o)
