@@ -34,6 +34,7 @@ struct transform {
 	bool focus_root, collapse;
 	/* Summed from the runs as they end; atomic, as trees may be built on several threads. */
 	_Atomic uint64_t frames, lookups, names, regex_calls, dropped;
+	_Atomic uint64_t spent; /* match-limit units charged to the budget (limit_retry) */
 };
 
 /* What the steps make of one distinct name: the cache entry. */
@@ -63,6 +64,8 @@ struct transform_run {
 	struct intern *renamed; /* rewritten names, each once */
 	pcre2_general_context *gcx;
 	pcre2_match_data *md;
+	pcre2_match_context *mcx; /* its match limit: limit_first, limit_retry */
+	uint64_t limit; /* the match limit set in mcx */
 	char *subject; /* a new name, copied for PCRE2 (see room) */
 	size_t subject_cap;
 	char *sub[2]; /* --replace's output, and its input after the first */
@@ -471,6 +474,10 @@ transform_run_create(const struct transform *tf)
 		run->gcx = xmalloc(SIZE_MAX); /* out of memory: xmalloc's message */
 	}
 	run->md = pcre2_match_data_create(tf->ovector_pairs, run->gcx);
+	run->mcx = pcre2_match_context_create(run->gcx);
+	if (!run->md || !run->mcx) {
+		xmalloc(SIZE_MAX); /* out of memory: xmalloc's message */
+	}
 	run->renamed = intern_create();
 	buf_init(&run->out);
 	buf_init(&run->prev);
@@ -494,6 +501,7 @@ transform_run_destroy(struct transform_run *run)
 	intern_destroy(run->renamed);
 	buf_finish(&run->out);
 	pcre2_match_data_free(run->md);
+	pcre2_match_context_free(run->mcx);
 	pcre2_general_context_free(run->gcx);
 	free(run->subject);
 	free(run->sub[0]);
@@ -511,6 +519,58 @@ pcre_failure(struct transform_run *run, const struct rule *r, int rc)
 	PCRE2_UCHAR msg[200];
 	pcre2_get_error_message(rc, msg, sizeof(msg));
 	refuse(run->reason, sizeof(run->reason), option_names[r->kind], r->arg, (const char *)msg);
+}
+
+/*
+ * The patterns' work, bounded over the whole run. PCRE2's match limit stops
+ * one name (10,000,000 units, its default), but a profile may hold any
+ * number of names just below it: 2,000 names against --hide '^(a+)+$' took
+ * minutes. PCRE2 does not say what a match used, so each call first runs
+ * with a limit of MATCH_FREE units, free: a usual name needs far fewer.
+ * A name that needs more is run again with twice the limit, up to
+ * MATCH_NAME_LIMIT, each retry's limit charged to the run's budget,
+ * MATCH_BUDGET units over every name of both sides: so the charge is at
+ * most about twice the work, and the work past the free tries is bounded.
+ */
+#define MATCH_FREE 10000u
+#define MATCH_NAME_LIMIT 10000000u
+#define MATCH_BUDGET 100000000u
+
+static void
+limit_first(struct transform_run *run)
+{
+	if (run->limit != MATCH_FREE) {
+		run->limit = MATCH_FREE;
+		pcre2_set_match_limit(run->mcx, MATCH_FREE);
+	}
+}
+
+/*
+ * After PCRE2_ERROR_MATCHLIMIT from a call of r: true when it may run again
+ * with a higher limit (charged), false with run->reason set when the name's
+ * limit or the run's budget is spent.
+ */
+static bool
+limit_retry(struct transform_run *run, const struct rule *r)
+{
+	if (run->limit >= MATCH_NAME_LIMIT) {
+		pcre_failure(run, r, PCRE2_ERROR_MATCHLIMIT);
+		return false;
+	}
+	uint64_t next = run->limit * 2 < MATCH_NAME_LIMIT ? run->limit * 2 : MATCH_NAME_LIMIT;
+	if (atomic_fetch_add(&run->tf->spent, next) + next > MATCH_BUDGET) {
+		char why[200];
+		snprintf(why, sizeof(why),
+		        "the patterns' backtracking passed its budget of %u million steps over "
+		        "all names: the pattern backtracks too much on these names (a nested "
+		        "quantifier such as (a+)+ is exponential); simplify it",
+		        MATCH_BUDGET / 1000000u);
+		refuse(run->reason, sizeof(run->reason), option_names[r->kind], r->arg, why);
+		return false;
+	}
+	run->limit = next;
+	pcre2_set_match_limit(run->mcx, (uint32_t)next);
+	return true;
 }
 
 /*
@@ -541,6 +601,7 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 		room(&run->sub[slot], &run->sub_cap[slot], len < 128 ? 256 : 2 * len);
 	}
 	run->regex_calls++;
+	limit_first(run);
 	for (;;) {
 		PCRE2_SIZE n = run->sub_cap[slot];
 		/* s is never run->sub[slot] (see rewrite), which room just replaced.
@@ -548,8 +609,14 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 		int rc = pcre2_substitute(r->code, (PCRE2_SPTR)s, len, 0,
 		        PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
 		                PCRE2_SUBSTITUTE_UNSET_EMPTY,
-		        run->md, NULL, (PCRE2_SPTR)r->repl, r->repl_len,
+		        run->md, run->mcx, (PCRE2_SPTR)r->repl, r->repl_len,
 		        (PCRE2_UCHAR *)run->sub[slot], &n);
+		if (rc == PCRE2_ERROR_MATCHLIMIT) {
+			if (!limit_retry(run, r)) {
+				return false;
+			}
+			continue;
+		}
 		if (rc == PCRE2_ERROR_NOMEMORY && n <= BOUND_NAME) {
 			room(&run->sub[slot], &run->sub_cap[slot], n + 1);
 			continue;
@@ -580,7 +647,14 @@ static int
 matches(struct transform_run *run, const struct rule *r, const char *s, size_t len)
 {
 	run->regex_calls++;
-	int rc = pcre2_match(r->code, (PCRE2_SPTR)s, len, 0, 0, run->md, NULL);
+	limit_first(run);
+	int rc;
+	while ((rc = pcre2_match(r->code, (PCRE2_SPTR)s, len, 0, 0, run->md, run->mcx)) ==
+	        PCRE2_ERROR_MATCHLIMIT) {
+		if (!limit_retry(run, r)) {
+			return -1;
+		}
+	}
 	if (rc >= 0) {
 		return 1;
 	}

@@ -60,10 +60,74 @@ def options(exe, tmp):
            None if ok else "exit %d, %r" % (p.returncode, p.stderr))
 
 
+def deep_speedscope(depth):
+    """An evented speedscope profile of one chain `depth` frames deep, each
+    frame with time of its own: its -f folded output grows with depth squared."""
+    frames = ",".join('{"name":"f%d"}' % i for i in range(depth))
+    events = ['{"type":"O","frame":%d,"at":%d}' % (i, i) for i in range(depth)]
+    events += ['{"type":"C","frame":%d,"at":%d}' % (i, 2 * depth - i) for i in
+               reversed(range(depth))]
+    return ('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+            '"shared":{"frames":[%s]},"profiles":[{"type":"evented","name":"p",'
+            '"unit":"none","startValue":0,"endValue":%d,"events":[%s]}]}'
+            % (frames, 2 * depth, ",".join(events))).encode()
+
+
+def output_size(exe, tmp):
+    """Item 2: an output past its limit fails with the limit named, before
+    or while it is written, and leaves no file behind."""
+    sub = os.path.join(tmp, "size")
+    os.mkdir(sub)
+    deep = os.path.join(sub, "deep.json.gz")
+    with gzip.open(deep, "wb") as f:
+        f.write(deep_speedscope(20000))
+    # About 1.2 GB of folded text from a 150 KB file: past the default limit.
+    out = os.path.join(sub, "deep.folded")
+    p = run(exe, "-o", out, deep)
+    ok = (p.returncode == 1 and b"the output would be larger than 256 MiB" in p.stderr and
+          b"--max-output-mb" in p.stderr and not os.path.exists(out) and not leftovers(sub))
+    record("-f folded of a deep profile stops at the default limit",
+           None if ok else "exit %d, %r, %r" % (p.returncode, p.stderr, os.listdir(sub)))
+    p = run(exe, "-f", "folded", deep)
+    record("... on standard output too, before its first byte",
+           None if p.returncode == 1 and not p.stdout else "exit %d, %d bytes" % (
+               p.returncode, len(p.stdout)))
+    # The SVG: a byte limit while it is written; an existing file stays.
+    svg = write(os.path.join(sub, "old.svg"), b"old")
+    small = write(os.path.join(sub, "chain.folded"),
+                  b";".join(b"f%d" % i for i in range(3000)) + b" 1\n")
+    p = run(exe, "--max-output-mb", "0.1", "-o", svg, small, small)
+    with open(svg, "rb") as f:
+        kept = f.read() == b"old"
+    ok = p.returncode == 1 and b"larger than 0 MiB" not in p.stderr and kept and \
+        b"--max-output-mb" in p.stderr and not leftovers(sub)
+    record("an SVG past --max-output-mb fails, the old file stays",
+           None if ok else "exit %d, %r, kept %s" % (p.returncode, p.stderr, kept))
+    p = run(exe, "--max-output-mb", "0", "-o", os.path.join(sub, "ok.svg"), small, small)
+    record("--max-output-mb 0 lifts the limit", None if p.returncode == 0 else p.stderr)
+
+
+def pattern_budget(exe, tmp):
+    """Item 5: the patterns' work over all names is bounded: names that
+    each stay under PCRE2's per-name limit cannot add up to minutes."""
+    names = b"".join(b"main;%s%d 1\n" % (b"a" * 20 + b"b", i) for i in range(300))
+    hostile = write(os.path.join(tmp, "backtrack.folded"), names)
+    p = run(exe, "--hide", "^(a+)+$", "-f", "folded", hostile)
+    ok = (p.returncode == 1 and b"backtrack.folded:" in p.stderr and
+          b"passed its budget" in p.stderr and not p.stdout)
+    record("--hide '^(a+)+$' on 300 backtracking names stops at the budget",
+           None if ok else "exit %d, %r" % (p.returncode, p.stderr[:300]))
+    plain = write(os.path.join(tmp, "plain.folded"),
+                  b"".join(b"main;ns::f%d<int>::g 1\n" % i for i in range(3000)))
+    p = run(exe, "--replace", "^(\\w+)::(.*)$=$2", "--hide", "<.*>", "-f", "folded", plain)
+    record("usual patterns on 3,000 names stay within the budget",
+           None if p.returncode == 0 else p.stderr[:300])
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="difffold-hardening-") as tmp:
-        for section in (options,):
+        for section in (options, output_size, pattern_budget):
             section(exe, tmp)
     failed = 0
     for i, (name, why) in enumerate(RESULTS, 1):
