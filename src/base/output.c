@@ -252,7 +252,6 @@ resolve(const char *path, struct where *w, struct diag *err)
 		bool known = realpath(dir, real) != NULL;
 		free(dir);
 		w->fd = known ? own_fd(real, base_of(cur)) : -1;
-		bool in_dev = known && has_prefix_dir(real, "/dev");
 		bool in_proc = known && has_prefix_dir(real, "/proc");
 		w->exists = lstat(cur, &w->sb) == 0;
 		if (w->fd >= 0) {
@@ -268,7 +267,9 @@ resolve(const char *path, struct where *w, struct diag *err)
 			free(cur);
 			cur = next;
 			continue;
-		} else if (in_dev || in_proc || (w->exists && !S_ISREG(w->sb.st_mode))) {
+		} else if (in_proc || (w->exists && !S_ISREG(w->sb.st_mode))) {
+			/* A regular file under /dev (/dev/shm/...) is replaced as
+			 * anywhere else: in place, a failed write would cut it. */
 			w->how = HOW_IN_PLACE;
 		} else {
 			w->how = HOW_REPLACE;

@@ -16,8 +16,9 @@
  *     refused, as cp(1) would;
  *   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are our own
  *     descriptor N, written through a duplicate (no new open, no truncation);
- *   - a device, FIFO or socket, and anything in /dev or /proc, is opened and
- *     written in place: nothing there is ever created by rename.
+ *   - a device, FIFO or socket, and anything in /proc, is opened and written
+ *     in place: nothing there is ever created by rename. A regular file in
+ *     /dev (/dev/shm) is replaced as anywhere else.
  *
  * Live temporary files are kept in a fixed table that a signal handler can
  * read: out_catch_signals removes them on the usual termination signals,

@@ -124,10 +124,46 @@ def pattern_budget(exe, tmp):
            None if p.returncode == 0 else p.stderr[:300])
 
 
+def dev_files(exe, tmp):
+    """Item 6: a regular file under /dev (/dev/shm) is replaced atomically,
+    so a failed write leaves it whole; hard links are split as documented."""
+    a = write(os.path.join(tmp, "d.folded"), b"main;work 5\n")
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK):
+        target = os.path.join(shm, "difffold-hardening-%d.svg" % os.getpid())
+        try:
+            write(target, b"old contents")
+            p = run(exe, "--max-output-mb", "0.001", "-o", target, a, a)
+            with open(target, "rb") as f:
+                kept = f.read() == b"old contents"
+            left = [n for n in os.listdir(shm) if n.startswith(".difffold-")]
+            record("a failed write leaves a regular file under /dev/shm whole",
+                   None if p.returncode == 1 and kept and not left
+                   else "exit %d, kept %s, left %r" % (p.returncode, kept, left))
+            p = run(exe, "-o", target, a, a)
+            with open(target, "rb") as f:
+                new = f.read().startswith(b"<?xml")
+            record("... and a good one replaces it", None if p.returncode == 0 and new
+                   else "exit %d, %r" % (p.returncode, p.stderr))
+        finally:
+            if os.path.exists(target):
+                os.unlink(target)
+    else:
+        print("# /dev/shm is not writable here: its checks are left out")
+    one = write(os.path.join(tmp, "one.svg"), b"old")
+    two = os.path.join(tmp, "two.svg")
+    os.link(one, two)
+    p = run(exe, "-o", one, a, a)
+    with open(one, "rb") as f1, open(two, "rb") as f2:
+        ok = f1.read().startswith(b"<?xml") and f2.read() == b"old"
+    record("a hard-linked file is replaced under its name (formats.md)",
+           None if p.returncode == 0 and ok else "exit %d" % p.returncode)
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="difffold-hardening-") as tmp:
-        for section in (options, output_size, pattern_budget):
+        for section in (options, output_size, pattern_budget, dev_files):
             section(exe, tmp)
     failed = 0
     for i, (name, why) in enumerate(RESULTS, 1):
