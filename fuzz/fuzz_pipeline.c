@@ -349,10 +349,10 @@ read_side(struct tree *t, struct runs *runs, const char *name, const char *data,
 	for (;;) {
 		const char *mark = find(data, len, run_mark, sizeof(run_mark) - 1);
 		size_t n = mark ? (size_t)(mark - data) : len;
-		if (!read_part(t, name, data, n, mode, o, three_column)) {
-			return false;
+		if (!read_part(t, name, data, n, mode, o, three_column) ||
+		        !runs_take(runs, t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD)) {
+			return false; /* an all-zero run is refused, as the CLI does */
 		}
-		runs_take(runs, t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD);
 		if (!mark) {
 			return true;
 		}

@@ -160,10 +160,24 @@ def dev_files(exe, tmp):
            None if p.returncode == 0 and ok else "exit %d" % p.returncode)
 
 
+def zero_run(exe, tmp):
+    """Item 4: an all-zero run is refused under --runs (it has no total to
+    take shares of), naming its file."""
+    one = write(os.path.join(tmp, "r1.folded"), b"a;b 5\n")
+    zero = write(os.path.join(tmp, "r0.folded"), b"a;b 0\n")
+    two = write(os.path.join(tmp, "r2.folded"), b"a;b 7\n")
+    p = run(exe, "--runs", "-f", "text", "--base", one, "--base", zero, "--head", two,
+            "--head", two)
+    ok = (p.returncode == 1 and b"r0.folded: --runs: this run's total is 0" in p.stderr and
+          not p.stdout)
+    record("--runs refuses an all-zero run", None if ok else "exit %d, %r" % (
+        p.returncode, p.stderr))
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="difffold-hardening-") as tmp:
-        for section in (options, output_size, pattern_budget, dev_files):
+        for section in (options, output_size, pattern_budget, dev_files, zero_run):
             section(exe, tmp)
     failed = 0
     for i, (name, why) in enumerate(RESULTS, 1):
