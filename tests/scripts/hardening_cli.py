@@ -174,10 +174,49 @@ def zero_run(exe, tmp):
         p.returncode, p.stderr))
 
 
+STUCK_FONTCONFIG = b"""
+#include <unistd.h>
+typedef int FcBool;
+/* fontconfig that never finishes building its fonts. */
+FcBool FcConfigBuildFonts(void *config) { (void)config; for (;;) pause(); return 1; }
+"""
+
+
+def stuck_fonts(exe, tmp):
+    """Item 8: whatever fontconfig does (here: never returns while building
+    its fonts), drawing a PDF ends in bounded time, exit 1, nothing left."""
+    cc = next((c for c in ("cc", "gcc", "clang") if any(
+        os.access(os.path.join(d, c), os.X_OK) for d in os.environ.get("PATH", "").split(":"))),
+        None)
+    if not cc:
+        print("# no C compiler: the stuck-fontconfig check is left out")
+        return
+    sub = os.path.join(tmp, "stuck")
+    os.mkdir(sub)
+    src = write(os.path.join(sub, "stuck.c"), STUCK_FONTCONFIG)
+    shim = os.path.join(sub, "stuck.so")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", shim, src], check=True)
+    a = write(os.path.join(sub, "s.folded"), b"main;work 5\n")
+    out = os.path.join(sub, "out.pdf")
+    env = dict(os.environ, LD_PRELOAD=shim)
+    try:
+        p = subprocess.run([exe, "-o", out, a, a], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
+                           timeout=90)
+        why = None
+        if p.returncode != 1 or b"no progress in 30 s" not in p.stderr:
+            why = "exit %d, %r" % (p.returncode, p.stderr[-300:])
+        elif os.path.exists(out) or leftovers(sub):
+            why = "left behind: %r" % os.listdir(sub)
+    except subprocess.TimeoutExpired:
+        why = "still drawing after 90 s"
+    record("a PDF whose fontconfig never finishes ends, exit 1", why)
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="difffold-hardening-") as tmp:
-        for section in (options, output_size, pattern_budget, dev_files, zero_run):
+        for section in (options, output_size, pattern_budget, dev_files, zero_run, stuck_fonts):
             section(exe, tmp)
     failed = 0
     for i, (name, why) in enumerate(RESULTS, 1):
