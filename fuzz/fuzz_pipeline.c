@@ -11,7 +11,7 @@
  *            bit 4 min-width in percent, bits 5-7 size preset
  *   byte 2   min-width value
  *   byte 3   palette, min-delta and --top
- *   rest     BASE "\n--\n" HEAD ["\n--\n" LABEL]; without a separator the
+ *   rest     BASE "\n--\n" HEAD ["\n--\n" LABEL] ["\n--opts\n" WORDS]; without a separator the
  *            rest is one profile read as the CLI reads a single file
  *            (2 or 3 columns decided by the first line). Each profile's
  *            reader is chosen by its content as the CLI chooses it: a
@@ -24,6 +24,13 @@
  *            default) or a massif file (snapshot 1 when strict is set, else
  *            the peak); other known
  *            formats are refused.
+ *            WORDS, one a line, are command-line options read by
+ *            options_parse as the CLI reads them (--hide, --replace,
+ *            --focus, --focus-root, --exclude, --skip-frames,
+ *            --collapse-recursion, --runs, the gates, --objects...); an
+ *            input whose words options_parse refuses is skipped. With
+ *            --runs, "\n-r-\n" splits BASE and HEAD into runs, each one
+ *            file of its side.
  *
  * Beyond "no crash, no leak" it checks properties every output must have
  * whatever the names are: JSON (nested and flat) and SVG are valid UTF-8
@@ -48,6 +55,7 @@
 #include "output.h"
 #include "png.h"
 #include "report.h"
+#include "runs.h"
 #include "settings.h"
 #include "svg.h"
 #include "tree.h"
@@ -58,6 +66,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char separator[] = "\n--\n";
+static const char opts_mark[] = "\n--opts\n";
+static const char run_mark[] = "\n-r-\n";
 
 /* A property violation: crash loudly so libFuzzer keeps the input. */
 #define check(ok) check_at((ok), #ok, __LINE__)
@@ -242,6 +252,7 @@ write_text_formats(const struct tree *t, const struct options *o, const struct l
 	struct buf why;
 	buf_init(&why);
 	if (report_gates_on(&r) && report_gates_check(t, &r, &why)) {
+		buf_reset(&why);
 		report_gates(t, &r, &why);
 	}
 	buf_finish(&why);
@@ -317,7 +328,7 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 	ro.strict = o->strict;
 	ro.event = o->strict && strcmp(r->name, "pprof") == 0 ? "0" : NULL;
 	ro.snapshot = o->strict ? 1 : ro.snapshot;
-	ro.objects = o->tree.reverse;
+	ro.objects = o->tree.reverse || o->objects;
 	ro.weight_period = o->tree.normalize;
 	/* A work floor the fuzzer reaches, so the bound's path is fuzzed too and
 	 * a few hundred bytes asking for millions of frames stay fast under the
@@ -330,10 +341,36 @@ read_part(struct tree *t, const char *name, const char *data, size_t len, enum f
 	return ok;
 }
 
+/*
+ * One side: its runs (split at run_mark) one after the other, each taken
+ * as one run when runs is set; else the whole part as one file.
+ */
+static bool
+read_side(struct tree *t, struct runs *runs, const char *name, const char *data, size_t len,
+        enum folded_mode mode, const struct options *o, bool *three_column)
+{
+	if (!runs) {
+		return read_part(t, name, data, len, mode, o, three_column);
+	}
+	for (;;) {
+		const char *mark = find(data, len, run_mark, sizeof(run_mark) - 1);
+		size_t n = mark ? (size_t)(mark - data) : len;
+		if (!read_part(t, name, data, n, mode, o, three_column) ||
+		        !runs_take(runs, t, mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD)) {
+			return false; /* an all-zero run is refused, as the CLI does */
+		}
+		if (!mark) {
+			return true;
+		}
+		len -= n + sizeof(run_mark) - 1;
+		data = mark + sizeof(run_mark) - 1;
+	}
+}
+
 /* Reads base and head, or one profile; false when the input is rejected. */
 static bool
 read_inputs(struct tree *t, const struct options *o, const char *rest, size_t len,
-        bool *differential, char **label)
+        bool *differential, char **label, struct runs *runs)
 {
 	bool three_column;
 	const char *sep = find(rest, len, separator, sizeof(separator) - 1);
@@ -352,8 +389,46 @@ read_inputs(struct tree *t, const struct options *o, const char *rest, size_t le
 		head_len = (size_t)(sep2 - head);
 	}
 	*differential = true;
-	return read_part(t, "base", rest, base_len, FOLDED_BASE, o, &three_column) &&
-	       read_part(t, "head", head, head_len, FOLDED_HEAD, o, &three_column);
+	return read_side(t, runs, "base", rest, base_len, FOLDED_BASE, o, &three_column) &&
+	       read_side(t, runs, "head", head, head_len, FOLDED_HEAD, o, &three_column);
+}
+
+/*
+ * The options after opts_mark, one a line, through options_parse as the
+ * CLI reads them (two input names added, never opened); false when it
+ * refuses them. The words stay in *words: the options point into them.
+ */
+static bool
+parse_words(struct options *o, const char *s, size_t len, char **words)
+{
+	*words = xmalloc(len + 1);
+	if (memchr(s, '\0', len)) {
+		return false; /* a word cannot hold one */
+	}
+	memcpy(*words, s, len);
+	(*words)[len] = '\0';
+	char *argv[66] = {"difffold"};
+	int argc = 1;
+	for (char *w = *words; argc < 63;) {
+		char *nl = strchr(w, '\n');
+		if (nl) {
+			*nl = '\0';
+		}
+		/* --help and --version print and exit; outputs here are in memory. */
+		if (*w && strcmp(w, "--help") != 0 && strcmp(w, "-h") != 0 &&
+		        strcmp(w, "--version") != 0) {
+			argv[argc++] = w;
+		}
+		if (!nl) {
+			break;
+		}
+		w = nl + 1;
+	}
+	argv[argc++] = "base";
+	argv[argc++] = "head";
+	argv[argc] = NULL;
+	struct diag err;
+	return options_parse(o, argc, argv, &err) == OPTIONS_OK;
 }
 
 int
@@ -364,11 +439,35 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(h, data, skip);
 	struct options o;
 	set_options(&o, h);
+	const char *rest = (const char *)data + skip;
+	size_t rest_len = size - skip;
+	char *words = NULL;
+	const char *opts = find(rest, rest_len, opts_mark, sizeof(opts_mark) - 1);
+	if (opts) {
+		const char *w = opts + sizeof(opts_mark) - 1;
+		bool ok = parse_words(&o, w, rest_len - (size_t)(w - rest), &words);
+		rest_len = (size_t)(opts - rest);
+		if (!ok) {
+			free(words);
+			options_finish(&o);
+			return 0;
+		}
+	}
 	struct tree *t = tree_create(&o.tree);
+	struct runs *runs = o.runs ? runs_create(o.significance) : NULL;
 	bool differential = false;
 	char *label = NULL;
-	if (read_inputs(t, &o, (const char *)data + skip, size - skip, &differential, &label)) {
+	if (!read_inputs(t, &o, rest, rest_len, &differential, &label, runs)) {
+		runs_destroy(runs);
+		runs = NULL;
+	} else {
 		tree_finish(t, differential);
+		if (runs && differential) {
+			runs_attach(runs, t); /* t frees it */
+			runs = NULL;
+		} else if (differential) {
+			runs_attach_single(t, o.significance, h[0] & 8);
+		}
 		if (label && (h[1] & 4)) {
 			/* Hostile text in every caption slot the user controls. */
 			o.title = o.subtitle = o.notes = o.countname = label;
@@ -387,7 +486,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		layout_destroy(l);
 	}
 	free(label);
+	runs_destroy(runs);
+	runs_destroy(t->runs);
 	tree_destroy(t);
 	options_finish(&o);
+	free(words);
 	return 0;
 }

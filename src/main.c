@@ -5,9 +5,11 @@
  * 3 regression gate).
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__ /* defined by the headers above */
 #include <malloc.h>
@@ -94,9 +96,65 @@ render(struct out *out, const struct tree *t, const struct options *o, enum form
 	return false;
 }
 
+/* The default output limit: OUTPUT_LIMIT_TIMES the inputs, at least OUTPUT_LIMIT_FLOOR. */
+#define OUTPUT_LIMIT_TIMES 64
+#define OUTPUT_LIMIT_FLOOR ((uint64_t)256 << 20)
+
+static uint64_t
+file_size(const char *path)
+{
+	struct stat sb;
+	return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)
+	               ? (uint64_t)sb.st_size
+	               : 0;
+}
+
+/*
+ * The bytes an output may reach: --max-output-mb, else 64 times the inputs'
+ * size on disk, at least 256 MiB. -f folded writes each stack's whole path
+ * and an SVG a box a frame, so a small deep profile asks for gigabytes (a
+ * 454 KB speedscope file, 40 GB of folded text): past the limit the output
+ * fails before or while it is written, and nothing is left behind.
+ */
+static uint64_t
+output_limit(const struct options *o)
+{
+	if (o->max_output_mb >= 0) {
+		return (uint64_t)(o->max_output_mb * 1048576.0);
+	}
+	uint64_t in = o->single ? file_size(o->single) : 0;
+	for (size_t i = 0; i < o->base_count; i++) {
+		in += file_size(o->base[i]);
+	}
+	for (size_t i = 0; i < o->head_count; i++) {
+		in += file_size(o->head[i]);
+	}
+	uint64_t limit = in * OUTPUT_LIMIT_TIMES;
+	return limit / OUTPUT_LIMIT_TIMES != in || limit > UINT64_MAX / 2 ? UINT64_MAX / 2
+	       : limit < OUTPUT_LIMIT_FLOOR                               ? OUTPUT_LIMIT_FLOOR
+	                                                                  : limit;
+}
+
+/* The message of an output that failed: its limit, or err. */
+static void
+say_failed(const struct out *out, const struct options *o, uint64_t limit, const struct diag *err)
+{
+	if (!out->over) {
+		fprintf(stderr, "difffold: %s\n", err->msg);
+		return;
+	}
+	fprintf(stderr,
+	        "difffold: %s: the output would be larger than %.10g MiB, the output limit (%s); "
+	        "--max-output-mb N raises it, 0 lifts it\n",
+	        out->path ? out->path : "<stdout>", (double)limit / 1048576.0,
+	        o->max_output_mb >= 0 ? "--max-output-mb"
+	                              : "64 times the inputs' size, at least 256 MiB");
+}
+
 static int
 write_outputs(const struct tree *t, const struct options *o)
 {
+	uint64_t limit = output_limit(o);
 	struct made made = {.layout = NULL, .report = NULL};
 	settings_report(o, &made.report_opt);
 	int code = EXIT_OK;
@@ -106,17 +164,20 @@ write_outputs(const struct tree *t, const struct options *o)
 		struct out out;
 		struct diag err;
 		bool broken_pipe = false;
-		/* Three steps that fail alike; the repeated branch body is deliberate.
-		 * NOLINTNEXTLINE(bugprone-branch-clone) */
 		if (!out_open(&out, spec->path, &err)) {
 			fprintf(stderr, "difffold: %s\n", err.msg);
 			code = EXIT_INPUT;
-		} else if (!render(&out, t, o, spec->format, &made, &err)) {
+			continue;
+		}
+		out_set_limit(&out, limit);
+		/* Two steps that fail alike; the repeated branch body is deliberate.
+		 * NOLINTNEXTLINE(bugprone-branch-clone) */
+		if (!render(&out, t, o, spec->format, &made, &err)) {
 			out_abort(&out);
-			fprintf(stderr, "difffold: %s\n", err.msg);
+			say_failed(&out, o, limit, &err);
 			code = EXIT_INPUT;
 		} else if (!out_commit(&out, &broken_pipe, &err)) {
-			fprintf(stderr, "difffold: %s\n", err.msg);
+			say_failed(&out, o, limit, &err);
 			code = EXIT_INPUT;
 		} else if (broken_pipe && o->output_count > 1) {
 			/* The other outputs are still written; only a lone output
@@ -234,6 +295,31 @@ gates_usable(const struct tree *t, const struct options *o)
 	return ok;
 }
 
+/*
+ * --normalize scales the base to the head's total: a side whose total is 0
+ * leaves nothing to scale (every change would read 0, "neutral"), so the
+ * run stops instead of drawing that.
+ */
+static bool
+normalize_usable(const struct tree *t, const struct options *o)
+{
+	if (!o->tree.normalize || !t->differential) {
+		return true;
+	}
+	const struct tree_node *root = tree_node(t, TREE_ROOT);
+	for (int side = 0; side < 2; side++) {
+		if (count_is_zero(tree_node_total(t, root, (enum side)side))) {
+			fprintf(stderr,
+			        "difffold: --normalize: the %s's total is 0, so there is nothing "
+			        "to "
+			        "scale; drop --normalize to compare the counts as they are\n",
+			        side == SIDE_BASE ? "base" : "head");
+			return false;
+		}
+	}
+	return true;
+}
+
 static int
 run(const struct options *opt)
 {
@@ -252,6 +338,10 @@ run(const struct options *opt)
 	}
 	const struct options eff = with_input(opt, &info);
 	const struct options *o = &eff;
+	if (!normalize_usable(t, o)) {
+		input_tree_destroy(t);
+		return EXIT_INPUT;
+	}
 	if (!gates_usable(t, o)) {
 		input_tree_destroy(t);
 		return EXIT_USAGE;

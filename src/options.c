@@ -47,6 +47,7 @@ options_init(struct options *o)
 	o->gate_min_share = OPTIONS_DEFAULT_GATE_MIN_SHARE;
 	o->significance = OPTIONS_DEFAULT_SIGNIFICANCE;
 	o->snapshot = -1;
+	o->max_output_mb = -1;
 }
 
 void
@@ -95,8 +96,10 @@ parse_number(
 {
 	char *end;
 	errno = 0;
+	/* Decimal only: strtod would read 0x10 as 16, and skip white space. */
+	bool decimal = arg[strspn(arg, "0123456789.eE+-")] == '\0';
 	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
+	if (!decimal || errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
 		snprintf(err->msg, sizeof(err->msg), "%s: invalid value '%s' (expected %g to %g)",
 		        opt, arg, min, max);
 		return false;
@@ -410,6 +413,8 @@ parse_value_option(struct options *o, int c, const char *arg, struct diag *err)
 		}
 		o->max_work = (uint64_t)v;
 		return true;
+	case OPT_MAX_OUTPUT_MB:
+		return parse_number(arg, "--max-output-mb", 0, 1e9, &o->max_output_mb, err);
 	case OPT_MIN_WIDTH:
 		return parse_min_width(o, arg, err);
 	case OPT_WIDTH:

@@ -79,6 +79,7 @@ struct options { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	/* outputs */
 	struct output_spec *outputs;
 	size_t output_count;
+	double max_output_mb; /* --max-output-mb, 0 no limit; -1 not given (options_output_limit) */
 	enum json_layout json_layout;
 	/* picture */
 	enum widths widths;
@@ -153,7 +154,8 @@ void options_init(struct options *o);
 void options_finish(struct options *o);
 /* Fills o from argv; prints --help/--version itself to stdout. */
 enum options_result options_parse(struct options *o, int argc, char **argv, struct diag *err);
-/* The format an output file name implies; false when the extension is unknown. */
+/* The format an output file name implies (a descriptor, /dev/stdout..., SVG);
+ * false when the extension is unknown. */
 bool options_format_from_path(const char *path, enum format *f);
 /* Whether NO_COLOR's value (NULL when unset) turns colour off: only when it is
  * set and not empty, as https://no-color.org says. */

@@ -25,6 +25,7 @@ const struct option options_long[] = {
         {"min-delta", required_argument, NULL, OPT_MIN_DELTA},
         {"max-frames", required_argument, NULL, OPT_MAX_FRAMES},
         {"max-work", required_argument, NULL, OPT_MAX_WORK},
+        {"max-output-mb", required_argument, NULL, OPT_MAX_OUTPUT_MB},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"widths", required_argument, NULL, OPT_WIDTHS},

@@ -52,6 +52,24 @@ options_parse_format(const char *arg, enum format *f, struct diag *err)
 	       options_unknown_value(err, "--format: unknown format", arg, format_list);
 }
 
+/* "/dev/fd/" and the like followed by a number alone. */
+static bool
+is_numbered(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && path[n] >= '0' && path[n] <= '9' &&
+	       path[n + strspn(path + n, "0123456789")] == '\0';
+}
+
+/* A descriptor has no extension: its format is standard output's, SVG
+ * (-o /dev/stdout -o archive.json, as formats.md shows). */
+static bool
+is_descriptor(const char *path)
+{
+	return strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 ||
+	       is_numbered(path, "/dev/fd/") || is_numbered(path, "/proc/self/fd/");
+}
+
 bool
 options_format_from_path(const char *path, enum format *f)
 {
@@ -68,6 +86,10 @@ options_format_from_path(const char *path, enum format *f)
 	        {".markdown", FORMAT_MD},
 	        {".txt", FORMAT_TEXT},
 	};
+	if (is_descriptor(path)) {
+		*f = FORMAT_SVG;
+		return true;
+	}
 	size_t len = strlen(path);
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		size_t n = strlen(exts[i].ext);

@@ -54,6 +54,8 @@ const char options_usage_text[] =
         "                        (default 10000000)\n"
         "  --max-work N          fail when reading a file walks more frames than N or\n"
         "                        64 a byte of it, whichever is more (default 4000000)\n"
+        "  --max-output-mb N     fail when an output would pass N MiB (0: no limit;\n"
+        "                        default 64 times the inputs' size, at least 256)\n"
         "  --exact-names         compare names byte for byte: no volatile-name rules\n"
         "                        (Rust hashes, clone suffixes, closure numbers...)\n"
         "  --no-match            match nothing across builds: no volatile-name rules,\n"

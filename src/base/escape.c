@@ -10,23 +10,78 @@ static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 /* ---- invisible code points ---------------------------------------------- */
 
+/*
+ * Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt,
+ * Unicode 15.1), the code points a renderer shows as nothing: bidi
+ * controls, zero-width characters, fillers, variation selectors (x, x+FE0F
+ * and x+E0101 would be three names that look alike), tags. Plus U+FFF9 to
+ * U+FFFB, the interlinear annotation controls, which hide text without
+ * being in the set. Sorted, for a binary search.
+ */
+static const struct {
+	uint32_t first, last;
+} invisible_ranges[] = {
+        {0x00AD, 0x00AD},
+        {0x034F, 0x034F},
+        {0x061C, 0x061C},
+        {0x115F, 0x1160},
+        {0x17B4, 0x17B5},
+        {0x180B, 0x180F},
+        {0x200B, 0x200F},
+        {0x202A, 0x202E},
+        {0x2060, 0x206F},
+        {0x3164, 0x3164},
+        {0xFE00, 0xFE0F},
+        {0xFEFF, 0xFEFF},
+        {0xFFA0, 0xFFA0},
+        {0xFFF0, 0xFFFB},
+        {0x1BCA0, 0x1BCA3},
+        {0x1D173, 0x1D17A},
+        {0xE0000, 0xE0FFF},
+};
+
 bool
 escape_is_invisible(uint32_t cp)
 {
-	if (cp < 0xAD || (cp > 0x3164 && cp < 0xFEFF)) {
+	if (cp < 0xAD || (cp > 0x3164 && cp < 0xFE00)) {
 		return false; /* the common case, and the gap without any */
 	}
-	return cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
-	       cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) ||
-	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
-	       (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
-	       (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0xE0000 && cp <= 0xE007F);
+	size_t lo = 0, hi = sizeof(invisible_ranges) / sizeof(invisible_ranges[0]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < invisible_ranges[mid].first) {
+			hi = mid;
+		} else if (cp > invisible_ranges[mid].last) {
+			lo = mid + 1;
+		} else {
+			return true;
+		}
+	}
+	return false;
 }
 
 void
 escape_add_marker(struct buf *b, uint32_t cp)
 {
 	buf_printf(b, "<U+%04" PRIX32 ">", cp);
+}
+
+/* ---- frame names ------------------------------------------------------- */
+
+bool
+escape_frame_bytes(char *s, size_t len, bool semicolon)
+{
+	bool changed = false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n' || s[i] == '\r') {
+			s[i] = ' ';
+			changed = true;
+		} else if (semicolon && s[i] == ';') {
+			s[i] = ':';
+			changed = true;
+		}
+	}
+	return changed;
 }
 
 /* ---- XML ---------------------------------------------------------------- */

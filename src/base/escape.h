@@ -73,4 +73,14 @@ void escape_md_inert(struct buf *b, const char *s, size_t len, size_t cap);
  */
 void escape_diag(struct buf *b, const char *s, size_t len);
 
+/*
+ * A frame name from a table or markup (JSON, protobuf, callgrind, massif,
+ * a flame graph's titles), in place, as one frame of a folded line: a line
+ * break or carriage return becomes a space, so -f folded cannot be made to
+ * write a line of the name's choosing; with `semicolon`, ';' (the frame
+ * separator) becomes ':'. True when a byte changed. (A root frame starting
+ * with '#' is the tree's rule: tree_build.c, root_safe.)
+ */
+bool escape_frame_bytes(char *s, size_t len, bool semicolon);
+
 #endif

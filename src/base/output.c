@@ -252,7 +252,6 @@ resolve(const char *path, struct where *w, struct diag *err)
 		bool known = realpath(dir, real) != NULL;
 		free(dir);
 		w->fd = known ? own_fd(real, base_of(cur)) : -1;
-		bool in_dev = known && has_prefix_dir(real, "/dev");
 		bool in_proc = known && has_prefix_dir(real, "/proc");
 		w->exists = lstat(cur, &w->sb) == 0;
 		if (w->fd >= 0) {
@@ -268,7 +267,9 @@ resolve(const char *path, struct where *w, struct diag *err)
 			free(cur);
 			cur = next;
 			continue;
-		} else if (in_dev || in_proc || (w->exists && !S_ISREG(w->sb.st_mode))) {
+		} else if (in_proc || (w->exists && !S_ISREG(w->sb.st_mode))) {
+			/* A regular file under /dev (/dev/shm/...) is replaced as
+			 * anywhere else: in place, a failed write would cut it. */
 			w->how = HOW_IN_PLACE;
 		} else {
 			w->how = HOW_REPLACE;
@@ -378,8 +379,39 @@ out_open(struct out *o, const char *path, struct diag *err)
 }
 
 void
+out_set_limit(struct out *o, uint64_t bytes)
+{
+	o->limit = bytes;
+}
+
+bool
+out_fits(struct out *o, uint64_t more)
+{
+	if (o->over) {
+		return false;
+	}
+	if (o->fd < 0 || !o->limit) {
+		return true;
+	}
+	uint64_t now = o->written + o->b.len;
+	if (now + more >= now && now + more <= o->limit) {
+		return true;
+	}
+	o->over = true;
+	if (!o->error) {
+		o->error = EFBIG;
+	}
+	buf_reset(&o->b);
+	return false;
+}
+
+void
 out_flush(struct out *o)
 {
+	if (!out_fits(o, 0)) {
+		return;
+	}
+	o->written += o->b.len;
 	size_t done = 0;
 	while (o->fd >= 0 && done < o->b.len && !o->error) {
 		ssize_t n = write(o->fd, o->b.data + done, o->b.len - done);

@@ -16,8 +16,9 @@
  *     refused, as cp(1) would;
  *   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are our own
  *     descriptor N, written through a duplicate (no new open, no truncation);
- *   - a device, FIFO or socket, and anything in /dev or /proc, is opened and
- *     written in place: nothing there is ever created by rename.
+ *   - a device, FIFO or socket, and anything in /proc, is opened and written
+ *     in place: nothing there is ever created by rename. A regular file in
+ *     /dev (/dev/shm) is replaced as anywhere else.
  *
  * Live temporary files are kept in a fixed table that a signal handler can
  * read: out_catch_signals removes them on the usual termination signals,
@@ -28,6 +29,7 @@
 #define DIFFFOLD_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -41,6 +43,9 @@ struct out {
 	char *target; /* path the temporary file replaces (links resolved) */
 	char *tmp_path; /* temporary file until committed */
 	int error; /* first errno of a failed write, 0 if none */
+	uint64_t limit; /* bytes the output may reach, 0: no limit (out_set_limit) */
+	uint64_t written; /* bytes written so far */
+	bool over; /* the limit was reached: error is EFBIG, nothing more is written */
 };
 
 /*
@@ -67,6 +72,19 @@ void out_init_memory(struct out *o);
 /* path NULL means standard output. */
 bool out_open(struct out *o, const char *path, struct diag *err);
 void out_flush(struct out *o);
+/*
+ * A bound on the bytes written (0: none). Past it the output fails as a
+ * full disk would (EFBIG, o->over set; out_commit removes the temporary
+ * file) and writes nothing more; a backend that may write much stops at
+ * o->error. Memory outputs are not bounded.
+ */
+void out_set_limit(struct out *o, uint64_t bytes);
+/*
+ * Whether `more` bytes beyond what was written and buffered stay within the
+ * limit; if not, the output fails as above before writing them: a backend
+ * that knows its size ahead refuses before its first byte.
+ */
+bool out_fits(struct out *o, uint64_t more);
 
 static inline void
 out_maybe_flush(struct out *o)

@@ -687,6 +687,38 @@ catch_crashes(const char *message)
 	}
 }
 
+/*
+ * The watchdog of the font set-up. pango starts fontconfig on a thread of
+ * GLib's pool and waits for it without a timeout (room_to_draw below);
+ * under memory pressure the thread may never run, or fontconfig may never
+ * finish, and nothing reports it. The set-up takes milliseconds (a second
+ * or two with a cold font cache): past FONT_SETUP_SECONDS, SIGALRM takes
+ * on_crash's way out (temporary files removed, one line, exit 1). Drawing
+ * itself is not timed: a large picture may take long.
+ */
+#define FONT_SETUP_SECONDS 30
+
+static struct png_fonts *
+fonts_open_watched(const struct layout *l, const char *stuck, struct diag *err)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	const char *crashed = crash_message;
+	crash_message = stuck;
+	unsigned before = alarm(FONT_SETUP_SECONDS);
+	struct png_fonts *f = png_fonts_open(l, err);
+	alarm(0);
+	crash_message = crashed;
+	sigaction(SIGALRM, &old, NULL);
+	if (before) {
+		alarm(before);
+	}
+	return f;
+}
+
 static cairo_status_t
 write_to_out(void *closure, const unsigned char *data, unsigned int length)
 {
@@ -733,7 +765,10 @@ paint_surface(cairo_surface_t *s, const struct layout *l, const struct plan *pl,
 static bool
 draw_png(struct out *o, const struct layout *l, struct diag *err)
 {
-	struct png_fonts *f = png_fonts_open(l, err);
+	struct png_fonts *f = fonts_open_watched(l,
+	        "difffold: out of memory, a crash, or no progress in 30 s while setting up "
+	        "the fonts to draw the PNG\n",
+	        err);
 	if (!f) {
 		return false;
 	}
@@ -769,7 +804,10 @@ set_pdf_title(cairo_surface_t *s, const struct layout *l)
 static bool
 draw_pdf(struct out *o, const struct layout *l, struct diag *err)
 {
-	struct png_fonts *f = png_fonts_open(l, err);
+	struct png_fonts *f = fonts_open_watched(l,
+	        "difffold: out of memory, a crash, or no progress in 30 s while setting up "
+	        "the fonts to draw the PDF\n",
+	        err);
 	if (!f) {
 		return false;
 	}

@@ -818,6 +818,9 @@ write_frames(struct out *o, const struct layout *l, const char *prefix, struct r
 		}
 		write_frame(&o->b, l, &l->boxes[i], inherited, &fw);
 		out_maybe_flush(o);
+		if (o->error) {
+			break; /* past the output limit, or a failed write: the rest goes nowhere */
+		}
 	}
 	if (in_run) {
 		buf_adds(&o->b, "</g>");

@@ -91,7 +91,7 @@ runs_destroy(struct runs *r)
 	free(r);
 }
 
-void
+bool
 runs_take(struct runs *r, const struct tree *t, enum side side)
 {
 	size_t len;
@@ -103,14 +103,17 @@ runs_take(struct runs *r, const struct tree *t, enum side side)
 	run->v = xcalloc(len ? len : 1, sizeof(double));
 	r->prev[side] = xrealloc(r->prev[side], (len ? len : 1) * sizeof(double));
 	/* This run's self is what the side holds now less what it held before. */
+	bool counted = false;
 	for (size_t i = 0; i < len; i++) {
 		double now =
 		        units ? count_to_double((struct count){units[i], nanos ? nanos[i] : 0}) : 0;
 		double before = i < r->prev_len[side] ? r->prev[side][i] : 0;
 		run->v[i] = now - before;
+		counted |= run->v[i] > 0;
 		r->prev[side][i] = now;
 	}
 	r->prev_len[side] = len;
+	return counted;
 }
 
 /* Every run's self counts over all n nodes, then its totals beside them. */

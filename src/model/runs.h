@@ -34,8 +34,13 @@ struct runs;
 /* alpha: the significance level (--significance). */
 struct runs *runs_create(double alpha);
 void runs_destroy(struct runs *r);
-/* Call after each file of a side is read into t (unfinished): it is one run. */
-void runs_take(struct runs *r, const struct tree *t, enum side side);
+/*
+ * Call after each file of a side is read into t (unfinished): it is one
+ * run. False when the run's total is 0: each count is a share of its run's
+ * total, which such a run does not have (it would count as a share of 0
+ * everywhere); the caller refuses the file.
+ */
+bool runs_take(struct runs *r, const struct tree *t, enum side side);
 /*
  * After tree_finish(t): tests, demotes statuses, and points t->runs at r,
  * which stays the caller's: it frees r (runs_destroy(t->runs)) with t.

@@ -14,6 +14,7 @@
 
 #include "escape.h"
 #include "intern.h"
+#include "transform_replace.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -34,6 +35,7 @@ struct transform {
 	bool focus_root, collapse;
 	/* Summed from the runs as they end; atomic, as trees may be built on several threads. */
 	_Atomic uint64_t frames, lookups, names, regex_calls, dropped;
+	_Atomic uint64_t spent; /* match-limit units charged to the budget (limit_retry) */
 };
 
 /* What the steps make of one distinct name: the cache entry. */
@@ -63,6 +65,8 @@ struct transform_run {
 	struct intern *renamed; /* rewritten names, each once */
 	pcre2_general_context *gcx;
 	pcre2_match_data *md;
+	pcre2_match_context *mcx; /* its match limit: limit_first, limit_retry */
+	uint64_t limit; /* the match limit set in mcx */
 	char *subject; /* a new name, copied for PCRE2 (see room) */
 	size_t subject_cap;
 	char *sub[2]; /* --replace's output, and its input after the first */
@@ -108,143 +112,6 @@ static const char *const option_names[] = {
         [TRANSFORM_FOCUS] = "--focus",
         [TRANSFORM_EXCLUDE] = "--exclude",
 };
-
-/*
- * Where `(?`, `(?<` or `(?P` make the '=' at i part of the syntax
- * (lookahead, lookbehind, a named back reference) rather than the split.
- */
-static bool
-is_group_equals(const char *s, size_t i)
-{
-	return (i >= 2 && s[i - 2] == '(' && s[i - 1] == '?') ||
-	       (i >= 3 && s[i - 3] == '(' && s[i - 2] == '?' &&
-	               (s[i - 1] == '<' || s[i - 1] == 'P'));
-}
-
-/*
- * The '=' that ends REGEX in REGEX=REPLACEMENT: the first one outside an
- * escape (`\=` is a literal '=' in PCRE2, and `\Q...\E` quotes), a
- * character class and the group syntax `(?=`, `(?<=`, `(?P=`. NULL if none.
- */
-static const char *
-split_replace(const char *s)
-{
-	bool in_class = false;
-	for (size_t i = 0; s[i]; i++) {
-		if (s[i] == '\\' && s[i + 1] == 'Q') {
-			const char *e = strstr(s + i + 2, "\\E");
-			if (!e) {
-				return NULL;
-			}
-			i = (size_t)(e - s) + 1;
-		} else if (s[i] == '\\') {
-			if (!s[++i]) {
-				return NULL;
-			}
-		} else if (in_class) {
-			in_class = s[i] != ']';
-		} else if (s[i] == '[') {
-			in_class = true;
-			/* A ']' first in the class (after any '^') is a member. */
-			i += s[i + 1] == '^';
-			i += s[i + 1] == ']';
-		} else if (s[i] == '=' && !is_group_equals(s, i)) {
-			return s + i;
-		}
-	}
-	return NULL;
-}
-
-/*
- * The replacement in PCRE2's syntax: `\1`..`\9` become `${1}`..`${9}` and
- * `\\` a backslash, as sed users write them; `$N`, `${N}`, `${NAME}` and
- * `$$` are PCRE2's own. Every group referred to must exist. False, with
- * err set, otherwise.
- */
-static bool
-convert_replacement(
-        const char *r, const pcre2_code *code, struct buf *out, char *err, size_t errlen)
-{
-	uint32_t groups = 0;
-	pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &groups);
-	for (size_t i = 0, n = strlen(r), step; i < n; i += step) {
-		uint32_t cp;
-		step = utf8_decode(r + i, n - i, &cp);
-		if (!step) {
-			/* PCRE2 would refuse it at the first match, in the middle of a read. */
-			snprintf(err, errlen, "REPLACEMENT is not valid UTF-8 (byte %lu)",
-			        (unsigned long)i);
-			return false;
-		}
-	}
-	if (strchr(r, '\n')) {
-		/* No input name holds one (every reader is line-based), and the
-		 * folded output could not write it. */
-		snprintf(err, errlen, "REPLACEMENT may not hold a newline");
-		return false;
-	}
-	for (size_t i = 0; r[i]; i++) {
-		unsigned long n = 0;
-		if (r[i] == '\\' && r[i + 1] >= '0' && r[i + 1] <= '9') {
-			n = (unsigned long)(r[++i] - '0');
-			buf_printf(out, "${%lu}", n);
-		} else if (r[i] == '\\' && r[i + 1] == '\\') {
-			buf_addc(out, r[++i]);
-			continue;
-		} else if (r[i] == '$' && r[i + 1] == '$') {
-			buf_adds(out, "$$");
-			i++;
-			continue;
-		} else if (r[i] == '$') {
-			size_t start = i + 1 + (r[i + 1] == '{');
-			size_t end = start;
-			while ((r[end] >= '0' && r[end] <= '9') ||
-			        (r[end] >= 'a' && r[end] <= 'z') ||
-			        (r[end] >= 'A' && r[end] <= 'Z') || r[end] == '_') {
-				end++;
-			}
-			bool braced = start > i + 1;
-			if (end == start || (braced && r[end] != '}')) {
-				snprintf(err, errlen,
-				        "a '$' in REPLACEMENT must start $N, ${N} or "
-				        "${NAME} (a literal '$' is written $$)");
-				return false;
-			}
-			char name[64];
-			size_t nlen =
-			        end - start < sizeof(name) - 1 ? end - start : sizeof(name) - 1;
-			memcpy(name, r + start, nlen);
-			name[nlen] = '\0';
-			if (name[0] >= '0' && name[0] <= '9') {
-				char *stop;
-				n = strtoul(name, &stop, 10);
-				if (*stop) {
-					snprintf(err, errlen, "'$%s' in REPLACEMENT is not a group",
-					        name);
-					return false;
-				}
-			} else if (pcre2_substring_number_from_name(code, (PCRE2_SPTR)name) < 0) {
-				snprintf(err, errlen,
-				        "REPLACEMENT refers to a group named '%s' that "
-				        "REGEX does not have",
-				        name);
-				return false;
-			}
-			end += braced;
-			buf_add(out, r + i, end - i);
-			i = end - 1;
-		} else {
-			buf_addc(out, r[i]);
-			continue;
-		}
-		if (n > groups) {
-			snprintf(err, errlen, "REPLACEMENT refers to group %lu but REGEX has %u", n,
-			        (unsigned)groups);
-			return false;
-		}
-	}
-	return true;
-}
 
 /* "--replace 'ARG': " with ARG escaped for a terminal, then the reason. */
 static bool
@@ -295,7 +162,7 @@ transform_add(
 	size_t plen = strlen(arg);
 	const char *eq = NULL;
 	if (kind == TRANSFORM_REPLACE) {
-		eq = split_replace(arg);
+		eq = transform_split_replace(arg);
 		if (!eq) {
 			return refuse(err, errlen, option, arg,
 			        "expected REGEX=REPLACEMENT (a literal '=' in REGEX is written "
@@ -312,7 +179,7 @@ transform_add(
 		struct buf repl;
 		buf_init(&repl);
 		char why[200];
-		if (!convert_replacement(eq + 1, re, &repl, why, sizeof(why))) {
+		if (!transform_convert_replacement(eq + 1, re, &repl, why, sizeof(why))) {
 			refuse(err, errlen, option, arg, why);
 			buf_finish(&repl);
 			pcre2_code_free(re);
@@ -471,6 +338,10 @@ transform_run_create(const struct transform *tf)
 		run->gcx = xmalloc(SIZE_MAX); /* out of memory: xmalloc's message */
 	}
 	run->md = pcre2_match_data_create(tf->ovector_pairs, run->gcx);
+	run->mcx = pcre2_match_context_create(run->gcx);
+	if (!run->md || !run->mcx) {
+		xmalloc(SIZE_MAX); /* out of memory: xmalloc's message */
+	}
 	run->renamed = intern_create();
 	buf_init(&run->out);
 	buf_init(&run->prev);
@@ -494,6 +365,7 @@ transform_run_destroy(struct transform_run *run)
 	intern_destroy(run->renamed);
 	buf_finish(&run->out);
 	pcre2_match_data_free(run->md);
+	pcre2_match_context_free(run->mcx);
 	pcre2_general_context_free(run->gcx);
 	free(run->subject);
 	free(run->sub[0]);
@@ -511,6 +383,58 @@ pcre_failure(struct transform_run *run, const struct rule *r, int rc)
 	PCRE2_UCHAR msg[200];
 	pcre2_get_error_message(rc, msg, sizeof(msg));
 	refuse(run->reason, sizeof(run->reason), option_names[r->kind], r->arg, (const char *)msg);
+}
+
+/*
+ * The patterns' work, bounded over the whole run. PCRE2's match limit stops
+ * one name (10,000,000 units, its default), but a profile may hold any
+ * number of names just below it: 2,000 names against --hide '^(a+)+$' took
+ * minutes. PCRE2 does not say what a match used, so each call first runs
+ * with a limit of MATCH_FREE units, free: a usual name needs far fewer.
+ * A name that needs more is run again with twice the limit, up to
+ * MATCH_NAME_LIMIT, each retry's limit charged to the run's budget,
+ * MATCH_BUDGET units over every name of both sides: so the charge is at
+ * most about twice the work, and the work past the free tries is bounded.
+ */
+#define MATCH_FREE 10000u
+#define MATCH_NAME_LIMIT 10000000u
+#define MATCH_BUDGET 100000000u
+
+static void
+limit_first(struct transform_run *run)
+{
+	if (run->limit != MATCH_FREE) {
+		run->limit = MATCH_FREE;
+		pcre2_set_match_limit(run->mcx, MATCH_FREE);
+	}
+}
+
+/*
+ * After PCRE2_ERROR_MATCHLIMIT from a call of r: true when it may run again
+ * with a higher limit (charged), false with run->reason set when the name's
+ * limit or the run's budget is spent.
+ */
+static bool
+limit_retry(struct transform_run *run, const struct rule *r)
+{
+	if (run->limit >= MATCH_NAME_LIMIT) {
+		pcre_failure(run, r, PCRE2_ERROR_MATCHLIMIT);
+		return false;
+	}
+	uint64_t next = run->limit * 2 < MATCH_NAME_LIMIT ? run->limit * 2 : MATCH_NAME_LIMIT;
+	if (atomic_fetch_add(&run->tf->spent, next) + next > MATCH_BUDGET) {
+		char why[200];
+		snprintf(why, sizeof(why),
+		        "the patterns' backtracking passed its budget of %u million steps over "
+		        "all names: the pattern backtracks too much on these names (a nested "
+		        "quantifier such as (a+)+ is exponential); simplify it",
+		        MATCH_BUDGET / 1000000u);
+		refuse(run->reason, sizeof(run->reason), option_names[r->kind], r->arg, why);
+		return false;
+	}
+	run->limit = next;
+	pcre2_set_match_limit(run->mcx, (uint32_t)next);
+	return true;
 }
 
 /*
@@ -541,6 +465,7 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 		room(&run->sub[slot], &run->sub_cap[slot], len < 128 ? 256 : 2 * len);
 	}
 	run->regex_calls++;
+	limit_first(run);
 	for (;;) {
 		PCRE2_SIZE n = run->sub_cap[slot];
 		/* s is never run->sub[slot] (see rewrite), which room just replaced.
@@ -548,8 +473,14 @@ substitute(struct transform_run *run, const struct rule *r, int slot, const char
 		int rc = pcre2_substitute(r->code, (PCRE2_SPTR)s, len, 0,
 		        PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
 		                PCRE2_SUBSTITUTE_UNSET_EMPTY,
-		        run->md, NULL, (PCRE2_SPTR)r->repl, r->repl_len,
+		        run->md, run->mcx, (PCRE2_SPTR)r->repl, r->repl_len,
 		        (PCRE2_UCHAR *)run->sub[slot], &n);
+		if (rc == PCRE2_ERROR_MATCHLIMIT) {
+			if (!limit_retry(run, r)) {
+				return false;
+			}
+			continue;
+		}
 		if (rc == PCRE2_ERROR_NOMEMORY && n <= BOUND_NAME) {
 			room(&run->sub[slot], &run->sub_cap[slot], n + 1);
 			continue;
@@ -580,7 +511,14 @@ static int
 matches(struct transform_run *run, const struct rule *r, const char *s, size_t len)
 {
 	run->regex_calls++;
-	int rc = pcre2_match(r->code, (PCRE2_SPTR)s, len, 0, 0, run->md, NULL);
+	limit_first(run);
+	int rc;
+	while ((rc = pcre2_match(r->code, (PCRE2_SPTR)s, len, 0, 0, run->md, run->mcx)) ==
+	        PCRE2_ERROR_MATCHLIMIT) {
+		if (!limit_retry(run, r)) {
+			return -1;
+		}
+	}
 	if (rc >= 0) {
 		return 1;
 	}

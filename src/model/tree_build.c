@@ -108,6 +108,7 @@ tree_build_create(const struct tree_options *opt, struct intern *names)
 	b->shift = 64 - SLOTS_INITIAL_BITS;
 	b->slots = xcalloc(b->mask + 1, sizeof(uint64_t));
 	buf_init(&b->scratch);
+	buf_init(&b->rooted);
 	if (transform_active(opt->transform)) {
 		b->transform = transform_run_create(opt->transform);
 	}
@@ -154,6 +155,7 @@ tree_build_destroy(struct tree_build *b)
 	free(b->prev);
 	free(b->prev_k);
 	buf_finish(&b->scratch);
+	buf_finish(&b->rooted);
 	transform_run_destroy(b->transform);
 	free(b);
 }
@@ -701,6 +703,34 @@ add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struc
 	return true;
 }
 
+/*
+ * The rule of every reader's root frames, here where they all pass: a
+ * folded line starting with '#' is a comment, so a root frame starting with
+ * one gets a space before it, and -f folded writes a stack that reads back
+ * the same (flamegraph.pl and inferno keep the space in the name too). At
+ * depth 2 and below '#' is plain text and stays. Returns the stack to walk,
+ * *len updated: stack itself, or a copy in b->rooted. Under --reverse the
+ * root is the stack's last frame.
+ */
+static const char *
+root_safe(struct tree_build *b, const char *stack, size_t *len)
+{
+	size_t at = 0;
+	if (b->opt.reverse) {
+		const char *semi = *len ? memrchr(stack, ';', *len) : NULL;
+		at = semi ? (size_t)(semi - stack) + 1 : 0;
+	}
+	if (at >= *len || stack[at] != '#') {
+		return stack;
+	}
+	buf_reset(&b->rooted);
+	buf_add(&b->rooted, stack, at);
+	buf_addc(&b->rooted, ' ');
+	buf_add(&b->rooted, stack + at, *len - at);
+	*len = b->rooted.len;
+	return b->rooted.data;
+}
+
 bool
 tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, struct count c,
         const char **reason)
@@ -711,6 +741,7 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	if (!transform_stack(b, &stack, &len, &ok, reason)) {
 		return ok; /* a dropped stack's count is in no total */
 	}
+	stack = root_safe(b, stack, &len);
 	struct count total;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
@@ -836,6 +867,9 @@ tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *fram
 		*reason = "internal error: stacks added frame by frame with transforms on";
 		return false;
 	}
+	if (at->node == TREE_ROOT) {
+		frame = root_safe(b, frame, &len);
+	}
 	uint64_t k = at->path;
 	/* one_frame: what walk_forward and walk_strip_hex do for one frame. */
 	uint32_t node = one_frame(b, &k, at->node, frame, len);
@@ -850,6 +884,11 @@ tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name
 	if (!tree_takes_hashed(t)) {
 		*reason = "internal error: a named frame where frames are rewritten";
 		return false;
+	}
+	if (at->node == TREE_ROOT && name->len && name->bytes[0] == '#') {
+		/* root_safe's space: another name than the one named, so its id
+		 * stays the caller's for the frame's other places. */
+		return tree_cursor_child(t, at, name->bytes, name->len, child, reason);
 	}
 	uint64_t k = path_hash(at->path, name->hash);
 	struct name nm = {name->bytes, name->len, name->hash, name->id};

@@ -65,6 +65,7 @@ struct tree_build {
 	uint64_t *prev_k; /* and their path hashes */
 	size_t prev_depth, prev_cap;
 	struct buf scratch; /* frame after --strip-hex */
+	struct buf rooted; /* a stack whose root frame needed a space (root_safe) */
 	struct transform_run *transform; /* NULL: no transforms */
 	uint64_t seed; /* hash_seed(): the same for every tree of the process */
 	bool full; /* a node was refused: opt.max_nodes reached */

@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "buf.h"
-#include "startup.h"
+#include "escape.h"
 #include "hash.h"
 #include "idmap.h"
 #include "source.h"
+#include "startup.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -401,8 +402,8 @@ add_object(struct buf *b, const char *s, size_t len)
 }
 
 /*
- * Appends a name with ';' (the frame separator) made ':'; whether it went
- * in as it is.
+ * Appends a name with ';' (the frame separator) made ':' and line breaks
+ * spaces (escape_frame_bytes); whether it went in as it is.
  */
 static bool
 add_name(struct buf *b, const char *s, size_t len)
@@ -412,14 +413,8 @@ add_name(struct buf *b, const char *s, size_t len)
 		return false;
 	}
 	size_t at = b->len;
-	bool same = true;
 	buf_add(b, s, len);
-	char *end = b->data + b->len;
-	for (char *q = b->data + at; (q = memchr(q, ';', (size_t)(end - q))); q++) {
-		*q = ':';
-		same = false;
-	}
-	return same;
+	return !escape_frame_bytes(b->data + at, len, true);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "xalloc.h"
 
 #define EXACT ((uint64_t)1 << 53)
@@ -66,6 +67,7 @@ pool_name(struct reader *r, const char *s, size_t len, uint64_t line)
 	}
 	r->pool_at[r->pool_count] = at;
 	r->pool_len[r->pool_count++] = r->names.len - at;
+	escape_frame_bytes(r->names.data + at, r->names.len - at, false);
 	r->semicolon |= memchr(r->names.data + at, ';', r->names.len - at) != NULL;
 	return true;
 }

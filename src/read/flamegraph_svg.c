@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "count.h"
+#include "escape.h"
 #include "flamegraph_private.h"
 #include "svgscan.h"
 #include "tree_build.h"
@@ -150,6 +151,9 @@ peer_title(struct reader *r, struct frame *f, const char **why)
 	f->name_at = r->names.len;
 	f->name_len = (size_t)(open - 1 - s);
 	buf_add(&r->names, s, f->name_len);
+	/* A character reference can bring a line break: a space, as in every
+	 * reader's names. A ';' stays: stacks then go in split as folded. */
+	escape_frame_bytes(r->names.data + f->name_at, f->name_len, false);
 	r->semicolon |= memchr(s, ';', f->name_len) != NULL;
 	return true;
 }
@@ -169,6 +173,9 @@ difffold_title(struct reader *r, struct frame *f)
 	f->name_at = r->names.len;
 	f->name_len = nl ? (size_t)(nl - s) : r->title.len;
 	buf_add(&r->names, s, f->name_len);
+	/* A character reference can bring a line break: a space, as in every
+	 * reader's names. A ';' stays: stacks then go in split as folded. */
+	escape_frame_bytes(r->names.data + f->name_at, f->name_len, false);
 	r->semicolon |= memchr(s, ';', f->name_len) != NULL;
 }
 

@@ -134,8 +134,12 @@ read_side(struct side_read *sd, struct tree *t, const char *const *paths, size_t
 	for (size_t i = 0; ok && i < count; i++) {
 		struct diag err = {{0}};
 		ok = read_file(sd, t, paths[i], head, &err);
-		if (ok && sd->runs) {
-			runs_take(sd->runs, t, sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD);
+		if (ok && sd->runs &&
+		        !runs_take(sd->runs, t, sd->mode == FOLDED_BASE ? SIDE_BASE : SIDE_HEAD)) {
+			diag_set(&err, paths[i], 0,
+			        "--runs: this run's total is 0, so it has no shares to compare; "
+			        "leave the file out");
+			ok = false;
 		}
 		if (!ok && err.msg[0]) {
 			buf_printf(sd->msg, "difffold: %s\n", err.msg);

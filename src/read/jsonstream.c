@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "escape.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -348,17 +349,14 @@ json_stacks_add(struct json_stacks *st, uint32_t node, struct count c)
 	return count_add(st->self[node], c, &st->self[node]);
 }
 
-/* A frame's name with ';' (the frame separator) turned into ':'. */
+/* A frame's name with ';' (the frame separator) turned into ':' and line
+ * breaks into spaces: escape_frame_bytes. */
 static void
 frame_text(struct buf *b, const char *s, size_t len)
 {
 	size_t at = b->len;
 	buf_add(b, s, len);
-	for (size_t i = at; i < b->len; i++) {
-		if (b->data[i] == ';') {
-			b->data[i] = ':';
-		}
-	}
+	escape_frame_bytes(b->data + at, len, true);
 }
 
 /* Node id and the nodes above it not placed yet, id first; returns the first placed. */

@@ -8,6 +8,7 @@
 #include "bounds.h"
 #include "buf.h"
 #include "count.h"
+#include "escape.h"
 #include "tree_build.h"
 #include "xalloc.h"
 
@@ -164,25 +165,20 @@ push_name(struct massif *m, const char *s, size_t len, size_t *pos_out)
 	if (nlen == 0) {
 		return false; /* massif names every node: the line is not one of its */
 	}
-	/* A name starting with '#' would start a comment line in -f folded. */
-	size_t hash = !unknown && name[0] == '#';
 	/* The new level is levels[m->depth]; its parent's path ends the buffer. */
 	size_t sep = m->depth > 1;
-	make_room(m, hash + nlen + sep);
+	make_room(m, nlen + sep);
 	size_t parent = m->depth > 1 ? m->levels[m->depth - 1].pos : m->cap;
-	size_t pos = parent - hash - nlen - sep;
+	size_t pos = parent - nlen - sep;
 	if (unknown) {
 		m->path[pos] = '[';
 		memcpy(m->path + pos + 1, obj, olen);
 		m->path[pos + 1 + olen] = ']';
 	} else {
-		m->path[pos] = ' ';
-		memcpy(m->path + pos + hash, name, nlen);
-		nlen += hash;
+		memcpy(m->path + pos, name, nlen);
 	}
-	for (size_t i = pos; i < pos + nlen; i++) {
-		m->path[i] = m->path[i] == ';' ? ':' : m->path[i];
-	}
+	/* A root frame starting with '#' is the tree's rule (root_safe). */
+	escape_frame_bytes(m->path + pos, nlen, true);
 	if (sep) {
 		m->path[pos + nlen] = ';';
 	}

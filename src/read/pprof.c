@@ -490,23 +490,13 @@ parse_fields(struct pprof *pp, const char *data, size_t len, bool at_eof)
 	return (long long)(p - start);
 }
 
-/*
- * ';' separates frames: it becomes ':' in a name, as perf.c does. A line
- * break becomes a space: the other readers' names never hold one, and -f
- * folded must stay one stack a line.
- */
+/* A name as a frame: escape_frame_bytes, the rule of every reader with tables. */
 static void
 add_name(struct buf *b, const char *s, size_t len)
 {
-	if (len > 0 && s[0] == '#') {
-		buf_addc(b, ' '); /* '#' would start a comment line in -f folded */
-	}
 	size_t at = b->len;
 	buf_add(b, s, len);
-	for (size_t i = at; i < b->len; i++) {
-		char c = b->data[i];
-		b->data[i] = c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
-	}
+	escape_frame_bytes(b->data + at, len, true);
 }
 
 /* A location without function names: its address, in its file if known. */

@@ -48,9 +48,38 @@ folded_has_line(const struct tree *t, const struct tree_node *n)
 	       !count_is_zero(tree_node_self(t, n, SIDE_HEAD)) || n->first_child == TREE_NONE;
 }
 
+/*
+ * The bytes of the stacks -f folded writes, counts left out. A line is its
+ * node's whole path, so this grows with depth squared (a chain 2,000,000
+ * frames deep would be terabytes): summed first, so that an output past its
+ * limit (out_set_limit) is refused before its first byte.
+ */
+static uint64_t
+folded_path_bytes(const struct tree *t)
+{
+	uint64_t *len = xmalloc((t->max_depth + 1) * sizeof(uint64_t));
+	len[0] = 0;
+	uint64_t sum = 0;
+	for (uint32_t id = tree_next_preorder(t, TREE_ROOT, TREE_ROOT); id != TREE_NONE;
+	        id = tree_next_preorder(t, id, TREE_ROOT)) {
+		const struct tree_node *n = tree_node(t, id);
+		size_t name_len;
+		tree_node_name(t, n, &name_len);
+		len[n->depth] = len[n->depth - 1] + (n->depth > 1) + name_len;
+		if (folded_has_line(t, n)) {
+			sum += len[n->depth] + 3; /* a space, a count, the newline at least */
+		}
+	}
+	free(len);
+	return sum;
+}
+
 void
 export_folded(struct out *o, const struct tree *t)
 {
+	if (!out_fits(o, folded_path_bytes(t))) {
+		return;
+	}
 	struct buf path;
 	buf_init(&path);
 	size_t *offsets = xmalloc((t->max_depth + 1) * sizeof(size_t));
@@ -89,6 +118,9 @@ export_folded(struct out *o, const struct tree *t)
 		add_value(&o->b, t, n, SIDE_HEAD, true);
 		buf_addc(&o->b, '\n');
 		out_maybe_flush(o);
+		if (o->error) {
+			break; /* the rest would go nowhere */
+		}
 	}
 	free(offsets);
 	buf_finish(&path);

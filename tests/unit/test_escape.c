@@ -253,6 +253,31 @@ test_invisible_marked(void **state)
 	buf_finish(&b);
 }
 
+/*
+ * Issue 34 item 3: every Default_Ignorable_Code_Point (variation selectors
+ * too) is a marker, so x, x+FE0F and x+E0101 are three visible names.
+ */
+static void
+test_default_ignorable_marked(void **state)
+{
+	(void)state;
+	XML("x\xEF\xB8\x8F", "x&lt;U+FE0F&gt;");
+	XML("x\xF3\xA0\x84\x81", "x&lt;U+E0101&gt;");
+	TERM("x\xEF\xB8\x80", 120, "<x<U+FE00>>");
+	MD("x\xF3\xA0\x84\x81", 120, "<x&lt;U+E0101&gt;>");
+	/* DerivedCoreProperties.txt's ranges, their ends and the points just outside. */
+	static const uint32_t in[] = {0x180E, 0xFE00, 0xFE0F, 0xFFF0, 0xFFF8, 0x1BCA0, 0x1BCA3,
+	        0x1D173, 0x1D17A, 0xE0100, 0xE01EF, 0xE0FFF};
+	static const uint32_t out[] = {
+	        0xFDFF, 0xFE10, 0xFFEF, 0xFFFC, 0x1BC9F, 0x1BCA4, 0x1D172, 0x1D17B, 0xE1000};
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		assert_true(escape_is_invisible(in[i]));
+	}
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		assert_false(escape_is_invisible(out[i]));
+	}
+}
+
 static void
 check_diag(const char *in, size_t len, const char *want)
 {
@@ -331,6 +356,7 @@ main(void)
 	        cmocka_unit_test(test_name_replacements),
 	        cmocka_unit_test(test_name_cut),
 	        cmocka_unit_test(test_invisible_marked),
+	        cmocka_unit_test(test_default_ignorable_marked),
 	        cmocka_unit_test(test_diag),
 	        cmocka_unit_test(test_md_inert),
 	};
