@@ -91,6 +91,15 @@ struct stats_counts {
 void stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
         const double *yt, size_t ny, double alpha, struct stats_counts *c);
 /*
+ * stats_counts_test's p with one run a side (x = &a, xt = &A, y = &b,
+ * yt = &B), the same double, without the rest: the test of every frame and
+ * function of a profile a side, where most of the time went.
+ */
+double stats_pair_p(double a, double A, double b, double B);
+/* And its (1 - alpha) interval of b/B - a/A, the same doubles as c->lo and c->hi. */
+void stats_pair_interval(
+        double a, double A, double b, double B, double alpha, double *lo, double *hi);
+/*
  * The one-sided p value of H0: ratio <= ratio0 (ratio0 > 0) for the counts
  * c tested, by the same rules: the exact binomial tail at the shifted
  * rate, and above the Poisson floor the score statistic against Student's

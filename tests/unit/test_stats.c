@@ -144,6 +144,69 @@ test_counts_one_run(void **state)
 	assert_true(c.p == 1 && c.p_up == 1);
 }
 
+/* Bit for bit, NAN equal to NAN: the fast paths must give the same doubles. */
+static void
+same_double(double got, double want, double a, double A, double b, double B)
+{
+	if (!(got == want || (isnan(got) && isnan(want)))) {
+		fail_msg("a %.17g A %.17g b %.17g B %.17g: got %.17g, want %.17g", a, A, b, B, got,
+		        want);
+	}
+}
+
+/*
+ * stats_pair_p and stats_pair_interval, the one-run-a-side test of every
+ * frame, against stats_counts_test on a grid of counts (zeros, the small
+ * table's edge at 64, whole and fractional, past 2^32, near 2^53) and
+ * totals (equal, a ratio of 10^-6 to 10^6, totals below the counts).
+ */
+static void
+test_pair_matches_counts_test(void **state)
+{
+	(void)state;
+	const double counts[] = {0, 0.5, 1, 2, 3, 4, 5, 7, 10, 17, 31, 50, 63, 64, 65, 99, 100, 101,
+	        137, 250, 399, 400, 401, 1000, 1234.75, 4097, 20000, 99999, 1e6 + 3, 4294967295.0,
+	        4294967296.0, 1099511627776.0, 9007199254740991.0, 9007199254740992.0 - 4096};
+	const double totals[] = {1, 1000, 888000, 1e9, 9007199254740992.0};
+	const double ratios[] = {1e-6, 0.01, 0.3, 0.5, 0.9, 1, 1.0979, 2, 10, 100, 1e6};
+	size_t nc = sizeof(counts) / sizeof(counts[0]), checked = 0;
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			double A = totals[t], B = totals[t] * ratios[q];
+			for (size_t i = 0; i < nc; i++) {
+				for (size_t j = 0; j < nc; j++) {
+					double a = counts[i], b = counts[j];
+					struct stats_counts c;
+					stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+					same_double(stats_pair_p(a, A, b, B), c.p, a, A, b, B);
+					double lo, hi;
+					stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+					same_double(lo, c.lo, a, A, b, B);
+					same_double(hi, c.hi, a, A, b, B);
+					checked++;
+				}
+			}
+		}
+	}
+	/* Around the mean, where both tails are near 1/2 and the shortcut
+	 * must not take the wrong one: every head count for a few sums. */
+	const double sums[] = {1, 2, 9, 40, 127, 399, 400, 401, 1001, 30001};
+	for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			double A = 1e6, B = 1e6 * ratios[q], n = sums[i];
+			double mid = n * B / (A + B);
+			for (double b = fmax(0, floor(mid) - 40); b <= fmin(n, mid + 40); b++) {
+				double a = n - b;
+				struct stats_counts c;
+				stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+				same_double(stats_pair_p(a, A, b, B), c.p, a, A, b, B);
+				checked++;
+			}
+		}
+	}
+	assert_true(checked > 60000);
+}
+
 static void
 test_counts_tiny_and_identical(void **state)
 {
@@ -238,6 +301,7 @@ main(void)
 	        cmocka_unit_test(test_welch_without_spread),
 	        cmocka_unit_test(test_binomial_tails),
 	        cmocka_unit_test(test_counts_one_run),
+	        cmocka_unit_test(test_pair_matches_counts_test),
 	        cmocka_unit_test(test_counts_tiny_and_identical),
 	        cmocka_unit_test(test_counts_false_positives),
 	        cmocka_unit_test(test_detectable),

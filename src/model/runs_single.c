@@ -1,0 +1,467 @@
+/*
+ * runs_single: the test of every frame and function with one profile a
+ * side of sampled counts (runs_attach_single), each count against its
+ * side's total by the conditional binomial test (stats_pair_p).
+ *
+ * It runs on every folded pair by default, so it is built to cost little
+ * beside reading: each family (frames' self, frames' total, functions'
+ * self, functions' total) is tested in one pass, a pair of counts met
+ * again (most frames hold a few samples, and a leaf's self is its total)
+ * is looked up rather than tested again, and the Benjamini-Hochberg cut is
+ * found by counting p values into rank buckets rather than by sorting
+ * them. What is kept is each test's verdict, two bits a frame and a byte a
+ * name; a p value or interval shown (the SVG's data-interval, the reports'
+ * rows) is worked out again when asked. The functions' sums and their
+ * totals' test wait until a report asks: a picture needs the self test of
+ * the names alone.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+#include "runs_private.h"
+#include "xalloc.h"
+
+/* Pairs of whole counts under this are looked up in a table, not a map. */
+#define SMALL_COUNTS 64u
+
+struct single_functions {
+	bool summed; /* fsum filled in */
+	bool total_tested; /* fn_sig's total bits set */
+	/* Each name's sums [total][side] in samples. */
+	double *fsum[2][2];
+};
+
+/* The p of each pair of counts met, while the tests run. */
+struct pair_memo {
+	double small[SMALL_COUNTS * SMALL_COUNTS]; /* base * SMALL_COUNTS + head; NAN: not yet */
+	struct idmap map; /* base << 32 | head of other whole counts -> index in p */
+	double *p;
+	size_t len, cap;
+};
+
+/*
+ * One family's tests for Benjamini-Hochberg: how many are hypotheses (p < 1)
+ * and, of those, the ones that can pass (p <= alpha), with their p.
+ */
+struct family {
+	size_t m;
+	struct candidate {
+		uint32_t id;
+		double p;
+	} * c;
+	size_t len, cap;
+};
+
+static void
+memo_init(struct pair_memo *memo)
+{
+	memset(memo, 0, sizeof(*memo));
+	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
+		memo->small[i] = NAN;
+	}
+}
+
+static void
+memo_finish(struct pair_memo *memo)
+{
+	idmap_finish(&memo->map);
+	free(memo->p);
+}
+
+/* (double)u, through the signed conversion (one instruction) when it fits. */
+static inline double
+units_double(uint64_t u)
+{
+	return u <= INT64_MAX ? (double)(int64_t)u : (double)u;
+}
+
+/*
+ * stats_pair_p of whole counts a (base) and b (head) under 2^32 against
+ * the side totals, each pair worked out once.
+ */
+static double
+whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
+{
+	double *slot = NULL;
+	uint32_t at;
+	uint64_t key = a << 32 | b;
+	if ((a | b) < SMALL_COUNTS) {
+		slot = &memo->small[a * SMALL_COUNTS + b];
+		if (!isnan(*slot)) {
+			return *slot;
+		}
+	} else if (idmap_get(&memo->map, key, &at)) {
+		return memo->p[at];
+	}
+	double p = stats_pair_p(
+	        units_double(a), r->exposure[SIDE_BASE], units_double(b), r->exposure[SIDE_HEAD]);
+	if (slot) {
+		*slot = p;
+	} else if (memo->len < UINT32_MAX) {
+		memo->p = xgrow(memo->p, &memo->cap, memo->len + 1, sizeof(double));
+		memo->p[memo->len] = p;
+		idmap_set(&memo->map, key, (uint32_t)memo->len++);
+	}
+	return p;
+}
+
+/* stats_pair_p of counts a (base) and b (head) in samples, against the side totals. */
+static double
+pair_p(const struct runs *r, struct pair_memo *memo, double a, double b)
+{
+	if (a + b <= 0) {
+		return 1; /* stats_pair_p's own answer: no count on either side */
+	}
+	/* Whole counts under 2^32 have a key (a cast, not floor: no libm call). */
+	if (a < 4294967296.0 && b < 4294967296.0 && (double)(uint32_t)a == a &&
+	        (double)(uint32_t)b == b) {
+		return whole_pair_p(r, memo, (uint32_t)a, (uint32_t)b);
+	}
+	return stats_pair_p(a, r->exposure[SIDE_BASE], b, r->exposure[SIDE_HEAD]);
+}
+
+/* pair_p of a node's counts, [side], as they are kept: units (and nanos). */
+static double
+count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[2])
+{
+	if (r->plain && (c[0].units | c[1].units) < 4294967296u) {
+		/* Whole samples: the units are the counts, and the key. */
+		return c[0].units | c[1].units ? whole_pair_p(r, memo, c[0].units, c[1].units) : 1;
+	}
+	return pair_p(r, memo, count_to_double(c[0]) / r->weight[SIDE_BASE],
+	        count_to_double(c[1]) / r->weight[SIDE_HEAD]);
+}
+
+static void
+family_add(struct family *f, uint32_t id, double p, double alpha)
+{
+	/* p = 1 is a share the same on both sides (the root, a name on every
+	 * stack, nothing on either side): no hypothesis, not counted. */
+	f->m += p < 1;
+	if (p <= alpha) {
+		f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
+		f->c[f->len++] = (struct candidate){id, p};
+	}
+}
+
+/* Benjamini-Hochberg's level of rank k (from 1) among m: bh_cut's expression. */
+static double
+bh_level(size_t k, size_t m, double alpha)
+{
+	return (double)k / (double)m * alpha;
+}
+
+/*
+ * The Benjamini-Hochberg step-up without a sort. The k-th smallest p
+ * passes when it is at most level(k); the cut is the largest such p, and
+ * the p values at most it are exactly those at most level(k*), k* the
+ * largest rank that passes (a p between the two would make a larger rank
+ * pass). So each candidate's bucket, the first rank whose level it is
+ * under, counted, gives k*: the largest k with at least k p values in
+ * buckets 1 to k. Sets the bit of each candidate that passes in sig (two
+ * bits a node when packed, else a byte an id).
+ */
+static void
+family_cut(const struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
+{
+	size_t n = f->len, m = f->m;
+	if (n == 0) {
+		return;
+	}
+	uint32_t *bucket = xmalloc(n * sizeof(uint32_t));
+	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++) {
+		double p = f->c[i].p;
+		/* The estimate is within a rank or two of the bucket; the levels
+		 * as bh_cut compares them settle it. */
+		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
+		size_t k = guess < (double)n ? (size_t)guess + 1 : n + 1;
+		while (k > 1 && p <= bh_level(k - 1, m, alpha)) {
+			k--;
+		}
+		while (k <= n && p > bh_level(k, m, alpha)) {
+			k++;
+		}
+		bucket[i] = (uint32_t)k; /* n + 1: under no rank a candidate can reach */
+		count[k]++;
+	}
+	size_t pass = 0, under = 0;
+	for (size_t k = 1; k <= n; k++) {
+		under += count[k];
+		if (under >= k) {
+			pass = k;
+		}
+	}
+	for (size_t i = 0; pass && i < n; i++) {
+		if (bucket[i] <= pass) {
+			uint32_t id = f->c[i].id;
+			if (packed) {
+				sig[id / 4] |= (uint8_t)(1u << (2 * (id % 4) + bit));
+			} else {
+				sig[id] |= (uint8_t)(1u << bit);
+			}
+		}
+	}
+	free(count);
+	free(bucket);
+}
+
+/* One profile a side: node id's counts in samples, [side]. */
+static void
+node_samples(const struct runs *r, uint32_t id, bool total, double *v)
+{
+	const struct tree *t = r->single;
+	const struct tree_node *n = tree_node(t, id);
+	for (int side = 0; side < 2; side++) {
+		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
+		v[side] = count_to_double(k) / r->weight[side];
+	}
+}
+
+/*
+ * Node id's self and total in samples, [total][side]: node_samples' values
+ * (whole units over a weight of 1 are the units), read once for both.
+ */
+static void
+node_both(const struct runs *r, const struct tree_node *n, double v[2][2])
+{
+	if (r->plain) {
+		for (int side = 0; side < 2; side++) {
+			v[0][side] = units_double(n->self_units[side]);
+			v[1][side] = units_double(n->total_units[side]);
+		}
+		return;
+	}
+	node_samples(r, (uint32_t)(n - r->single->nodes), false, v[0]);
+	node_samples(r, (uint32_t)(n - r->single->nodes), true, v[1]);
+}
+
+/*
+ * The size of one sample in count units, for counts weighted by time: a
+ * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
+ * 10 ms a sample) holds a w-th of them. One w for both sides, so that
+ * their totals compare. Fractional counts are taken as they are.
+ */
+static double
+sample_weight(const struct tree *t)
+{
+	uint64_t g = 0;
+	for (size_t id = 0; id < t->node_count && g != 1; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		for (int side = 0; side < 2; side++) {
+			if (t->nanos && t->nanos[id].self[side]) {
+				return 1;
+			}
+			for (uint64_t a = g, b = n->self_units[side]; b;) {
+				uint64_t m = a % b;
+				a = b;
+				b = m;
+				g = a;
+			}
+		}
+	}
+	return g ? (double)g : 1;
+}
+
+/*
+ * Every frame's self and total, each family cut, then the statuses
+ * demoted; each name's self summed on the way, into fself[side].
+ */
+static void
+single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo, double *const fself[2])
+{
+	r->node_count = t->node_count;
+	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
+	struct family fam[2];
+	memset(fam, 0, sizeof(fam));
+	for (size_t id = 0; id < t->node_count; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		struct count self[2] = {
+		        tree_node_self(t, n, SIDE_BASE), tree_node_self(t, n, SIDE_HEAD)};
+		struct count tot[2] = {
+		        tree_node_total(t, n, SIDE_BASE), tree_node_total(t, n, SIDE_HEAD)};
+		double p_self = count_pair_p(r, memo, self);
+		/* A leaf's self is its total: the same test. */
+		bool same = self[0].units == tot[0].units && self[1].units == tot[1].units &&
+		            self[0].nanos == tot[0].nanos && self[1].nanos == tot[1].nanos;
+		family_add(&fam[0], (uint32_t)id, p_self, r->alpha);
+		family_add(&fam[1], (uint32_t)id, same ? p_self : count_pair_p(r, memo, tot),
+		        r->alpha);
+		if (id != TREE_ROOT &&
+		        (self[0].units | self[1].units | self[0].nanos | self[1].nanos)) {
+			double v[2][2];
+			node_both(r, n, v);
+			fself[SIDE_BASE][n->name] += v[0][SIDE_BASE];
+			fself[SIDE_HEAD][n->name] += v[0][SIDE_HEAD];
+		}
+	}
+	for (int total = 0; total < 2; total++) {
+		family_cut(&fam[total], r->alpha, r->node_sig, (unsigned)total, true);
+		free(fam[total].c);
+	}
+	runs_demote(r, t);
+}
+
+/*
+ * Each name's self (and, when fsum[1] is there, total) in samples, summed
+ * as the reports sum them.
+ */
+static void
+name_sums(const struct runs *r, double *fsum[2][2])
+{
+	const struct tree *t = r->single;
+	bool *outer = fsum[1][0] ? runs_outermost(t, r->nnames) : NULL;
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		double v[2][2];
+		node_both(r, n, v);
+		for (int side = 0; side < 2; side++) {
+			fsum[0][side][n->name] += v[0][side];
+			if (outer && outer[id]) {
+				fsum[1][side][n->name] += v[1][side];
+			}
+		}
+	}
+	free(outer);
+}
+
+/*
+ * One family of names cut into fn_sig. The kept p of a name was a float
+ * (40 bytes a name); the cut still compares p so rounded, so that the
+ * verdicts stay what they were.
+ */
+static void
+test_names(const struct runs *r, double *const sums[2], int total, struct pair_memo *memo)
+{
+	struct family fam;
+	memset(&fam, 0, sizeof(fam));
+	for (uint32_t name = 0; name < r->nnames; name++) {
+		double p = pair_p(r, memo, sums[SIDE_BASE][name], sums[SIDE_HEAD][name]);
+		family_add(&fam, name, (float)p, r->alpha);
+	}
+	family_cut(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
+	free(fam.c);
+}
+
+/* Zeroed sums of each name, self and, with total, total (else NULL). */
+static void
+new_sums(uint32_t nnames, bool total, double *fsum[2][2])
+{
+	for (int side = 0; side < 2; side++) {
+		fsum[0][side] = xcalloc(nnames ? nnames : 1, sizeof(double));
+		fsum[1][side] = total ? xcalloc(nnames ? nnames : 1, sizeof(double)) : NULL;
+	}
+}
+
+static void
+free_sums(double *fsum[2][2])
+{
+	for (int total = 0; total < 2; total++) {
+		for (int side = 0; side < 2; side++) {
+			free(fsum[total][side]);
+			fsum[total][side] = NULL;
+		}
+	}
+}
+
+/* The names' sums, self and total, and the totals' test: for the reports. */
+static struct single_functions *
+functions_complete(const struct runs *r)
+{
+	struct single_functions *f = r->fn;
+	if (!f->summed) {
+		new_sums(r->nnames, true, f->fsum);
+		name_sums(r, f->fsum);
+		f->summed = true;
+	}
+	if (!f->total_tested) {
+		struct pair_memo *memo = xmalloc(sizeof(*memo));
+		memo_init(memo);
+		test_names(r, f->fsum[1], 1, memo);
+		memo_finish(memo);
+		free(memo);
+		f->total_tested = true;
+	}
+	return f;
+}
+
+void
+runs_attach_single(struct tree *t, double alpha, bool weighted)
+{
+	struct runs *r = runs_create(alpha);
+	r->single = t;
+	double one = 1, w = weighted ? sample_weight(t) : 1;
+	r->plain = !t->nanos && w == 1;
+	for (int side = 0; side < 2; side++) {
+		r->n[side] = 1;
+		r->weight[side] = w;
+		r->exposure[side] =
+		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
+		        r->weight[side];
+	}
+	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
+	        &r->whole);
+	struct pair_memo *memo = xmalloc(sizeof(*memo));
+	memo_init(memo);
+	/* The names' self test (the picture's caption needs it) from sums
+	 * made with the frames' tests; the totals' wait for a report. */
+	r->nnames = intern_count(t->names);
+	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
+	r->fn = xcalloc(1, sizeof(*r->fn));
+	double *fsum[2][2];
+	new_sums(r->nnames, false, fsum);
+	single_nodes(r, t, memo, fsum[0]);
+	test_names(r, fsum[0], 0, memo);
+	free_sums(fsum);
+	memo_finish(memo);
+	free(memo);
+	t->runs = r;
+}
+
+void
+runs_single_free(struct runs *r)
+{
+	free(r->node_sig);
+	free(r->fn_sig);
+	if (r->fn) {
+		free_sums(r->fn->fsum);
+		free(r->fn);
+	}
+}
+
+bool
+runs_single_node_significant(const struct runs *r, uint32_t id, bool total)
+{
+	return id < r->node_count && (r->node_sig[id / 4] >> (2 * (id % 4) + total) & 1);
+}
+
+void
+runs_single_node_interval(
+        const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
+{
+	double v[2];
+	node_samples(r, id, total, v);
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
+	stats_pair_interval(v[SIDE_BASE], A, v[SIDE_HEAD], B, r->alpha, lo, hi);
+	*p = stats_pair_p(v[SIDE_BASE], A, v[SIDE_HEAD], B);
+}
+
+void
+runs_single_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
+{
+	const struct single_functions *f = functions_complete(r);
+	double a = f->fsum[total][SIDE_BASE][name], b = f->fsum[total][SIDE_HEAD][name];
+	stats_counts_test(
+	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, out);
+}
+
+bool
+runs_single_function_significant(const struct runs *r, uint32_t name, bool total)
+{
+	if (total) {
+		functions_complete(r);
+	}
+	return r->fn_sig[name] >> total & 1;
+}
