@@ -33,8 +33,16 @@ struct single_functions {
 	double *fsum[2][2];
 };
 
-/* The p of each pair of counts met, while the tests run. */
+/*
+ * The p of each pair of counts met, while the tests run; or, when the
+ * bound settles it, a stand-in that every family decides alike: QUIET_P
+ * (over alpha, under 1) or 0 (at most alpha over the most tests a family
+ * holds, so in the first rank of any family's cut).
+ */
+#define QUIET_P 0.75
+
 struct pair_memo {
+	struct stats_pair_bound bound;
 	double small[SMALL_COUNTS * SMALL_COUNTS]; /* base * SMALL_COUNTS + head; NAN: not yet */
 	struct idmap map; /* base << 32 | head of other whole counts -> index in p */
 	double *p;
@@ -55,9 +63,11 @@ struct family {
 };
 
 static void
-memo_init(struct pair_memo *memo)
+memo_init(struct pair_memo *memo, const struct runs *r, size_t most_tests)
 {
 	memset(memo, 0, sizeof(*memo));
+	/* Twice the tests: room for a name's p kept as a float. */
+	stats_pair_bound_init(&memo->bound, r->alpha, r->alpha / (2 * (double)(most_tests + 1)));
 	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
 		memo->small[i] = NAN;
 	}
@@ -95,8 +105,18 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 	} else if (idmap_get(&memo->map, key, &at)) {
 		return memo->p[at];
 	}
-	double p = stats_pair_p(
-	        units_double(a), r->exposure[SIDE_BASE], units_double(b), r->exposure[SIDE_HEAD]);
+	double x = units_double(a), y = units_double(b);
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p;
+	switch (stats_pair_bound(&memo->bound, x, A, y, B)) {
+	case STATS_PAIR_QUIET:
+		p = QUIET_P;
+		break;
+	case STATS_PAIR_SURE:
+		p = 0;
+		break;
+	default:
+		p = stats_pair_p(x, A, y, B);
+	}
 	if (slot) {
 		*slot = p;
 	} else if (memo->len < UINT32_MAX) {
@@ -378,7 +398,7 @@ functions_complete(const struct runs *r)
 	}
 	if (!f->total_tested) {
 		struct pair_memo *memo = xmalloc(sizeof(*memo));
-		memo_init(memo);
+		memo_init(memo, r, r->nnames);
 		test_names(r, f->fsum[1], 1, memo);
 		memo_finish(memo);
 		free(memo);
@@ -404,10 +424,10 @@ runs_attach_single(struct tree *t, double alpha, bool weighted)
 	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
 	        &r->whole);
 	struct pair_memo *memo = xmalloc(sizeof(*memo));
-	memo_init(memo);
+	r->nnames = intern_count(t->names);
+	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
 	/* The names' self test (the picture's caption needs it) from sums
 	 * made with the frames' tests; the totals' wait for a report. */
-	r->nnames = intern_count(t->names);
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
 	r->fn = xcalloc(1, sizeof(*r->fn));
 	double *fsum[2][2];

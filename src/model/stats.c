@@ -325,6 +325,68 @@ stats_pair_p(double a, double A, double b, double B)
 }
 
 void
+stats_pair_bound_init(struct stats_pair_bound *c, double alpha, double alpha_min)
+{
+	double z = stats_normal_quantile(alpha / 2) * (1 - 1e-7);
+	c->quiet_d = z * z;
+	c->sure_d = 2 * log(1 / alpha_min) + 1e-6;
+}
+
+/*
+ * Bounds of the deviance d(x) = 2 n D(x/n || pi), x on one side of n pi,
+ * without a logarithm: D(q || pi) is the integral of (q - t) / v(t) from
+ * pi to q, v(t) = t (1 - t), so (q - pi)^2 / (2 max v) <= D <= (q - pi)^2 /
+ * (2 min v) over t between them (v is concave: its least is at an end).
+ * Widened for the rounding of n pi and of the deviance itself, which
+ * deviance_root works out from two logarithms of sizeable terms.
+ */
+static void
+deviance_bounds(double x, double n, double pi, double *lo, double *hi)
+{
+	double q = x / n, dx = x - n * pi;
+	double vp = pi * (1 - pi), vq = q * (1 - q);
+	bool spans = (pi - 0.5) * (q - 0.5) <= 0;
+	double vmax = spans ? 0.25 : fmax(vp, vq), vmin = fmin(vp, vq);
+	double slack = 1e-15 * n + 1e-12;
+	*lo = dx * dx / (n * vmax) * (1 - 1e-5) - slack;
+	*hi = vmin > 0 ? dx * dx / (n * vmin) * (1 + 1e-5) + slack : INFINITY;
+}
+
+/*
+ * For whole counts 0 < b < n = a + b: the smaller tail, P(X >= b) above
+ * the mean or P(X <= b) below it, worked out exactly (the incomplete beta
+ * function) or from the deviance at b -/+ 1/2, lies between Q(r(b)) and
+ * Q(r(b -/+ 1)), r the root of the deviance, by Zubkov and Serov's
+ * inequalities for the binomial distribution function (Theory Probab.
+ * Appl. 57, 2013): Phi(r(k)) <= P(X <= k) <= Phi(r(k + 1)), r signed. With
+ * b -/+ 1 still on b's side of the mean, that tail is under 1/2, so p is
+ * twice it; Q(r) > alpha/2 when r is under the quantile, and Q(r) <= exp(-r^2 / 2) / 2.
+ */
+enum stats_pair_verdict
+stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b, double B)
+{
+	double n = a + b;
+	if (!(A > 0 && B > 0 && a >= 1 && b >= 1) || a != floor(a) || b != floor(b)) {
+		return STATS_PAIR_UNSURE;
+	}
+	double pi = B / (A + B), mid = n * pi;
+	double inner = b > mid ? b - 1 : b + 1; /* the far end of the tail's bracket */
+	if (b > mid ? !(inner > mid + 1e-6 * (1 + mid)) : !(inner < mid - 1e-6 * (1 + mid))) {
+		return STATS_PAIR_UNSURE; /* too near the mean: both tails may be 1/2 */
+	}
+	double in_lo, in_hi, at_lo, at_hi;
+	deviance_bounds(inner, n, pi, &in_lo, &in_hi);
+	deviance_bounds(b, n, pi, &at_lo, &at_hi);
+	if (in_lo > c->sure_d) {
+		return STATS_PAIR_SURE;
+	}
+	if (at_hi < c->quiet_d && in_lo > 1e-8) {
+		return STATS_PAIR_QUIET;
+	}
+	return STATS_PAIR_UNSURE;
+}
+
+void
 stats_pair_interval(double a, double A, double b, double B, double alpha, double *lo, double *hi)
 {
 	double ra = A > 0 ? a / A : 0, rb = B > 0 ? b / B : 0;

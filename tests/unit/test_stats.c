@@ -207,6 +207,63 @@ test_pair_matches_counts_test(void **state)
 	assert_true(checked > 60000);
 }
 
+/*
+ * stats_pair_bound against the p it stands in for, on every head count of
+ * a grid of sums (the bound is for whole counts) and totals: QUIET only
+ * where alpha < p < 1, SURE only where p <= alpha_min, for p as worked out
+ * and as a float (the names' p is kept so). And it must settle most of
+ * them, or it saves nothing.
+ */
+static void
+test_pair_bound(void **state)
+{
+	(void)state;
+	const double sums[] = {2, 3, 5, 8, 13, 40, 64, 100, 127, 128, 250, 399, 401, 1000, 2500,
+	        10007, 100003, 4294967295.0, 1099511627776.0, 9007199254740991.0};
+	const double ratios[] = {1e-6, 0.001, 0.1, 0.5, 0.9, 1, 1.0979, 1.5, 3, 1000, 1e6};
+	const double alphas[] = {0.0001, 0.05, 0.5};
+	size_t checked = 0, settled = 0;
+	for (size_t l = 0; l < sizeof(alphas) / sizeof(alphas[0]); l++) {
+		double alpha = alphas[l], alpha_min = alpha / 1e5;
+		struct stats_pair_bound c;
+		stats_pair_bound_init(&c, alpha, alpha_min);
+		for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
+			for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+				double n = sums[i], A = 888000, B = 888000 * ratios[q];
+				/* Every count for small sums; else 3,000 spread over
+				 * the sum and every one within 600 of the mean. */
+				double mid = floor(n * B / (A + B)),
+				       step = n <= 3000 ? 1 : floor(n / 3000);
+				for (int pass = 0; pass < 2; pass++) {
+					double from = pass ? fmax(0, mid - 600) : 0;
+					double to = pass ? fmin(n, mid + 600) : n;
+					for (double b = from; b <= to; b += pass ? 1 : step) {
+						double a = n - b, p = stats_pair_p(a, A, b, B);
+						enum stats_pair_verdict v =
+						        stats_pair_bound(&c, a, A, b, B);
+						double pf = (float)p;
+						if ((v == STATS_PAIR_QUIET &&
+						            !(p > alpha && p < 1 && pf > alpha &&
+						                    pf < 1)) ||
+						        (v == STATS_PAIR_SURE &&
+						                !(p <= alpha_min))) {
+							fail_msg("a %.17g A %.17g b %.17g B %.17g "
+							         "alpha "
+							         "%g: bound %d, p %.17g",
+							        a, A, b, B, alpha, (int)v, p);
+						}
+						settled += v != STATS_PAIR_UNSURE;
+						checked++;
+					}
+				}
+			}
+		}
+	}
+	if (!(checked > 200000 && settled > checked * 3 / 4)) {
+		fail_msg("%zu of %zu pairs settled by the bound", settled, checked);
+	}
+}
+
 static void
 test_counts_tiny_and_identical(void **state)
 {
@@ -302,6 +359,7 @@ main(void)
 	        cmocka_unit_test(test_binomial_tails),
 	        cmocka_unit_test(test_counts_one_run),
 	        cmocka_unit_test(test_pair_matches_counts_test),
+	        cmocka_unit_test(test_pair_bound),
 	        cmocka_unit_test(test_counts_tiny_and_identical),
 	        cmocka_unit_test(test_counts_false_positives),
 	        cmocka_unit_test(test_detectable),
