@@ -51,13 +51,20 @@ struct pair_memo {
 
 /*
  * One family's tests for Benjamini-Hochberg: how many are hypotheses (p < 1)
- * and, of those, the ones that can pass (p <= alpha), with their p.
+ * and, of those, the ones that can pass (p <= alpha), with their p; those
+ * of p 0 (or SURE) pass whatever the cut, so only their count is kept.
+ * The verdicts go to sig: bit `bit` of byte id, or when packed, two bits a
+ * node, bit 2 (id % 4) + bit of byte id / 4.
  */
 struct family {
-	size_t m;
+	double alpha;
+	uint8_t *sig;
+	unsigned bit;
+	bool packed;
+	size_t m, sure;
 	struct candidate {
 		uint32_t id;
-		double p;
+		double p; /* then its bucket */
 	} * c;
 	size_t len, cap;
 };
@@ -143,11 +150,18 @@ pair_p(const struct runs *r, struct pair_memo *memo, double a, double b)
 }
 
 /* pair_p of a node's counts, [side], as they are kept: units (and nanos). */
-static double
+static inline double
 count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[2])
 {
 	if (r->plain && (c[0].units | c[1].units) < 4294967296u) {
-		/* Whole samples: the units are the counts, and the key. */
+		/* Whole samples: the units are the counts, and the key. Most
+		 * frames hold a few samples: their p is looked up here. */
+		if ((c[0].units | c[1].units) < SMALL_COUNTS) {
+			double p = memo->small[c[0].units * SMALL_COUNTS + c[1].units];
+			if (!isnan(p)) {
+				return p;
+			}
+		}
 		return c[0].units | c[1].units ? whole_pair_p(r, memo, c[0].units, c[1].units) : 1;
 	}
 	return pair_p(r, memo, count_to_double(c[0]) / r->weight[SIDE_BASE],
@@ -155,14 +169,37 @@ count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[
 }
 
 static void
-family_add(struct family *f, uint32_t id, double p, double alpha)
+family_pass(const struct family *f, uint32_t id)
+{
+	if (f->packed) {
+		f->sig[id / 4] |= (uint8_t)(1u << (2 * (id % 4) + f->bit));
+	} else {
+		f->sig[id] |= (uint8_t)(1u << f->bit);
+	}
+}
+
+/* A p of at most alpha: kept, or when 0 passed at once. */
+static void
+family_candidate(struct family *f, uint32_t id, double p)
+{
+	if (p == 0) {
+		/* Under the first rank's level, which always passes when one does. */
+		f->sure++;
+		family_pass(f, id);
+		return;
+	}
+	f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
+	f->c[f->len++] = (struct candidate){id, p};
+}
+
+static inline void
+family_add(struct family *f, uint32_t id, double p)
 {
 	/* p = 1 is a share the same on both sides (the root, a name on every
 	 * stack, nothing on either side): no hypothesis, not counted. */
 	f->m += p < 1;
-	if (p <= alpha) {
-		f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
-		f->c[f->len++] = (struct candidate){id, p};
+	if (p <= f->alpha) {
+		family_candidate(f, id, p);
 	}
 }
 
@@ -184,15 +221,17 @@ bh_level(size_t k, size_t m, double alpha)
  * bits a node when packed, else a byte an id).
  */
 static void
-family_cut(const struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
+family_cut(struct family *f)
 {
-	size_t n = f->len, m = f->m;
-	if (n == 0) {
+	size_t n = f->len + f->sure, m = f->m;
+	double alpha = f->alpha;
+	if (f->len == 0) {
+		free(f->c);
 		return;
 	}
-	uint32_t *bucket = xmalloc(n * sizeof(uint32_t));
 	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++) {
+	count[1] = (uint32_t)f->sure;
+	for (size_t i = 0; i < f->len; i++) {
 		double p = f->c[i].p;
 		/* The estimate is within a rank or two of the bucket; the levels
 		 * as bh_cut compares them settle it. */
@@ -204,7 +243,7 @@ family_cut(const struct family *f, double alpha, uint8_t *sig, unsigned bit, boo
 		while (k <= n && p > bh_level(k, m, alpha)) {
 			k++;
 		}
-		bucket[i] = (uint32_t)k; /* n + 1: under no rank a candidate can reach */
+		f->c[i].p = (double)k; /* n + 1: under no rank a candidate can reach */
 		count[k]++;
 	}
 	size_t pass = 0, under = 0;
@@ -214,18 +253,19 @@ family_cut(const struct family *f, double alpha, uint8_t *sig, unsigned bit, boo
 			pass = k;
 		}
 	}
-	for (size_t i = 0; pass && i < n; i++) {
-		if (bucket[i] <= pass) {
-			uint32_t id = f->c[i].id;
-			if (packed) {
-				sig[id / 4] |= (uint8_t)(1u << (2 * (id % 4) + bit));
-			} else {
-				sig[id] |= (uint8_t)(1u << bit);
-			}
+	for (size_t i = 0; pass && i < f->len; i++) {
+		if (f->c[i].p <= (double)pass) {
+			family_pass(f, f->c[i].id);
 		}
 	}
 	free(count);
-	free(bucket);
+	free(f->c);
+}
+
+static void
+family_init(struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
+{
+	*f = (struct family){.alpha = alpha, .sig = sig, .bit = bit, .packed = packed};
 }
 
 /* One profile a side: node id's counts in samples, [side]. */
@@ -285,17 +325,15 @@ sample_weight(const struct tree *t)
 	return g ? (double)g : 1;
 }
 
-/*
- * Every frame's self and total, each family cut, then the statuses
- * demoted; each name's self summed on the way, into fself[side].
- */
+/* Every frame's self and total, each family cut, then the statuses demoted. */
 static void
-single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo, double *const fself[2])
+single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
 {
 	r->node_count = t->node_count;
 	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
 	struct family fam[2];
-	memset(fam, 0, sizeof(fam));
+	family_init(&fam[0], r->alpha, r->node_sig, 0, true);
+	family_init(&fam[1], r->alpha, r->node_sig, 1, true);
 	for (size_t id = 0; id < t->node_count; id++) {
 		const struct tree_node *n = &t->nodes[id];
 		struct count self[2] = {
@@ -306,21 +344,11 @@ single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo, double *con
 		/* A leaf's self is its total: the same test. */
 		bool same = self[0].units == tot[0].units && self[1].units == tot[1].units &&
 		            self[0].nanos == tot[0].nanos && self[1].nanos == tot[1].nanos;
-		family_add(&fam[0], (uint32_t)id, p_self, r->alpha);
-		family_add(&fam[1], (uint32_t)id, same ? p_self : count_pair_p(r, memo, tot),
-		        r->alpha);
-		if (id != TREE_ROOT &&
-		        (self[0].units | self[1].units | self[0].nanos | self[1].nanos)) {
-			double v[2][2];
-			node_both(r, n, v);
-			fself[SIDE_BASE][n->name] += v[0][SIDE_BASE];
-			fself[SIDE_HEAD][n->name] += v[0][SIDE_HEAD];
-		}
+		family_add(&fam[0], (uint32_t)id, p_self);
+		family_add(&fam[1], (uint32_t)id, same ? p_self : count_pair_p(r, memo, tot));
 	}
-	for (int total = 0; total < 2; total++) {
-		family_cut(&fam[total], r->alpha, r->node_sig, (unsigned)total, true);
-		free(fam[total].c);
-	}
+	family_cut(&fam[0]);
+	family_cut(&fam[1]);
 	runs_demote(r, t);
 }
 
@@ -335,6 +363,14 @@ name_sums(const struct runs *r, double *fsum[2][2])
 	bool *outer = fsum[1][0] ? runs_outermost(t, r->nnames) : NULL;
 	for (size_t id = 1; id < t->node_count; id++) {
 		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		if (!outer && r->plain) {
+			/* The picture's case: whole self counts, most of them 0. */
+			if (n->self_units[0] | n->self_units[1]) {
+				fsum[0][0][n->name] += units_double(n->self_units[0]);
+				fsum[0][1][n->name] += units_double(n->self_units[1]);
+			}
+			continue;
+		}
 		double v[2][2];
 		node_both(r, n, v);
 		for (int side = 0; side < 2; side++) {
@@ -356,13 +392,12 @@ static void
 test_names(const struct runs *r, double *const sums[2], int total, struct pair_memo *memo)
 {
 	struct family fam;
-	memset(&fam, 0, sizeof(fam));
+	family_init(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		double p = pair_p(r, memo, sums[SIDE_BASE][name], sums[SIDE_HEAD][name]);
-		family_add(&fam, name, (float)p, r->alpha);
+		family_add(&fam, name, (float)p);
 	}
-	family_cut(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
-	free(fam.c);
+	family_cut(&fam);
 }
 
 /* Zeroed sums of each name, self and, with total, total (else NULL). */
@@ -426,13 +461,15 @@ runs_attach_single(struct tree *t, double alpha, bool weighted)
 	struct pair_memo *memo = xmalloc(sizeof(*memo));
 	r->nnames = intern_count(t->names);
 	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
-	/* The names' self test (the picture's caption needs it) from sums
-	 * made with the frames' tests; the totals' wait for a report. */
+	single_nodes(r, t, memo);
+	/* The names' self test (the picture's caption needs it), its sums made
+	 * once the frames' candidates are gone (a lower peak); the totals'
+	 * wait for a report. */
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
 	r->fn = xcalloc(1, sizeof(*r->fn));
 	double *fsum[2][2];
 	new_sums(r->nnames, false, fsum);
-	single_nodes(r, t, memo, fsum[0]);
+	name_sums(r, fsum);
 	test_names(r, fsum[0], 0, memo);
 	free_sums(fsum);
 	memo_finish(memo);

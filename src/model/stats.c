@@ -353,7 +353,7 @@ deviance_bounds(double x, double n, double pi, double *lo, double *hi)
 }
 
 /*
- * For whole counts 0 < b < n = a + b: the smaller tail, P(X >= b) above
+ * For whole counts 0 <= b <= n = a + b, n > 0: the smaller tail, P(X >= b) above
  * the mean or P(X <= b) below it, worked out exactly (the incomplete beta
  * function) or from the deviance at b -/+ 1/2, lies between Q(r(b)) and
  * Q(r(b -/+ 1)), r the root of the deviance, by Zubkov and Serov's
@@ -366,7 +366,7 @@ enum stats_pair_verdict
 stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b, double B)
 {
 	double n = a + b;
-	if (!(A > 0 && B > 0 && a >= 1 && b >= 1) || a != floor(a) || b != floor(b)) {
+	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1) || a != floor(a) || b != floor(b)) {
 		return STATS_PAIR_UNSURE;
 	}
 	double pi = B / (A + B), mid = n * pi;
