@@ -388,17 +388,26 @@ runs_node_significant(const struct runs *r, uint32_t id, bool total)
 	return id < r->node_count && r->nodes[id].p[total] <= r->node_cut[total];
 }
 
+/* A share changes by -1 to 1 (-100 to +100 points), whatever an interval's approximation says. */
+static void
+clip_share(double *lo, double *hi)
+{
+	*lo = fmax(*lo, -1);
+	*hi = fmin(*hi, 1);
+}
+
 void
 runs_node_interval(const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
 	if (r->single) {
 		runs_single_node_interval(r, id, total, lo, hi, p);
-		return;
+	} else {
+		const struct node_stat *s = &r->nodes[id];
+		*lo = s->lo[total];
+		*hi = s->hi[total];
+		*p = s->p[total];
 	}
-	const struct node_stat *s = &r->nodes[id];
-	*lo = s->lo[total];
-	*hi = s->hi[total];
-	*p = s->p[total];
+	clip_share(lo, hi);
 }
 
 void
@@ -406,9 +415,10 @@ runs_function(const struct runs *r, uint32_t name, bool total, struct stats_coun
 {
 	if (r->single) {
 		runs_single_function(r, name, total, out);
-		return;
+	} else {
+		*out = r->fns[total][name];
 	}
-	*out = r->fns[total][name];
+	clip_share(&out->lo, &out->hi);
 }
 
 bool

@@ -386,18 +386,72 @@ stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b,
 	return STATS_PAIR_UNSURE;
 }
 
+/*
+ * The x with I_x(a, b) = target, 0 < target < 1: Newton's steps on the
+ * beta density, kept inside the bracket that each value narrows (a step
+ * out of it is a bisection's).
+ */
+static double
+beta_quantile(double a, double b, double target)
+{
+	double lo = 0, hi = 1, x = a / (a + b);
+	double log_beta = lgamma(a) + lgamma(b) - lgamma(a + b);
+	for (int i = 0; i < 200; i++) {
+		double f = stats_incbeta(a, b, x) - target;
+		if (f == 0) {
+			return x;
+		}
+		if (f > 0) {
+			hi = x;
+		} else {
+			lo = x;
+		}
+		double density = exp((a - 1) * log(x) + (b - 1) * log1p(-x) - log_beta);
+		double next = x - f / density;
+		if (!(next > lo && next < hi)) {
+			next = (lo + hi) / 2;
+		}
+		if (fabs(next - x) <= 1e-13 * x || hi - lo <= 1e-15) {
+			return next;
+		}
+		x = next;
+	}
+	return x;
+}
+
+/*
+ * Under this many samples in a pair (base + head), the interval of a
+ * change with one run a side inverts the exact test itself (Clopper and
+ * Pearson's interval of the binomial proportion, mapped to the change):
+ * the normal approximation's can exclude 0 when the test finds nothing
+ * (0 against 4 samples) or the other way round, and pass +/-100 points.
+ */
+#define TINY_PAIR 64
+
 void
 stats_pair_interval(double a, double A, double b, double B, double alpha, double *lo, double *hi)
 {
 	double ra = A > 0 ? a / A : 0, rb = B > 0 ? b / B : 0;
-	double diff = rb - ra;
+	double diff = rb - ra, n = a + b;
 	*lo = *hi = diff;
-	if (A <= 0 || B <= 0 || a + b <= 0) {
+	if (A <= 0 || B <= 0 || n <= 0) {
+		return;
+	}
+	if (n < TINY_PAIR) {
+		/* Head's part of the n samples, theta, is in [tl, tu] (the
+		 * tails at alpha/2 each, as the test's p doubles the smaller);
+		 * with n fixed the change is n theta / B - n (1 - theta) / A,
+		 * 0 exactly at the test's theta, B / (A + B). */
+		double tl = b > 0 ? beta_quantile(b, a + 1, alpha / 2) : 0;
+		double tu = a > 0 ? beta_quantile(b + 1, a, 1 - alpha / 2) : 1;
+		*lo = n * tl / B - n * (1 - tl) / A;
+		*hi = n * tu / B - n * (1 - tu) / A;
 		return;
 	}
 	double se = sqrt(ra / A + rb / B), q = stats_normal_quantile(alpha / 2);
-	*lo = diff - q * se;
-	*hi = diff + q * se;
+	/* No further than all n samples on one side. */
+	*lo = fmax(diff - q * se, -n / A);
+	*hi = fmin(diff + q * se, n / B);
 }
 
 static double
@@ -481,6 +535,11 @@ stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
 		with_spread(c, phi > 1 ? phi : 1, df);
 	}
 	c->p = fmin(1, 2 * fmin(c->p_up, c->p_down));
+	if (isinf(c->df)) {
+		/* One run a side: the interval of the exact test. */
+		stats_pair_interval(c->a, c->A, c->b, c->B, alpha, &c->lo, &c->hi);
+		return;
+	}
 	double se = sqrt(c->phi * (ra / c->A + rb / c->B));
 	double q = c->df > 1000 ? stats_normal_quantile(alpha / 2) : stats_t_quantile(alpha, c->df);
 	c->lo = c->diff - q * se;

@@ -96,7 +96,12 @@ void stats_counts_test(const double *x, const double *xt, size_t nx, const doubl
  * function of a profile a side, where most of the time went.
  */
 double stats_pair_p(double a, double A, double b, double B);
-/* And its (1 - alpha) interval of b/B - a/A, the same doubles as c->lo and c->hi. */
+/*
+ * And its (1 - alpha) interval of b/B - a/A, the same doubles as c->lo and
+ * c->hi: under 64 samples in the pair, Clopper and Pearson's (the exact
+ * test inverted: it holds 0 exactly when p > alpha); above, the normal
+ * approximation's, no further than all samples on one side.
+ */
 void stats_pair_interval(
         double a, double A, double b, double B, double alpha, double *lo, double *hi);
 /*

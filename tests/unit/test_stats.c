@@ -11,6 +11,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -264,6 +265,60 @@ test_pair_bound(void **state)
 	}
 }
 
+/*
+ * With one run a side and few samples, the interval of the change holds 0
+ * exactly when the test finds nothing (p > alpha), and stays within what
+ * the samples allow (all of them on one side). The normal approximation's
+ * did neither: 0 against 4 samples (p = 0.125) excluded 0, and 1 against
+ * 3 of totals of 4 reached past +100 points.
+ */
+static void
+test_tiny_interval_agrees_with_p(void **state)
+{
+	(void)state;
+	double A = 1000, B = 1000, a = 0, b = 4, lo, hi;
+	stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+	assert_true(stats_pair_p(a, A, b, B) > 0.05 && lo < 0 && hi > 0);
+	A = B = 4;
+	a = 1;
+	b = 3;
+	stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+	assert_true(lo >= -1 && hi <= 1);
+	const double totals[] = {4, 30, 1000, 888000};
+	const double ratios[] = {0.01, 0.5, 1, 1.0979, 3, 100};
+	const double alphas[] = {0.0001, 0.05, 0.5};
+	size_t checked = 0;
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			for (size_t l = 0; l < sizeof(alphas) / sizeof(alphas[0]); l++) {
+				A = totals[t];
+				B = totals[t] * ratios[q];
+				for (double n = 1; n < 64; n++) {
+					for (b = 0; b <= n; b++) {
+						a = n - b;
+						double p = stats_pair_p(a, A, b, B);
+						stats_pair_interval(
+						        a, A, b, B, alphas[l], &lo, &hi);
+						bool excludes = lo > 0 || hi < 0;
+						/* p within a hair of alpha: either answer. */
+						bool edge = fabs(p - alphas[l]) < 1e-9 * alphas[l];
+						if ((excludes != (p <= alphas[l]) && !edge) ||
+						        lo > hi || lo < -n / A * (1 + 1e-12) ||
+						        hi > n / B * (1 + 1e-12)) {
+							fail_msg("a %g A %g b %g B %g alpha %g: p "
+							         "%.17g, "
+							         "interval %.17g %.17g",
+							        a, A, b, B, alphas[l], p, lo, hi);
+						}
+						checked++;
+					}
+				}
+			}
+		}
+	}
+	assert_true(checked > 100000);
+}
+
 static void
 test_counts_tiny_and_identical(void **state)
 {
@@ -360,6 +415,7 @@ main(void)
 	        cmocka_unit_test(test_counts_one_run),
 	        cmocka_unit_test(test_pair_matches_counts_test),
 	        cmocka_unit_test(test_pair_bound),
+	        cmocka_unit_test(test_tiny_interval_agrees_with_p),
 	        cmocka_unit_test(test_counts_tiny_and_identical),
 	        cmocka_unit_test(test_counts_false_positives),
 	        cmocka_unit_test(test_detectable),
