@@ -443,15 +443,19 @@ functions_complete(const struct runs *r)
 }
 
 void
-runs_attach_single(struct tree *t, double alpha, bool weighted)
+runs_attach_single(struct tree *t, double alpha, bool weighted, const double per_sample[2])
 {
 	struct runs *r = runs_create(alpha);
 	r->single = t;
-	double one = 1, w = weighted ? sample_weight(t) : 1;
-	r->plain = !t->nanos && w == 1;
+	double one = 1, w = 1;
+	if (weighted && !(per_sample[SIDE_BASE] > 0 && per_sample[SIDE_HEAD] > 0)) {
+		w = sample_weight(t);
+	}
+	r->plain = !t->nanos;
 	for (int side = 0; side < 2; side++) {
 		r->n[side] = 1;
-		r->weight[side] = w;
+		r->weight[side] = per_sample[side] > 0 ? per_sample[side] : w;
+		r->plain &= r->weight[side] == 1;
 		r->exposure[side] =
 		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
 		        r->weight[side];

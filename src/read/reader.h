@@ -61,6 +61,9 @@ struct read_result {
 	bool flag; /* reader's own: callgrind stacks rebuilt, perf weighted */
 	bool exact; /* counts the same on every run, not sampled */
 	uint64_t samples; /* perf: samples read */
+	/* pprof: the samples the counts hold (its count-typed sample type)
+	 * and the counts' sum on them; 0 and 0: the reader does not say. */
+	double sample_count, sample_value;
 	struct folded_stats folded; /* folded: lines read, bad lines, columns */
 };
 
@@ -72,6 +75,10 @@ struct read_sum {
 	bool flag; /* any file's flag */
 	bool exact; /* every file's counts exact */
 	uint64_t samples[2]; /* indexed by enum side */
+	/* Per side: the sums of sample_count and sample_value, and whether a
+	 * file did not say them. */
+	double sample_count[2], sample_value[2];
+	bool sample_unknown[2];
 };
 
 /*
