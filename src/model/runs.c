@@ -148,6 +148,18 @@ bh_cut(double *p, size_t n, double alpha)
 }
 
 /*
+ * The direction of a change in share as its interval confirms it, the
+ * sign of the interval's middle: 1 rose, -1 fell, 0 neither. The one rule
+ * of the picture (runs_demote) and the reports' lists (runs_function_direction).
+ */
+static int
+interval_direction(double lo, double hi)
+{
+	double middle = (lo + hi) / 2;
+	return (middle > 0) - (middle < 0);
+}
+
+/*
  * A change the test does not confirm is drawn unchanged: slower and
  * faster by the self count's test, new and removed (a frame whose self
  * may be 0) by the total's.
@@ -166,8 +178,8 @@ runs_demote(const struct runs *r, struct tree *t)
 			 * the test confirms in the direction drawn. */
 			double lo, hi, p;
 			runs_node_interval(r, (uint32_t)id, false, &lo, &hi, &p);
-			double share = (lo + hi) / 2;
-			if (n->status == STATUS_SLOWER ? share <= 0 : share >= 0) {
+			int way = interval_direction(lo, hi);
+			if (n->status == STATUS_SLOWER ? way <= 0 : way >= 0) {
 				n->status = STATUS_SAME;
 			}
 		}
@@ -431,6 +443,17 @@ runs_function_significant(const struct runs *r, uint32_t name, bool total)
 		return runs_single_function_significant(r, name, total);
 	}
 	return r->fns[total][name].p <= r->fn_cut[total];
+}
+
+int
+runs_function_direction(const struct runs *r, uint32_t name, bool total)
+{
+	if (!runs_function_significant(r, name, total)) {
+		return 0;
+	}
+	struct stats_counts c;
+	runs_function(r, name, total, &c);
+	return interval_direction(c.lo, c.hi);
 }
 
 const struct stats_counts *

@@ -71,6 +71,13 @@ void runs_node_interval(
  * the reports sum it: each sample once under recursion). */
 void runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out);
 bool runs_function_significant(const struct runs *r, uint32_t name, bool total);
+/*
+ * The direction of name's change in share (self or total) that the test
+ * confirms: 1 rose, -1 fell, 0 not significant. When the totals differ a
+ * count that grew can hold a share that fell; a list of regressions
+ * keeps only 1, of improvements only -1, as the picture colours frames.
+ */
+int runs_function_direction(const struct runs *r, uint32_t name, bool total);
 /* The test on the runs' whole totals (absolute counts, not shares). */
 const struct stats_counts *runs_whole(const struct runs *r);
 
