@@ -27,6 +27,10 @@
 #define SMALL_COUNTS 64u
 
 struct single_functions {
+	/* The intervals of small whole pairs shown so far, [(base *
+	 * SMALL_COUNTS + head) * 2 + low/high], NAN: not yet (the exact
+	 * test's interval costs a few Newton steps), NULL until one is. */
+	double *interval;
 	bool summed; /* fsum filled in */
 	bool total_tested; /* fn_sig's total bits set */
 	/* Each name's sums [total][side] in samples. */
@@ -465,12 +469,12 @@ runs_attach_single(struct tree *t, double alpha, bool weighted, const double per
 	struct pair_memo *memo = xmalloc(sizeof(*memo));
 	r->nnames = intern_count(t->names);
 	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
+	r->fn = xcalloc(1, sizeof(*r->fn)); /* before the demotion, which shows intervals */
 	single_nodes(r, t, memo);
 	/* The names' self test (the picture's caption needs it), its sums made
 	 * once the frames' candidates are gone (a lower peak); the totals'
 	 * wait for a report. */
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
-	r->fn = xcalloc(1, sizeof(*r->fn));
 	double *fsum[2][2];
 	new_sums(r->nnames, false, fsum);
 	name_sums(r, fsum);
@@ -487,6 +491,7 @@ runs_single_free(struct runs *r)
 	free(r->node_sig);
 	free(r->fn_sig);
 	if (r->fn) {
+		free(r->fn->interval);
 		free_sums(r->fn->fsum);
 		free(r->fn);
 	}
@@ -505,8 +510,29 @@ runs_single_node_interval(
 	double v[2];
 	node_samples(r, id, total, v);
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
-	stats_pair_interval(v[SIDE_BASE], A, v[SIDE_HEAD], B, r->alpha, lo, hi);
 	*p = stats_pair_p(v[SIDE_BASE], A, v[SIDE_HEAD], B);
+	double *slot = NULL;
+	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
+	        v[1] == (double)(uint32_t)v[1]) {
+		struct single_functions *f = r->fn;
+		if (!f->interval) {
+			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 2 * sizeof(double));
+			for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS * 2; i++) {
+				f->interval[i] = NAN;
+			}
+		}
+		slot = &f->interval[((size_t)v[0] * SMALL_COUNTS + (size_t)v[1]) * 2];
+		if (!isnan(slot[0])) {
+			*lo = slot[0];
+			*hi = slot[1];
+			return;
+		}
+	}
+	stats_pair_interval(v[SIDE_BASE], A, v[SIDE_HEAD], B, r->alpha, lo, hi);
+	if (slot) {
+		slot[0] = *lo;
+		slot[1] = *hi;
+	}
 }
 
 void

@@ -392,9 +392,9 @@ stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b,
  * out of it is a bisection's).
  */
 static double
-beta_quantile(double a, double b, double target)
+beta_quantile(double a, double b, double target, double start)
 {
-	double lo = 0, hi = 1, x = a / (a + b);
+	double lo = 0, hi = 1, x = start > 0 && start < 1 ? start : a / (a + b);
 	double log_beta = lgamma(a) + lgamma(b) - lgamma(a + b);
 	for (int i = 0; i < 200; i++) {
 		double f = stats_incbeta(a, b, x) - target;
@@ -408,10 +408,13 @@ beta_quantile(double a, double b, double target)
 		}
 		double density = exp((a - 1) * log(x) + (b - 1) * log1p(-x) - log_beta);
 		double next = x - f / density;
+		if (fabs(next - x) <= 1e-12 * x) {
+			return next; /* converged (next may be the bracket's end: x itself) */
+		}
 		if (!(next > lo && next < hi)) {
 			next = (lo + hi) / 2;
 		}
-		if (fabs(next - x) <= 1e-13 * x || hi - lo <= 1e-15) {
+		if (hi - lo <= 1e-15) {
 			return next;
 		}
 		x = next;
@@ -442,8 +445,13 @@ stats_pair_interval(double a, double A, double b, double B, double alpha, double
 		 * tails at alpha/2 each, as the test's p doubles the smaller);
 		 * with n fixed the change is n theta / B - n (1 - theta) / A,
 		 * 0 exactly at the test's theta, B / (A + B). */
-		double tl = b > 0 ? beta_quantile(b, a + 1, alpha / 2) : 0;
-		double tu = a > 0 ? beta_quantile(b + 1, a, 1 - alpha / 2) : 1;
+		/* Newton's start: Wilson's score interval, within a few
+		 * percent of the exact ends, so that three or four steps do. */
+		double z = stats_normal_quantile(alpha / 2), f = b / n, z2 = z * z / n;
+		double centre = (f + z2 / 2) / (1 + z2);
+		double half = z * sqrt(f * (1 - f) / n + z2 / (4 * n)) / (1 + z2);
+		double tl = b > 0 ? beta_quantile(b, a + 1, alpha / 2, centre - half) : 0;
+		double tu = a > 0 ? beta_quantile(b + 1, a, 1 - alpha / 2, centre + half) : 1;
 		*lo = n * tl / B - n * (1 - tl) / A;
 		*hi = n * tu / B - n * (1 - tu) / A;
 		return;
