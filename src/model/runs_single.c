@@ -24,7 +24,7 @@
 #include "xalloc.h"
 
 /* Pairs of whole counts under this are looked up in a table, not a map. */
-#define SMALL_COUNTS 64u
+#define SMALL_COUNTS ((size_t)64)
 
 struct single_functions {
 	/* The intervals of small whole pairs shown so far, [(base *

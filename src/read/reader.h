@@ -74,11 +74,9 @@ struct read_sum {
 	bool unit_mixed, measure_mixed, note_mixed, key_mixed;
 	bool flag; /* any file's flag */
 	bool exact; /* every file's counts exact */
+	bool sample_unknown[2]; /* per side: a file did not say sample_count */
 	uint64_t samples[2]; /* indexed by enum side */
-	/* Per side: the sums of sample_count and sample_value, and whether a
-	 * file did not say them. */
-	double sample_count[2], sample_value[2];
-	bool sample_unknown[2];
+	double sample_count[2], sample_value[2]; /* per side: their sums */
 };
 
 /*

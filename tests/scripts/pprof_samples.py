@@ -20,41 +20,24 @@ import sys
 import tempfile
 
 
-def varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def field(num, payload):
-    """A length-delimited field."""
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-
-
-def field_int(num, v):
-    return varint(num << 3) + varint(v)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "profilers", "pprof"))
+from gen import Profile  # noqa: E402  (the tests' own pprof encoder)
 
 
 def profile(stacks):
     """stacks: [(function names root first, samples, nanoseconds)]."""
-    strings = ["", "samples", "count", "cpu", "nanoseconds"]
-    names = sorted({n for s in stacks for n in s[0]})
-    strings += names
-    out = field(1, field_int(1, 1) + field_int(2, 2))  # samples/count
-    out += field(1, field_int(1, 3) + field_int(2, 4))  # cpu/nanoseconds
+    p = Profile()
+    p.sample_type("samples", "count")
+    p.sample_type("cpu", "nanoseconds")
+    ids = {}
     for frames, samples, nanos in stacks:
-        ids = [names.index(n) + 1 for n in reversed(frames)]  # leaf first
-        body = b"".join(field_int(1, i) for i in ids)
-        out += field(2, body + field_int(2, samples) + field_int(2, nanos))
-    for i, n in enumerate(names, 1):
-        out += field(4, field_int(1, i) + field(4, field_int(1, i)))  # location i: function i
-        out += field(5, field_int(1, i) + field_int(2, strings.index(n)))
-    for s in strings:
-        out += field(6, s.encode())
-    return out
+        for name in frames:
+            if name not in ids:
+                ids[name] = len(ids) + 1
+                p.function(ids[name], name)
+                p.location(ids[name], [ids[name]])
+        p.sample([ids[n] for n in reversed(frames)], [samples, nanos])  # leaf first
+    return p.encode()
 
 
 def status_of(tree, name):
