@@ -466,7 +466,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			runs_attach(runs, t); /* t frees it */
 			runs = NULL;
 		} else if (differential) {
-			runs_attach_single(t, o.significance, h[0] & 8);
+			/* 0: each count is a sample (no count-typed pprof value). */
+			const double per_sample[2] = {0, 0};
+			runs_attach_single(t, o.significance, h[0] & 8, per_sample);
 		}
 		if (label && (h[1] & 4)) {
 			/* Hostile text in every caption slot the user controls. */

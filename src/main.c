@@ -347,7 +347,9 @@ run(const struct options *opt)
 		return EXIT_USAGE;
 	}
 	if (t->differential && !t->runs && counts_sampled(o, &info)) {
-		runs_attach_single(t, o->significance, counts_weighted(&info));
+		double per_sample[2] = {input_side_per_sample(&info, SIDE_BASE),
+		        input_side_per_sample(&info, SIDE_HEAD)};
+		runs_attach_single(t, o->significance, counts_weighted(&info), per_sample);
 	}
 	int code = write_outputs(t, o);
 	timing_stage("outputs");

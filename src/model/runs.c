@@ -1,4 +1,4 @@
-#include "runs.h"
+#include "runs_private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -6,48 +6,6 @@
 
 #include "tree_build.h"
 #include "xalloc.h"
-
-#define SMALL_COUNTS ((size_t)64)
-
-/* One run of a side: each node's self count, for the nodes it knew of. */
-struct run {
-	double *v; /* self counts, later replaced by nothing (freed after testing) */
-	size_t len;
-};
-
-/* Per node after testing: [0] self, [1] total. Floats: 24 bytes a node. */
-struct node_stat {
-	float p[2];
-	float lo[2], hi[2];
-};
-
-struct runs {
-	double alpha;
-	/* One profile a side: nodes are tested from the tree's counts on
-	 * demand (nothing kept a node), their exposures the side totals in
-	 * samples (counts over the side's sample weight). */
-	const struct tree *single;
-	double weight[2], exposure[2];
-	/* p of small whole counts (base * SMALL_COUNTS + head), -1: not yet;
-	 * a cache only, so filled in through const. */
-	float *small_p;
-	bool identical[2]; /* every run of the side held the same counts */
-	struct run *run[2];
-	size_t n[2], cap[2];
-	double *prev[2]; /* the side's self counts summed so far */
-	size_t prev_len[2];
-	struct node_stat *nodes;
-	size_t node_count;
-	struct stats_counts *fns[2]; /* by intern id: [0] self, [1] total */
-	/* One profile a side: each name's sums [total][side] in samples, and
-	 * its p (float: 40 bytes a name, not two stats_counts). */
-	double *fsum[2][2];
-	float *fp[2];
-	uint32_t nnames;
-	struct stats_counts whole;
-	/* Benjamini-Hochberg: the largest significant p of each family, -1: none. */
-	double node_cut[2], fn_cut[2];
-};
 
 struct runs *
 runs_create(double alpha)
@@ -82,12 +40,7 @@ runs_destroy(struct runs *r)
 	free(r->nodes);
 	free(r->fns[0]);
 	free(r->fns[1]);
-	for (int total = 0; total < 2; total++) {
-		free(r->fsum[total][0]);
-		free(r->fsum[total][1]);
-		free(r->fp[total]);
-	}
-	free(r->small_p);
+	runs_single_free(r);
 	free(r);
 }
 
@@ -198,12 +151,24 @@ bh_cut(double *p, size_t n, double alpha)
 }
 
 /*
+ * The direction of a change in share as its interval confirms it, the
+ * sign of the interval's middle: 1 rose, -1 fell, 0 neither. The one rule
+ * of the picture (runs_demote) and the reports' lists (runs_function_direction).
+ */
+static int
+interval_direction(double lo, double hi)
+{
+	double middle = (lo + hi) / 2;
+	return (middle > 0) - (middle < 0);
+}
+
+/*
  * A change the test does not confirm is drawn unchanged: slower and
  * faster by the self count's test, new and removed (a frame whose self
  * may be 0) by the total's.
  */
-static void
-demote(const struct runs *r, struct tree *t)
+void
+runs_demote(const struct runs *r, struct tree *t)
 {
 	for (size_t id = 0; id < t->node_count; id++) {
 		struct tree_node *n = &t->nodes[id];
@@ -216,8 +181,8 @@ demote(const struct runs *r, struct tree *t)
 			 * the test confirms in the direction drawn. */
 			double lo, hi, p;
 			runs_node_interval(r, (uint32_t)id, false, &lo, &hi, &p);
-			double share = (lo + hi) / 2;
-			if (n->status == STATUS_SLOWER ? share <= 0 : share >= 0) {
+			int way = interval_direction(lo, hi);
+			if (n->status == STATUS_SLOWER ? way <= 0 : way >= 0) {
 				n->status = STATUS_SAME;
 			}
 		}
@@ -246,7 +211,7 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
 		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
 	}
 	free(p);
-	demote(r, t);
+	runs_demote(r, t);
 }
 
 /*
@@ -254,8 +219,8 @@ test_nodes(struct runs *r, struct tree *t, const struct table *tb)
  * ancestor of the same name (the reports' rule). A pre-order walk with an
  * explicit path, as stacks may be 10,000+ frames deep.
  */
-static bool *
-outermost(const struct tree *t, uint32_t nnames)
+bool *
+runs_outermost(const struct tree *t, uint32_t nnames)
 {
 	bool *out = xcalloc(t->node_count, sizeof(bool));
 	uint32_t *on_path = xcalloc(nnames ? nnames : 1, sizeof(uint32_t));
@@ -295,7 +260,7 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
 {
 	uint32_t nnames = intern_count(t->names);
 	r->nnames = nnames;
-	bool *outer = outermost(t, nnames);
+	bool *outer = runs_outermost(t, nnames);
 	struct table fn = *tb;
 	for (int side = 0; side < 2; side++) {
 		for (int total = 0; total < 2; total++) {
@@ -399,167 +364,6 @@ runs_attach(struct runs *r, struct tree *t)
 	t->runs = r;
 }
 
-/* One profile a side: counts a (base) and b (head) against the side totals. */
-static void
-pair_test(const struct runs *r, double a, double b, struct stats_counts *c)
-{
-	stats_counts_test(
-	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, c);
-}
-
-/* One profile a side: node id's counts in samples, [side]. */
-static void
-node_samples(const struct runs *r, uint32_t id, bool total, double *v)
-{
-	const struct tree *t = r->single;
-	const struct tree_node *n = tree_node(t, id);
-	for (int side = 0; side < 2; side++) {
-		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
-		v[side] = count_to_double(k) / r->weight[side];
-	}
-}
-
-static void
-single_node(const struct runs *r, uint32_t id, bool total, struct stats_counts *c)
-{
-	double v[2];
-	node_samples(r, id, total, v);
-	pair_test(r, v[SIDE_BASE], v[SIDE_HEAD], c);
-}
-
-/*
- * The p of a pair of counts. Most frames and functions hold a few
- * samples, and the test of a pair of small whole counts depends on them
- * alone (the exposures are the tree's): those are worked out once.
- */
-static double
-pair_p(const struct runs *r, double a, double b)
-{
-	bool small = a < SMALL_COUNTS && b < SMALL_COUNTS && a == floor(a) && b == floor(b);
-	float *slot = small ? &r->small_p[(size_t)a * SMALL_COUNTS + (size_t)b] : NULL;
-	if (slot && *slot >= 0) {
-		return *slot;
-	}
-	struct stats_counts c;
-	pair_test(r, a, b, &c);
-	if (slot) {
-		*slot = (float)c.p;
-	}
-	return c.p;
-}
-
-static double
-single_node_p(const struct runs *r, uint32_t id, bool total)
-{
-	double v[2];
-	node_samples(r, id, total, v);
-	return pair_p(r, v[SIDE_BASE], v[SIDE_HEAD]);
-}
-
-/*
- * The size of one sample in count units, for counts weighted by time: a
- * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
- * 10 ms a sample) holds a w-th of them. One w for both sides, so that
- * their totals compare. Fractional counts are taken as they are.
- */
-static double
-sample_weight(const struct tree *t)
-{
-	uint64_t g = 0;
-	for (size_t id = 0; id < t->node_count && g != 1; id++) {
-		const struct tree_node *n = &t->nodes[id];
-		for (int side = 0; side < 2; side++) {
-			if (t->nanos && t->nanos[id].self[side]) {
-				return 1;
-			}
-			for (uint64_t a = g, b = n->self_units[side]; b;) {
-				uint64_t m = a % b;
-				a = b;
-				b = m;
-				g = a;
-			}
-		}
-	}
-	return g ? (double)g : 1;
-}
-
-static void
-single_nodes(struct runs *r, struct tree *t)
-{
-	r->node_count = t->node_count;
-	double *p = xmalloc(t->node_count * sizeof(double));
-	for (int total = 0; total < 2; total++) {
-		for (size_t id = 0; id < t->node_count; id++) {
-			p[id] = single_node_p(r, (uint32_t)id, total);
-		}
-		r->node_cut[total] = bh_cut(p, t->node_count, r->alpha);
-	}
-	free(p);
-	demote(r, t);
-}
-
-static void
-single_functions(struct runs *r, const struct tree *t)
-{
-	uint32_t nnames = intern_count(t->names);
-	r->nnames = nnames;
-	bool *outer = outermost(t, nnames);
-	for (int total = 0; total < 2; total++) {
-		for (int side = 0; side < 2; side++) {
-			r->fsum[total][side] = xcalloc(nnames ? nnames : 1, sizeof(double));
-		}
-	}
-	for (size_t id = 1; id < t->node_count; id++) {
-		const struct tree_node *n = tree_node(t, (uint32_t)id);
-		for (int side = 0; side < 2; side++) {
-			r->fsum[0][side][n->name] +=
-			        count_to_double(tree_node_self(t, n, side)) / r->weight[side];
-			if (outer[id]) {
-				r->fsum[1][side][n->name] +=
-				        count_to_double(tree_node_total(t, n, side)) /
-				        r->weight[side];
-			}
-		}
-	}
-	double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
-	for (int total = 0; total < 2; total++) {
-		r->fp[total] = xmalloc((nnames ? nnames : 1) * sizeof(float));
-		for (uint32_t name = 0; name < nnames; name++) {
-			/* The cut compares the kept floats, so it is one of them. */
-			r->fp[total][name] = (float)pair_p(r, r->fsum[total][SIDE_BASE][name],
-			        r->fsum[total][SIDE_HEAD][name]);
-			p[name] = r->fp[total][name];
-		}
-		r->fn_cut[total] = bh_cut(p, nnames, r->alpha);
-	}
-	free(p);
-	free(outer);
-}
-
-void
-runs_attach_single(struct tree *t, double alpha, bool weighted)
-{
-	struct runs *r = runs_create(alpha);
-	r->single = t;
-	r->small_p = xmalloc(SMALL_COUNTS * SMALL_COUNTS * sizeof(float));
-	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
-		r->small_p[i] = -1;
-	}
-	double one = 1, w = weighted ? sample_weight(t) : 1;
-	for (int side = 0; side < 2; side++) {
-		r->n[side] = 1;
-		r->weight[side] = w;
-		r->exposure[side] =
-		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
-		        r->weight[side];
-	}
-	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
-	        &r->whole);
-	single_nodes(r, t);
-	single_functions(r, t);
-	t->runs = r;
-}
-
 bool
 runs_single(const struct runs *r)
 {
@@ -594,36 +398,42 @@ bool
 runs_node_significant(const struct runs *r, uint32_t id, bool total)
 {
 	if (r->single) {
-		return id < r->node_count && single_node_p(r, id, total) <= r->node_cut[total];
+		return runs_single_node_significant(r, id, total);
 	}
 	return id < r->node_count && r->nodes[id].p[total] <= r->node_cut[total];
+}
+
+/* A share changes by -1 to 1 (-100 to +100 points), whatever an interval's approximation says. */
+static void
+clip_share(double *lo, double *hi)
+{
+	*lo = fmax(*lo, -1);
+	*hi = fmin(*hi, 1);
 }
 
 void
 runs_node_interval(const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
 	if (r->single) {
-		struct stats_counts c;
-		single_node(r, id, total, &c);
-		*lo = c.lo;
-		*hi = c.hi;
-		*p = c.p;
-		return;
+		runs_single_node_interval(r, id, total, lo, hi, p);
+	} else {
+		const struct node_stat *s = &r->nodes[id];
+		*lo = s->lo[total];
+		*hi = s->hi[total];
+		*p = s->p[total];
 	}
-	const struct node_stat *s = &r->nodes[id];
-	*lo = s->lo[total];
-	*hi = s->hi[total];
-	*p = s->p[total];
+	clip_share(lo, hi);
 }
 
 void
 runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
 {
 	if (r->single) {
-		pair_test(r, r->fsum[total][SIDE_BASE][name], r->fsum[total][SIDE_HEAD][name], out);
-		return;
+		runs_single_function(r, name, total, out);
+	} else {
+		*out = r->fns[total][name];
 	}
-	*out = r->fns[total][name];
+	clip_share(&out->lo, &out->hi);
 }
 
 bool
@@ -632,7 +442,21 @@ runs_function_significant(const struct runs *r, uint32_t name, bool total)
 	if (name >= r->nnames) {
 		return false;
 	}
-	return (r->single ? r->fp[total][name] : r->fns[total][name].p) <= r->fn_cut[total];
+	if (r->single) {
+		return runs_single_function_significant(r, name, total);
+	}
+	return r->fns[total][name].p <= r->fn_cut[total];
+}
+
+int
+runs_function_direction(const struct runs *r, uint32_t name, bool total)
+{
+	if (!runs_function_significant(r, name, total)) {
+		return 0;
+	}
+	struct stats_counts c;
+	runs_function(r, name, total, &c);
+	return interval_direction(c.lo, c.hi);
 }
 
 const struct stats_counts *

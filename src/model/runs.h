@@ -50,10 +50,12 @@ void runs_attach(struct runs *r, struct tree *t);
  * One profile a side of sampled counts (a differential, finished tree
  * without runs): each count against its side's total, as one run each;
  * demotes statuses as runs_attach does and hands the result to t.
- * weighted: the counts may weigh each sample (time units, as pprof's
- * nanoseconds): they are divided by the largest unit they all share.
+ * per_sample[side], when over 0: the side's counts per sample, as the
+ * profile says them (pprof's samples beside its CPU nanoseconds); else,
+ * with weighted, the counts may weigh each sample (time units) and are
+ * divided by the largest unit they all share; else a count is a sample.
  */
-void runs_attach_single(struct tree *t, double alpha, bool weighted);
+void runs_attach_single(struct tree *t, double alpha, bool weighted, const double per_sample[2]);
 bool runs_single(const struct runs *r);
 /* Whether every run of a side held the same counts (the spread is then the Poisson floor's). */
 bool runs_identical(const struct runs *r, enum side side);
@@ -74,6 +76,13 @@ void runs_node_interval(
  * the reports sum it: each sample once under recursion). */
 void runs_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out);
 bool runs_function_significant(const struct runs *r, uint32_t name, bool total);
+/*
+ * The direction of name's change in share (self or total) that the test
+ * confirms: 1 rose, -1 fell, 0 not significant. When the totals differ a
+ * count that grew can hold a share that fell; a list of regressions
+ * keeps only 1, of improvements only -1, as the picture colours frames.
+ */
+int runs_function_direction(const struct runs *r, uint32_t name, bool total);
 /* The test on the runs' whole totals (absolute counts, not shares). */
 const struct stats_counts *runs_whole(const struct runs *r);
 

@@ -91,6 +91,39 @@ struct stats_counts {
 void stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
         const double *yt, size_t ny, double alpha, struct stats_counts *c);
 /*
+ * stats_counts_test's p with one run a side (x = &a, xt = &A, y = &b,
+ * yt = &B), the same double, without the rest: the test of every frame and
+ * function of a profile a side, where most of the time went.
+ */
+double stats_pair_p(double a, double A, double b, double B);
+/*
+ * And its (1 - alpha) interval of b/B - a/A, the same doubles as c->lo and
+ * c->hi: under 64 samples in the pair, Clopper and Pearson's (the exact
+ * test inverted: it holds 0 exactly when p > alpha); above, the normal
+ * approximation's, no further than all samples on one side.
+ */
+void stats_pair_interval(
+        double a, double A, double b, double B, double alpha, double *lo, double *hi);
+/*
+ * What a bound tells of stats_pair_p for whole counts without working it
+ * out (a tenth of the cost), at a level alpha and a much smaller one,
+ * alpha_min: QUIET, p is over alpha and under 1 (a hypothesis that
+ * fails); SURE, p is at most alpha_min; UNSURE, work it out. Most frames
+ * of a profile are QUIET. test_stats.c checks it against stats_pair_p.
+ */
+enum stats_pair_verdict {
+	STATS_PAIR_UNSURE,
+	STATS_PAIR_QUIET,
+	STATS_PAIR_SURE,
+};
+struct stats_pair_bound {
+	double quiet_d,
+	        sure_d; /* deviances: under the first p > alpha, over the second p <= alpha_min */
+};
+void stats_pair_bound_init(struct stats_pair_bound *c, double alpha, double alpha_min);
+enum stats_pair_verdict stats_pair_bound(
+        const struct stats_pair_bound *c, double a, double A, double b, double B);
+/*
  * The one-sided p value of H0: ratio <= ratio0 (ratio0 > 0) for the counts
  * c tested, by the same rules: the exact binomial tail at the shifted
  * rate, and above the Poisson floor the score statistic against Student's

@@ -514,6 +514,25 @@ input_side_reader(const struct input_info *info, enum side side)
 	return i < 0 ? NULL : readers_at((size_t)i)->name;
 }
 
+double
+input_side_per_sample(const struct input_info *info, enum side side)
+{
+	const struct read_sum *sums = side_sums(info, side);
+	enum side at = info->single ? SIDE_HEAD : side;
+	double count = 0, value = 0;
+	for (size_t i = 0; readers_at(i); i++) {
+		if (sums[i].files == 0) {
+			continue;
+		}
+		if (sums[i].sample_unknown[at]) {
+			return 0;
+		}
+		count += sums[i].sample_count[at];
+		value += sums[i].sample_value[at];
+	}
+	return count > 0 ? value / count : 0;
+}
+
 void
 input_tree_destroy(struct tree *t)
 {

@@ -92,5 +92,11 @@ bool input_side_exact(const struct input_info *info, enum side side);
 const char *input_side_measure(const struct input_info *info, enum side side);
 /* The reader that read a side's files ("callgrind"), NULL when several did. */
 const char *input_side_reader(const struct input_info *info, enum side side);
+/*
+ * A side's counts per sample, when every file of the side says how many
+ * samples it holds (pprof with a count-typed sample type beside CPU time:
+ * its counts over those samples), else 0.
+ */
+double input_side_per_sample(const struct input_info *info, enum side side);
 
 #endif

@@ -641,6 +641,32 @@ choose_type(struct pprof *pp)
 	return (long)pp->ntypes - 1;
 }
 
+/*
+ * The sample type that counts samples (unit "count", Go's "samples"),
+ * -1 when there is none. Another type's values (CPU nanoseconds) weigh
+ * each sample by its period, or by time measured; the test of sampling
+ * noise needs how many samples they hold, which this type says.
+ */
+static long
+count_type(const struct pprof *pp, long chosen)
+{
+	for (size_t pass = 0; pass < 2; pass++) {
+		/* The type read first, when it is one, then the others in order. */
+		for (size_t i = 0; i < pp->ntypes; i++) {
+			const char *s;
+			size_t len;
+			if ((pass == 0) != (i == (size_t)chosen)) {
+				continue;
+			}
+			if (string_at(pp, pp->types[i].unit, &s, &len) && len == 5 &&
+			        memcmp(s, "count", 5) == 0) {
+				return (long)i;
+			}
+		}
+	}
+	return -1;
+}
+
 static void
 list_types(const struct pprof *pp, struct buf *b)
 {
@@ -707,6 +733,7 @@ finish(struct pprof *pp, struct pprof_info *info)
 	if (!describe(pp, k, info)) {
 		return false;
 	}
+	long counted = count_type(pp, k);
 	uint64_t added = 0;
 	for (size_t e = 0; e < pp->nentries; e++) {
 		uint64_t v = pp->sums[e * pp->nvalues + (size_t)k];
@@ -720,6 +747,10 @@ finish(struct pprof *pp, struct pprof_info *info)
 		if (!tree_add_stack(pp->t, pp->side, pp->path.data, pp->path.len,
 		            (struct count){v, 0}, &reason)) {
 			return fail_at(pp, pp->entries[e].at, reason);
+		}
+		if (counted >= 0) {
+			info->sample_count += (double)pp->sums[e * pp->nvalues + (size_t)counted];
+			info->sample_value += (double)v;
 		}
 		added++;
 	}
@@ -833,5 +864,7 @@ pprof_read(struct tree *t, enum folded_mode mode, struct source *src, const char
 	type_measure(info.type, info.unit, res->measure, sizeof(res->measure));
 	snprintf(res->key, sizeof(res->key), "%s", info.type);
 	res->samples = info.samples;
+	res->sample_count = info.sample_count;
+	res->sample_value = info.sample_value;
 	return true;
 }

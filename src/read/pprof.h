@@ -46,6 +46,10 @@ struct pprof_info {
 	char type[64]; /* the sample type read ("cpu") */
 	char unit[64]; /* its unit ("nanoseconds"), the type for "count" */
 	uint64_t samples; /* Sample messages read */
+	/* The samples the values read hold, by a sample type of unit count
+	 * ("samples") beside the one read, and the sum of the values read on
+	 * the same stacks: 0 and 0 when the profile has no such type. */
+	double sample_count, sample_value;
 };
 
 /* The reader as the table runs it (readers.h). */

@@ -74,6 +74,9 @@ struct read_result {
 	 * reader itself refused a file with no sample. */
 	bool deferred;
 	uint64_t samples; /* perf: samples read */
+	/* pprof: the samples the counts hold (its count-typed sample type)
+	 * and the counts' sum on them; 0 and 0: the reader does not say. */
+	double sample_count, sample_value;
 	struct folded_stats folded; /* folded: lines read, bad lines, columns */
 };
 
@@ -84,7 +87,9 @@ struct read_sum {
 	bool unit_mixed, measure_mixed, note_mixed, key_mixed;
 	bool flag; /* any file's flag */
 	bool exact; /* every file's counts exact */
+	bool sample_unknown[2]; /* per side: a file did not say sample_count */
 	uint64_t samples[2]; /* indexed by enum side */
+	double sample_count[2], sample_value[2]; /* per side: their sums */
 };
 
 /*

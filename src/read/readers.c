@@ -151,6 +151,9 @@ readers_sum_add(struct read_sum *s, const struct read_result *res, enum side sid
 	}
 	s->flag |= res->flag;
 	s->samples[side] += res->samples;
+	s->sample_count[side] += res->sample_count;
+	s->sample_value[side] += res->sample_value;
+	s->sample_unknown[side] |= !(res->sample_count > 0);
 }
 
 void
@@ -173,5 +176,8 @@ readers_sum_merge(struct read_sum *into, const struct read_sum *from)
 	into->flag |= from->flag;
 	for (int i = 0; i < 2; i++) {
 		into->samples[i] += from->samples[i];
+		into->sample_count[i] += from->sample_count[i];
+		into->sample_value[i] += from->sample_value[i];
+		into->sample_unknown[i] |= from->sample_unknown[i];
 	}
 }

@@ -24,10 +24,13 @@ report_runs_keep(const struct summary *s, enum list l, uint32_t id)
 	const struct runs *r = s->t->runs;
 	switch (l) {
 	case LIST_REG_SELF:
+		return !r || runs_function_direction(r, id, false) > 0;
 	case LIST_IMP_SELF:
-		return !r || runs_function_significant(r, id, false);
+		return !r || runs_function_direction(r, id, false) < 0;
 	case LIST_REG_TOTAL:
+		return !r || runs_function_direction(r, id, true) > 0;
 	case LIST_IMP_TOTAL:
+		return !r || runs_function_direction(r, id, true) < 0;
 	case LIST_NEW:
 	case LIST_REMOVED:
 		return !r || runs_function_significant(r, id, true);

@@ -172,6 +172,8 @@ test_default_is_last_type(void **state)
 	assert_string_equal(info.key, "cpu");
 	assert_string_equal(info.unit, "nanoseconds");
 	assert_int_equal(info.samples, 3);
+	/* The samples type says how many samples the nanoseconds hold. */
+	assert_true(info.sample_count == 6 && info.sample_value == 600);
 	buf_finish(&data);
 	buf_finish(&folded);
 }

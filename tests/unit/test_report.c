@@ -942,7 +942,7 @@ gates_tell_noise_from_change(void **state)
 	assert_true(run_gates(t, &o, &why)); /* exact counts: it trips */
 	tree_destroy(t);
 	t = pair(base, head, false);
-	runs_attach_single(t, o.significance, false);
+	runs_attach_single(t, o.significance, false, (const double[2]){0, 0});
 	buf_setlen(&why, 0);
 	assert_false(run_gates(t, &o, &why));
 	char *m = md(t, &o);
@@ -955,7 +955,7 @@ gates_tell_noise_from_change(void **state)
 	tree_destroy(t);
 	/* +50% on 10,000 samples: confirmed. */
 	t = pair("main;a 10000\nmain;b 90000\n", "main;a 15000\nmain;b 90000\n", false);
-	runs_attach_single(t, o.significance, false);
+	runs_attach_single(t, o.significance, false, (const double[2]){0, 0});
 	buf_setlen(&why, 0);
 	assert_true(run_gates(t, &o, &why));
 	assert_contains(why.data, "regression: a self +50.0% of its base");
@@ -1006,7 +1006,7 @@ colours_only_the_confirmed_direction(void **state)
 {
 	(void)state;
 	struct tree *t = pair("main;a 1000\nmain;b 9000\n", "main;a 980\nmain;b 4000\n", false);
-	runs_attach_single(t, 0.05, false);
+	runs_attach_single(t, 0.05, false, (const double[2]){0, 0});
 	uint32_t main_id = child_named(t, TREE_ROOT, "main");
 	assert_int_not_equal(main_id, TREE_NONE);
 	uint32_t a = child_named(t, main_id, "a"), b = child_named(t, main_id, "b");

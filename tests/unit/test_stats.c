@@ -11,6 +11,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -144,6 +145,180 @@ test_counts_one_run(void **state)
 	assert_true(c.p == 1 && c.p_up == 1);
 }
 
+/* Bit for bit, NAN equal to NAN: the fast paths must give the same doubles. */
+static void
+same_double(double got, double want, double a, double A, double b, double B)
+{
+	if (!(got == want || (isnan(got) && isnan(want)))) {
+		fail_msg("a %.17g A %.17g b %.17g B %.17g: got %.17g, want %.17g", a, A, b, B, got,
+		        want);
+	}
+}
+
+/*
+ * stats_pair_p and stats_pair_interval, the one-run-a-side test of every
+ * frame, against stats_counts_test on a grid of counts (zeros, the small
+ * table's edge at 64, whole and fractional, past 2^32, near 2^53) and
+ * totals (equal, a ratio of 10^-6 to 10^6, totals below the counts).
+ */
+static void
+test_pair_matches_counts_test(void **state)
+{
+	(void)state;
+	const double counts[] = {0, 0.5, 1, 2, 3, 4, 5, 7, 10, 17, 31, 50, 63, 64, 65, 99, 100, 101,
+	        137, 250, 399, 400, 401, 1000, 1234.75, 4097, 20000, 99999, 1e6 + 3, 4294967295.0,
+	        4294967296.0, 1099511627776.0, 9007199254740991.0, 9007199254740992.0 - 4096};
+	const double totals[] = {1, 1000, 888000, 1e9, 9007199254740992.0};
+	const double ratios[] = {1e-6, 0.01, 0.3, 0.5, 0.9, 1, 1.0979, 2, 10, 100, 1e6};
+	size_t nc = sizeof(counts) / sizeof(counts[0]), checked = 0;
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			double A = totals[t], B = totals[t] * ratios[q];
+			for (size_t i = 0; i < nc; i++) {
+				for (size_t j = 0; j < nc; j++) {
+					double a = counts[i], b = counts[j];
+					struct stats_counts c;
+					stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+					same_double(stats_pair_p(a, A, b, B), c.p, a, A, b, B);
+					double lo, hi;
+					stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+					same_double(lo, c.lo, a, A, b, B);
+					same_double(hi, c.hi, a, A, b, B);
+					checked++;
+				}
+			}
+		}
+	}
+	/* Around the mean, where both tails are near 1/2 and the shortcut
+	 * must not take the wrong one: every head count for a few sums. */
+	const double sums[] = {1, 2, 9, 40, 127, 399, 400, 401, 1001, 30001};
+	for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			double A = 1e6, B = 1e6 * ratios[q], n = sums[i];
+			double mid = n * B / (A + B);
+			for (double b = fmax(0, floor(mid) - 40); b <= fmin(n, mid + 40); b++) {
+				double a = n - b;
+				struct stats_counts c;
+				stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+				same_double(stats_pair_p(a, A, b, B), c.p, a, A, b, B);
+				checked++;
+			}
+		}
+	}
+	assert_true(checked > 60000);
+}
+
+/*
+ * stats_pair_bound against the p it stands in for, on every head count of
+ * a grid of sums (the bound is for whole counts) and totals: QUIET only
+ * where alpha < p < 1, SURE only where p <= alpha_min, for p as worked out
+ * and as a float (the names' p is kept so). And it must settle most of
+ * them, or it saves nothing.
+ */
+static void
+test_pair_bound(void **state)
+{
+	(void)state;
+	const double sums[] = {2, 3, 5, 8, 13, 40, 64, 100, 127, 128, 250, 399, 401, 1000, 2500,
+	        10007, 100003, 4294967295.0, 1099511627776.0, 9007199254740991.0};
+	const double ratios[] = {1e-6, 0.001, 0.1, 0.5, 0.9, 1, 1.0979, 1.5, 3, 1000, 1e6};
+	const double alphas[] = {0.0001, 0.05, 0.5};
+	size_t checked = 0, settled = 0;
+	for (size_t l = 0; l < sizeof(alphas) / sizeof(alphas[0]); l++) {
+		double alpha = alphas[l], alpha_min = alpha / 1e5;
+		struct stats_pair_bound c;
+		stats_pair_bound_init(&c, alpha, alpha_min);
+		for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
+			for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+				double n = sums[i], A = 888000, B = 888000 * ratios[q];
+				/* Every count for small sums; else 3,000 spread over
+				 * the sum and every one within 600 of the mean. */
+				double mid = floor(n * B / (A + B)),
+				       step = n <= 3000 ? 1 : floor(n / 3000);
+				for (int pass = 0; pass < 2; pass++) {
+					double from = pass ? fmax(0, mid - 600) : 0;
+					double to = pass ? fmin(n, mid + 600) : n;
+					for (double b = from; b <= to; b += pass ? 1 : step) {
+						double a = n - b, p = stats_pair_p(a, A, b, B);
+						enum stats_pair_verdict v =
+						        stats_pair_bound(&c, a, A, b, B);
+						double pf = (float)p;
+						if ((v == STATS_PAIR_QUIET &&
+						            !(p > alpha && p < 1 && pf > alpha &&
+						                    pf < 1)) ||
+						        (v == STATS_PAIR_SURE &&
+						                !(p <= alpha_min))) {
+							fail_msg("a %.17g A %.17g b %.17g B %.17g "
+							         "alpha "
+							         "%g: bound %d, p %.17g",
+							        a, A, b, B, alpha, (int)v, p);
+						}
+						settled += v != STATS_PAIR_UNSURE;
+						checked++;
+					}
+				}
+			}
+		}
+	}
+	if (!(checked > 200000 && settled > checked * 3 / 4)) {
+		fail_msg("%zu of %zu pairs settled by the bound", settled, checked);
+	}
+}
+
+/*
+ * With one run a side and few samples, the interval of the change holds 0
+ * exactly when the test finds nothing (p > alpha), and stays within what
+ * the samples allow (all of them on one side). The normal approximation's
+ * did neither: 0 against 4 samples (p = 0.125) excluded 0, and 1 against
+ * 3 of totals of 4 reached past +100 points.
+ */
+static void
+test_tiny_interval_agrees_with_p(void **state)
+{
+	(void)state;
+	double A = 1000, B = 1000, a = 0, b = 4, lo, hi;
+	stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+	assert_true(stats_pair_p(a, A, b, B) > 0.05 && lo < 0 && hi > 0);
+	A = B = 4;
+	a = 1;
+	b = 3;
+	stats_pair_interval(a, A, b, B, 0.05, &lo, &hi);
+	assert_true(lo >= -1 && hi <= 1);
+	const double totals[] = {4, 30, 1000, 888000};
+	const double ratios[] = {0.01, 0.5, 1, 1.0979, 3, 100};
+	const double alphas[] = {0.0001, 0.05, 0.5};
+	size_t checked = 0;
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		for (size_t q = 0; q < sizeof(ratios) / sizeof(ratios[0]); q++) {
+			for (size_t l = 0; l < sizeof(alphas) / sizeof(alphas[0]); l++) {
+				A = totals[t];
+				B = totals[t] * ratios[q];
+				for (double n = 1; n < 64; n++) {
+					for (b = 0; b <= n; b++) {
+						a = n - b;
+						double p = stats_pair_p(a, A, b, B);
+						stats_pair_interval(
+						        a, A, b, B, alphas[l], &lo, &hi);
+						bool excludes = lo > 0 || hi < 0;
+						/* p within a hair of alpha: either answer. */
+						bool edge = fabs(p - alphas[l]) < 1e-9 * alphas[l];
+						if ((excludes != (p <= alphas[l]) && !edge) ||
+						        lo > hi || lo < -n / A * (1 + 1e-12) ||
+						        hi > n / B * (1 + 1e-12)) {
+							fail_msg("a %g A %g b %g B %g alpha %g: p "
+							         "%.17g, "
+							         "interval %.17g %.17g",
+							        a, A, b, B, alphas[l], p, lo, hi);
+						}
+						checked++;
+					}
+				}
+			}
+		}
+	}
+	assert_true(checked > 100000);
+}
+
 static void
 test_counts_tiny_and_identical(void **state)
 {
@@ -238,6 +413,9 @@ main(void)
 	        cmocka_unit_test(test_welch_without_spread),
 	        cmocka_unit_test(test_binomial_tails),
 	        cmocka_unit_test(test_counts_one_run),
+	        cmocka_unit_test(test_pair_matches_counts_test),
+	        cmocka_unit_test(test_pair_bound),
+	        cmocka_unit_test(test_tiny_interval_agrees_with_p),
 	        cmocka_unit_test(test_counts_tiny_and_identical),
 	        cmocka_unit_test(test_counts_false_positives),
 	        cmocka_unit_test(test_detectable),

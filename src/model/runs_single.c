@@ -1,0 +1,554 @@
+/*
+ * runs_single: the test of every frame and function with one profile a
+ * side of sampled counts (runs_attach_single), each count against its
+ * side's total by the conditional binomial test (stats_pair_p).
+ *
+ * It runs on every folded pair by default, so it is built to cost little
+ * beside reading: each family (frames' self, frames' total, functions'
+ * self, functions' total) is tested in one pass, a pair of counts met
+ * again (most frames hold a few samples, and a leaf's self is its total)
+ * is looked up rather than tested again, and the Benjamini-Hochberg cut is
+ * found by counting p values into rank buckets rather than by sorting
+ * them. What is kept is each test's verdict, two bits a frame and a byte a
+ * name; a p value or interval shown (the SVG's data-interval, the reports'
+ * rows) is worked out again when asked. The functions' sums and their
+ * totals' test wait until a report asks: a picture needs the self test of
+ * the names alone.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+#include "runs_private.h"
+#include "xalloc.h"
+
+/* Pairs of whole counts under this are looked up in a table, not a map. */
+#define SMALL_COUNTS ((size_t)64)
+
+struct single_functions {
+	/* The intervals of small whole pairs shown so far, [(base *
+	 * SMALL_COUNTS + head) * 2 + low/high], NAN: not yet (the exact
+	 * test's interval costs a few Newton steps), NULL until one is. */
+	double *interval;
+	bool summed; /* fsum filled in */
+	bool total_tested; /* fn_sig's total bits set */
+	/* Each name's sums [total][side] in samples. */
+	double *fsum[2][2];
+};
+
+/*
+ * The p of each pair of counts met, while the tests run; or, when the
+ * bound settles it, a stand-in that every family decides alike: QUIET_P
+ * (over alpha, under 1) or 0 (at most alpha over the most tests a family
+ * holds, so in the first rank of any family's cut).
+ */
+#define QUIET_P 0.75
+
+struct pair_memo {
+	struct stats_pair_bound bound;
+	double small[SMALL_COUNTS * SMALL_COUNTS]; /* base * SMALL_COUNTS + head; NAN: not yet */
+	struct idmap map; /* base << 32 | head of other whole counts -> index in p */
+	double *p;
+	size_t len, cap;
+};
+
+/*
+ * One family's tests for Benjamini-Hochberg: how many are hypotheses (p < 1)
+ * and, of those, the ones that can pass (p <= alpha), with their p; those
+ * of p 0 (or SURE) pass whatever the cut, so only their count is kept.
+ * The verdicts go to sig: bit `bit` of byte id, or when packed, two bits a
+ * node, bit 2 (id % 4) + bit of byte id / 4.
+ */
+struct family {
+	double alpha;
+	uint8_t *sig;
+	unsigned bit;
+	bool packed;
+	size_t m, sure;
+	struct candidate {
+		uint32_t id;
+		double p; /* then its bucket */
+	} * c;
+	size_t len, cap;
+};
+
+static void
+memo_init(struct pair_memo *memo, const struct runs *r, size_t most_tests)
+{
+	memset(memo, 0, sizeof(*memo));
+	/* Twice the tests: room for a name's p kept as a float. */
+	stats_pair_bound_init(&memo->bound, r->alpha, r->alpha / (2 * (double)(most_tests + 1)));
+	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
+		memo->small[i] = NAN;
+	}
+}
+
+static void
+memo_finish(struct pair_memo *memo)
+{
+	idmap_finish(&memo->map);
+	free(memo->p);
+}
+
+/* (double)u, through the signed conversion (one instruction) when it fits. */
+static inline double
+units_double(uint64_t u)
+{
+	return u <= INT64_MAX ? (double)(int64_t)u : (double)u;
+}
+
+/*
+ * stats_pair_p of whole counts a (base) and b (head) under 2^32 against
+ * the side totals, each pair worked out once.
+ */
+static double
+whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
+{
+	double *slot = NULL;
+	uint32_t at;
+	uint64_t key = a << 32 | b;
+	if ((a | b) < SMALL_COUNTS) {
+		slot = &memo->small[a * SMALL_COUNTS + b];
+		if (!isnan(*slot)) {
+			return *slot;
+		}
+	} else if (idmap_get(&memo->map, key, &at)) {
+		return memo->p[at];
+	}
+	double x = units_double(a), y = units_double(b);
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p;
+	switch (stats_pair_bound(&memo->bound, x, A, y, B)) {
+	case STATS_PAIR_QUIET:
+		p = QUIET_P;
+		break;
+	case STATS_PAIR_SURE:
+		p = 0;
+		break;
+	default:
+		p = stats_pair_p(x, A, y, B);
+	}
+	if (slot) {
+		*slot = p;
+	} else if (memo->len < UINT32_MAX) {
+		memo->p = xgrow(memo->p, &memo->cap, memo->len + 1, sizeof(double));
+		memo->p[memo->len] = p;
+		idmap_set(&memo->map, key, (uint32_t)memo->len++);
+	}
+	return p;
+}
+
+/* stats_pair_p of counts a (base) and b (head) in samples, against the side totals. */
+static double
+pair_p(const struct runs *r, struct pair_memo *memo, double a, double b)
+{
+	if (a + b <= 0) {
+		return 1; /* stats_pair_p's own answer: no count on either side */
+	}
+	/* Whole counts under 2^32 have a key (a cast, not floor: no libm call). */
+	if (a < 4294967296.0 && b < 4294967296.0 && (double)(uint32_t)a == a &&
+	        (double)(uint32_t)b == b) {
+		return whole_pair_p(r, memo, (uint32_t)a, (uint32_t)b);
+	}
+	return stats_pair_p(a, r->exposure[SIDE_BASE], b, r->exposure[SIDE_HEAD]);
+}
+
+/* pair_p of a node's counts, [side], as they are kept: units (and nanos). */
+static inline double
+count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[2])
+{
+	if (r->plain && (c[0].units | c[1].units) < 4294967296u) {
+		/* Whole samples: the units are the counts, and the key. Most
+		 * frames hold a few samples: their p is looked up here. */
+		if ((c[0].units | c[1].units) < SMALL_COUNTS) {
+			double p = memo->small[c[0].units * SMALL_COUNTS + c[1].units];
+			if (!isnan(p)) {
+				return p;
+			}
+		}
+		return c[0].units | c[1].units ? whole_pair_p(r, memo, c[0].units, c[1].units) : 1;
+	}
+	return pair_p(r, memo, count_to_double(c[0]) / r->weight[SIDE_BASE],
+	        count_to_double(c[1]) / r->weight[SIDE_HEAD]);
+}
+
+static void
+family_pass(const struct family *f, uint32_t id)
+{
+	if (f->packed) {
+		f->sig[id / 4] |= (uint8_t)(1u << (2 * (id % 4) + f->bit));
+	} else {
+		f->sig[id] |= (uint8_t)(1u << f->bit);
+	}
+}
+
+/* A p of at most alpha: kept, or when 0 passed at once. */
+static void
+family_candidate(struct family *f, uint32_t id, double p)
+{
+	if (p == 0) {
+		/* Under the first rank's level, which always passes when one does. */
+		f->sure++;
+		family_pass(f, id);
+		return;
+	}
+	f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
+	f->c[f->len++] = (struct candidate){id, p};
+}
+
+static inline void
+family_add(struct family *f, uint32_t id, double p)
+{
+	/* p = 1 is a share the same on both sides (the root, a name on every
+	 * stack, nothing on either side): no hypothesis, not counted. */
+	f->m += p < 1;
+	if (p <= f->alpha) {
+		family_candidate(f, id, p);
+	}
+}
+
+/* Benjamini-Hochberg's level of rank k (from 1) among m: bh_cut's expression. */
+static double
+bh_level(size_t k, size_t m, double alpha)
+{
+	return (double)k / (double)m * alpha;
+}
+
+/*
+ * The Benjamini-Hochberg step-up without a sort. The k-th smallest p
+ * passes when it is at most level(k); the cut is the largest such p, and
+ * the p values at most it are exactly those at most level(k*), k* the
+ * largest rank that passes (a p between the two would make a larger rank
+ * pass). So each candidate's bucket, the first rank whose level it is
+ * under, counted, gives k*: the largest k with at least k p values in
+ * buckets 1 to k. Sets the bit of each candidate that passes in sig (two
+ * bits a node when packed, else a byte an id).
+ */
+static void
+family_cut(struct family *f)
+{
+	size_t n = f->len + f->sure, m = f->m;
+	double alpha = f->alpha;
+	if (f->len == 0) {
+		free(f->c);
+		return;
+	}
+	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
+	count[1] = (uint32_t)f->sure;
+	for (size_t i = 0; i < f->len; i++) {
+		double p = f->c[i].p;
+		/* The estimate is within a rank or two of the bucket; the levels
+		 * as bh_cut compares them settle it. */
+		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
+		size_t k = guess < (double)n ? (size_t)guess + 1 : n + 1;
+		while (k > 1 && p <= bh_level(k - 1, m, alpha)) {
+			k--;
+		}
+		while (k <= n && p > bh_level(k, m, alpha)) {
+			k++;
+		}
+		f->c[i].p = (double)k; /* n + 1: under no rank a candidate can reach */
+		count[k]++;
+	}
+	size_t pass = 0, under = 0;
+	for (size_t k = 1; k <= n; k++) {
+		under += count[k];
+		if (under >= k) {
+			pass = k;
+		}
+	}
+	for (size_t i = 0; pass && i < f->len; i++) {
+		if (f->c[i].p <= (double)pass) {
+			family_pass(f, f->c[i].id);
+		}
+	}
+	free(count);
+	free(f->c);
+}
+
+static void
+family_init(struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
+{
+	*f = (struct family){.alpha = alpha, .sig = sig, .bit = bit, .packed = packed};
+}
+
+/* One profile a side: node id's counts in samples, [side]. */
+static void
+node_samples(const struct runs *r, uint32_t id, bool total, double *v)
+{
+	const struct tree *t = r->single;
+	const struct tree_node *n = tree_node(t, id);
+	for (int side = 0; side < 2; side++) {
+		struct count k = total ? tree_node_total(t, n, side) : tree_node_self(t, n, side);
+		v[side] = count_to_double(k) / r->weight[side];
+	}
+}
+
+/*
+ * Node id's self and total in samples, [total][side]: node_samples' values
+ * (whole units over a weight of 1 are the units), read once for both.
+ */
+static void
+node_both(const struct runs *r, const struct tree_node *n, double v[2][2])
+{
+	if (r->plain) {
+		for (int side = 0; side < 2; side++) {
+			v[0][side] = units_double(n->self_units[side]);
+			v[1][side] = units_double(n->total_units[side]);
+		}
+		return;
+	}
+	node_samples(r, (uint32_t)(n - r->single->nodes), false, v[0]);
+	node_samples(r, (uint32_t)(n - r->single->nodes), true, v[1]);
+}
+
+/*
+ * The size of one sample in count units, for counts weighted by time: a
+ * profile whose every count is a multiple of w (pprof's CPU nanoseconds,
+ * 10 ms a sample) holds a w-th of them. One w for both sides, so that
+ * their totals compare. Fractional counts are taken as they are.
+ */
+static double
+sample_weight(const struct tree *t)
+{
+	uint64_t g = 0;
+	for (size_t id = 0; id < t->node_count && g != 1; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		for (int side = 0; side < 2; side++) {
+			if (t->nanos && t->nanos[id].self[side]) {
+				return 1;
+			}
+			for (uint64_t a = g, b = n->self_units[side]; b;) {
+				uint64_t m = a % b;
+				a = b;
+				b = m;
+				g = a;
+			}
+		}
+	}
+	return g ? (double)g : 1;
+}
+
+/* Every frame's self and total, each family cut, then the statuses demoted. */
+static void
+single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
+{
+	r->node_count = t->node_count;
+	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
+	struct family fam[2];
+	family_init(&fam[0], r->alpha, r->node_sig, 0, true);
+	family_init(&fam[1], r->alpha, r->node_sig, 1, true);
+	for (size_t id = 0; id < t->node_count; id++) {
+		const struct tree_node *n = &t->nodes[id];
+		struct count self[2] = {
+		        tree_node_self(t, n, SIDE_BASE), tree_node_self(t, n, SIDE_HEAD)};
+		struct count tot[2] = {
+		        tree_node_total(t, n, SIDE_BASE), tree_node_total(t, n, SIDE_HEAD)};
+		double p_self = count_pair_p(r, memo, self);
+		/* A leaf's self is its total: the same test. */
+		bool same = self[0].units == tot[0].units && self[1].units == tot[1].units &&
+		            self[0].nanos == tot[0].nanos && self[1].nanos == tot[1].nanos;
+		family_add(&fam[0], (uint32_t)id, p_self);
+		family_add(&fam[1], (uint32_t)id, same ? p_self : count_pair_p(r, memo, tot));
+	}
+	family_cut(&fam[0]);
+	family_cut(&fam[1]);
+	runs_demote(r, t);
+}
+
+/*
+ * Each name's self (and, when fsum[1] is there, total) in samples, summed
+ * as the reports sum them.
+ */
+static void
+name_sums(const struct runs *r, double *fsum[2][2])
+{
+	const struct tree *t = r->single;
+	bool *outer = fsum[1][0] ? runs_outermost(t, r->nnames) : NULL;
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		if (!outer && r->plain) {
+			/* The picture's case: whole self counts, most of them 0. */
+			if (n->self_units[0] | n->self_units[1]) {
+				fsum[0][0][n->name] += units_double(n->self_units[0]);
+				fsum[0][1][n->name] += units_double(n->self_units[1]);
+			}
+			continue;
+		}
+		double v[2][2];
+		node_both(r, n, v);
+		for (int side = 0; side < 2; side++) {
+			fsum[0][side][n->name] += v[0][side];
+			if (outer && outer[id]) {
+				fsum[1][side][n->name] += v[1][side];
+			}
+		}
+	}
+	free(outer);
+}
+
+/*
+ * One family of names cut into fn_sig. The kept p of a name was a float
+ * (40 bytes a name); the cut still compares p so rounded, so that the
+ * verdicts stay what they were.
+ */
+static void
+test_names(const struct runs *r, double *const sums[2], int total, struct pair_memo *memo)
+{
+	struct family fam;
+	family_init(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
+	for (uint32_t name = 0; name < r->nnames; name++) {
+		double p = pair_p(r, memo, sums[SIDE_BASE][name], sums[SIDE_HEAD][name]);
+		family_add(&fam, name, (float)p);
+	}
+	family_cut(&fam);
+}
+
+/* Zeroed sums of each name, self and, with total, total (else NULL). */
+static void
+new_sums(uint32_t nnames, bool total, double *fsum[2][2])
+{
+	for (int side = 0; side < 2; side++) {
+		fsum[0][side] = xcalloc(nnames ? nnames : 1, sizeof(double));
+		fsum[1][side] = total ? xcalloc(nnames ? nnames : 1, sizeof(double)) : NULL;
+	}
+}
+
+static void
+free_sums(double *fsum[2][2])
+{
+	for (int total = 0; total < 2; total++) {
+		for (int side = 0; side < 2; side++) {
+			free(fsum[total][side]);
+			fsum[total][side] = NULL;
+		}
+	}
+}
+
+/* The names' sums, self and total, and the totals' test: for the reports. */
+static struct single_functions *
+functions_complete(const struct runs *r)
+{
+	struct single_functions *f = r->fn;
+	if (!f->summed) {
+		new_sums(r->nnames, true, f->fsum);
+		name_sums(r, f->fsum);
+		f->summed = true;
+	}
+	if (!f->total_tested) {
+		struct pair_memo *memo = xmalloc(sizeof(*memo));
+		memo_init(memo, r, r->nnames);
+		test_names(r, f->fsum[1], 1, memo);
+		memo_finish(memo);
+		free(memo);
+		f->total_tested = true;
+	}
+	return f;
+}
+
+void
+runs_attach_single(struct tree *t, double alpha, bool weighted, const double per_sample[2])
+{
+	struct runs *r = runs_create(alpha);
+	r->single = t;
+	double one = 1, w = 1;
+	if (weighted && !(per_sample[SIDE_BASE] > 0 && per_sample[SIDE_HEAD] > 0)) {
+		w = sample_weight(t);
+	}
+	r->plain = !t->nanos;
+	for (int side = 0; side < 2; side++) {
+		r->n[side] = 1;
+		r->weight[side] = per_sample[side] > 0 ? per_sample[side] : w;
+		r->plain &= r->weight[side] == 1;
+		r->exposure[side] =
+		        count_to_double(tree_node_total(t, tree_node(t, TREE_ROOT), side)) /
+		        r->weight[side];
+	}
+	stats_counts_test(&r->exposure[SIDE_BASE], &one, 1, &r->exposure[SIDE_HEAD], &one, 1, alpha,
+	        &r->whole);
+	struct pair_memo *memo = xmalloc(sizeof(*memo));
+	r->nnames = intern_count(t->names);
+	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
+	r->fn = xcalloc(1, sizeof(*r->fn)); /* before the demotion, which shows intervals */
+	single_nodes(r, t, memo);
+	/* The names' self test (the picture's caption needs it), its sums made
+	 * once the frames' candidates are gone (a lower peak); the totals'
+	 * wait for a report. */
+	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
+	double *fsum[2][2];
+	new_sums(r->nnames, false, fsum);
+	name_sums(r, fsum);
+	test_names(r, fsum[0], 0, memo);
+	free_sums(fsum);
+	memo_finish(memo);
+	free(memo);
+	t->runs = r;
+}
+
+void
+runs_single_free(struct runs *r)
+{
+	free(r->node_sig);
+	free(r->fn_sig);
+	if (r->fn) {
+		free(r->fn->interval);
+		free_sums(r->fn->fsum);
+		free(r->fn);
+	}
+}
+
+bool
+runs_single_node_significant(const struct runs *r, uint32_t id, bool total)
+{
+	return id < r->node_count && (r->node_sig[id / 4] >> (2 * (id % 4) + total) & 1);
+}
+
+void
+runs_single_node_interval(
+        const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
+{
+	double v[2];
+	node_samples(r, id, total, v);
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
+	*p = stats_pair_p(v[SIDE_BASE], A, v[SIDE_HEAD], B);
+	double *slot = NULL;
+	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
+	        v[1] == (double)(uint32_t)v[1]) {
+		struct single_functions *f = r->fn;
+		if (!f->interval) {
+			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 2 * sizeof(double));
+			for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS * 2; i++) {
+				f->interval[i] = NAN;
+			}
+		}
+		slot = &f->interval[((size_t)v[0] * SMALL_COUNTS + (size_t)v[1]) * 2];
+		if (!isnan(slot[0])) {
+			*lo = slot[0];
+			*hi = slot[1];
+			return;
+		}
+	}
+	stats_pair_interval(v[SIDE_BASE], A, v[SIDE_HEAD], B, r->alpha, lo, hi);
+	if (slot) {
+		slot[0] = *lo;
+		slot[1] = *hi;
+	}
+}
+
+void
+runs_single_function(const struct runs *r, uint32_t name, bool total, struct stats_counts *out)
+{
+	const struct single_functions *f = functions_complete(r);
+	double a = f->fsum[total][SIDE_BASE][name], b = f->fsum[total][SIDE_HEAD][name];
+	stats_counts_test(
+	        &a, &r->exposure[SIDE_BASE], 1, &b, &r->exposure[SIDE_HEAD], 1, r->alpha, out);
+}
+
+bool
+runs_single_function_significant(const struct runs *r, uint32_t name, bool total)
+{
+	if (total) {
+		functions_complete(r);
+	}
+	return r->fn_sig[name] >> total & 1;
+}
