@@ -1,0 +1,515 @@
+/*
+ * match_moves: the moves pass (see match.h), after the structure pass.
+ *
+ * A function is taken as moved when frames of its name are removed (of
+ * the base alone) somewhere and new (of the head alone) elsewhere, and
+ * all its removed frames together call what all its new frames together
+ * call, in like shares. The frames are looked for anywhere in what one
+ * build alone has, not only at its tops: when a caller called nothing but
+ * the function that left it, the caller goes too, and the function is one
+ * level down. The frames of a name are weighed together because a move
+ * often gathers or scatters them: a function called under three paths of
+ * its old caller sits under one path of the new one.
+ *
+ * A frame inside a moved function's frame moves with it and is not a move
+ * of its own. A pair one frame apart is a wrapper, not a move: the base's
+ * P;W;C and the head's P;C (W inlined), or the base's P;C and the head's
+ * P;W;C (W inserted); these are carried out and noted as the structure
+ * pass would. Every other move only marks both ends.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_internal.h"
+#include "xalloc.h"
+
+/* Frames of a function, per side, beyond which it is not weighed. */
+#define MOVE_MAX_FRAMES 64
+
+/* A name and a value: one child's share of a function's total. */
+struct share {
+	uint32_t name;
+	double v;
+};
+
+/* One function's frames of each side, and what was weighed. */
+struct group {
+	uint32_t b[MOVE_MAX_FRAMES], h[MOVE_MAX_FRAMES];
+	size_t nb, nh;
+	double bt, ht, sim;
+};
+
+struct moves {
+	struct ctx *c;
+	uint8_t *skip; /* per frame: matched by an earlier pass */
+	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
+	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
+	size_t n[2], cap[2];
+	struct share *sh[2]; /* per side: scratch for similarity */
+	size_t nsh[2], capsh[2];
+	struct group *groups; /* accepted */
+	size_t ngroups, capgroups;
+	uint8_t *moving; /* per frame: one end of an accepted group */
+	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
+	struct step *steps;
+	size_t nsteps, capsteps;
+};
+
+static bool
+one_sided(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
+}
+
+/*
+ * Of side but for a residue of the other, MATCH_MOVE_RESIDUE of side's
+ * total at most: a move often leaves a few samples behind.
+ */
+static bool
+mostly(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	double x = tree_value(t, n, side, false), y = tree_value(t, n, !side, false);
+	return x > 0 && y <= x * MATCH_MOVE_RESIDUE;
+}
+
+static void
+add_cand(struct moves *mv, enum side side, uint32_t id)
+{
+	mv->cand[side] = xgrow(mv->cand[side], &mv->cap[side], mv->n[side] + 1, sizeof(uint32_t));
+	mv->cand[side][mv->n[side]++] = id;
+	mv->sides[mv->c->t->nodes[id].name] |= (uint8_t)(1u << side);
+	mv->skip[id] = 1;
+}
+
+/*
+ * Every frame below the tops of side that the structure pass left: of that
+ * side alone, alive, unmatched. Their names' side bits are set as they go.
+ */
+static void
+collect(struct moves *mv, enum side side)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < c->ntops[side]; i++) {
+		uint32_t top = c->tops[side][i].node;
+		if (!graft_alive(&c->g, top) || t->nodes[top].name != c->tops[side][i].name ||
+		        !one_sided(t, top, side)) {
+			continue;
+		}
+		/* The frame above, when the move left only a residue of the other side there. */
+		uint32_t p = t->nodes[top].parent;
+		if (p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT && !mv->skip[p] &&
+		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
+			add_cand(mv, side, p);
+		}
+		if (side == SIDE_HEAD) {
+			/*
+			 * A function moves to a caller both builds have: below a
+			 * new caller, it came with the caller.
+			 */
+			if (!mv->skip[top]) {
+				add_cand(mv, side, top);
+			}
+			continue;
+		}
+		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
+			if (!mv->skip[id] && !graft_crowded(&c->g, t->nodes[id].parent)) {
+				add_cand(mv, side, id);
+			}
+		}
+	}
+}
+
+static const struct tree *sort_tree; /* for by_name: qsort has no context */
+
+/* By name, then by number. */
+static int
+by_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t nx = sort_tree->nodes[x].name, ny = sort_tree->nodes[y].name;
+	if (nx != ny) {
+		return nx < ny ? -1 : 1;
+	}
+	return (x > y) - (x < y);
+}
+
+/* The candidates of names that both builds have one-sided frames of, by name. */
+static void
+keep_both(struct moves *mv, enum side side)
+{
+	const struct tree *t = mv->c->t;
+	size_t k = 0;
+	for (size_t i = 0; i < mv->n[side]; i++) {
+		uint32_t id = mv->cand[side][i];
+		if (mv->sides[t->nodes[id].name] == 3) {
+			mv->cand[side][k++] = id;
+		}
+	}
+	mv->n[side] = k;
+	if (k) {
+		sort_tree = t;
+		qsort(mv->cand[side], k, sizeof(uint32_t), by_name);
+	}
+}
+
+/*
+ * Whether frame id sits inside a frame, of its side alone, that is of its
+ * own name (recursion) or, with moving, one end of an accepted move.
+ */
+static bool
+inside(const struct moves *mv, uint32_t id, enum side side, bool moving)
+{
+	const struct tree *t = mv->c->t;
+	uint32_t name = t->nodes[id].name;
+	for (uint32_t a = t->nodes[id].parent; a != TREE_ROOT && mostly(t, a, side);
+	        a = t->nodes[a].parent) {
+		if (moving ? mv->moving[a] != 0 : t->nodes[a].name == name) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+share_cmp(const void *a, const void *b)
+{
+	const struct share *x = a, *y = b;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/*
+ * The children of frames fs (side's) as shares of their total tt, summed
+ * by name and sorted, into mv->sh[side]; returns the self share.
+ */
+static double
+shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
+{
+	const struct tree *t = mv->c->t;
+	double self = 0;
+	mv->nsh[side] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tree_node *f = &t->nodes[fs[i]];
+		self += tree_value(t, f, side, true) / tt;
+		for (uint32_t k = f->first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+			double v = tree_value(t, &t->nodes[k], side, false) / tt;
+			if (v <= 0) {
+				continue;
+			}
+			mv->sh[side] = xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1,
+			        sizeof(struct share));
+			mv->sh[side][mv->nsh[side]++] = (struct share){t->nodes[k].name, v};
+		}
+	}
+	struct share *s = mv->sh[side];
+	size_t k = 0;
+	if (mv->nsh[side]) {
+		qsort(s, mv->nsh[side], sizeof(*s), share_cmp);
+	}
+	for (size_t i = 0; i < mv->nsh[side]; i++) {
+		if (k && s[k - 1].name == s[i].name) {
+			s[k - 1].v += s[i].v;
+		} else {
+			s[k++] = s[i];
+		}
+	}
+	mv->nsh[side] = k;
+	return self;
+}
+
+static double
+total(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += tree_value(t, &t->nodes[fs[i]], side, false);
+	}
+	return sum;
+}
+
+/*
+ * Whether g's frames of both sides are the same function by what they
+ * call: MATCH_MIN_SIMILARITY of shares in common and a child name in
+ * common, totals within MATCH_MAX_RATIO. Leaves have nothing to compare:
+ * one removed and one new leaf are a move when their sizes agree.
+ */
+static bool
+alike(struct moves *mv, struct group *g)
+{
+	const struct tree *t = mv->c->t;
+	g->bt = total(t, g->b, g->nb, SIDE_BASE);
+	g->ht = total(t, g->h, g->nh, SIDE_HEAD);
+	if (!g->nb || !g->nh || g->bt <= 0 || g->ht <= 0 || g->bt > g->ht * MATCH_MAX_RATIO ||
+	        g->ht > g->bt * MATCH_MAX_RATIO) {
+		return false;
+	}
+	double bs = shares(mv, SIDE_BASE, g->b, g->nb, g->bt);
+	double hs = shares(mv, SIDE_HEAD, g->h, g->nh, g->ht);
+	if (!mv->nsh[SIDE_BASE] && !mv->nsh[SIDE_HEAD]) {
+		g->sim = 1;
+		return g->nb == 1 && g->nh == 1;
+	}
+	double sim = bs < hs ? bs : hs;
+	bool common = false;
+	const struct share *x = mv->sh[SIDE_BASE], *y = mv->sh[SIDE_HEAD];
+	for (size_t i = 0, j = 0; i < mv->nsh[SIDE_BASE] && j < mv->nsh[SIDE_HEAD];) {
+		if (x[i].name != y[j].name) {
+			x[i].name < y[j].name ? i++ : j++;
+			continue;
+		}
+		sim += x[i].v < y[j].v ? x[i].v : y[j].v;
+		common = true;
+		i++;
+		j++;
+	}
+	g->sim = sim;
+	return common && sim >= MATCH_MIN_SIMILARITY;
+}
+
+/* fs without the frames inside one of their own name, or inside a moving frame. */
+static size_t
+outermost(const struct moves *mv, uint32_t *fs, size_t n, enum side side, bool moving)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!inside(mv, fs[i], side, moving)) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
+}
+
+/* The functions of names in both builds' candidates whose two sides are alike. */
+static void
+weigh_groups(struct moves *mv)
+{
+	const struct tree *t = mv->c->t;
+	const uint32_t *r = mv->cand[SIDE_BASE], *h = mv->cand[SIDE_HEAD];
+	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
+	struct group g;
+	for (size_t i = 0, j = 0; i < nr && j < nh;) {
+		uint32_t name = t->nodes[r[i]].name;
+		if (name != t->nodes[h[j]].name) {
+			name < t->nodes[h[j]].name ? i++ : j++;
+			continue;
+		}
+		size_t i0 = i, j0 = j;
+		while (i < nr && t->nodes[r[i]].name == name) {
+			i++;
+		}
+		while (j < nh && t->nodes[h[j]].name == name) {
+			j++;
+		}
+		if (i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
+			continue; /* a name this scattered is no one move to see */
+		}
+		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
+		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
+		g.nb = outermost(mv, g.b, i - i0, SIDE_BASE, false);
+		g.nh = outermost(mv, g.h, j - j0, SIDE_HEAD, false);
+		if (alike(mv, &g)) {
+			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
+			mv->groups[mv->ngroups++] = g;
+		}
+	}
+}
+
+/*
+ * The frames of a function that moves with a moved caller are no move of
+ * their own: dropped, and the function weighed again on what is left.
+ */
+static void
+drop_carried(struct moves *mv)
+{
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		const struct group *g = &mv->groups[i];
+		for (size_t k = 0; k < g->nb; k++) {
+			mv->moving[g->b[k]] = 1;
+		}
+		for (size_t k = 0; k < g->nh; k++) {
+			mv->moving[g->h[k]] = 1;
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		struct group *g = &mv->groups[i];
+		size_t nb = g->nb, nh = g->nh;
+		g->nb = outermost(mv, g->b, g->nb, SIDE_BASE, true);
+		g->nh = outermost(mv, g->h, g->nh, SIDE_HEAD, true);
+		if ((g->nb == nb && g->nh == nh) || alike(mv, g)) {
+			mv->groups[n++] = *g;
+		}
+	}
+	mv->ngroups = n;
+}
+
+/* The largest of frames fs, by side's total. */
+static uint32_t
+largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+{
+	uint32_t best = fs[0];
+	for (size_t i = 1; i < n; i++) {
+		if (tree_value(t, &t->nodes[fs[i]], side, false) >
+		        tree_value(t, &t->nodes[best], side, false)) {
+			best = fs[i];
+		}
+	}
+	return best;
+}
+
+static void
+step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
+{
+	mv->steps = xgrow(mv->steps, &mv->capsteps, mv->nsteps + 1, sizeof(*mv->steps));
+	mv->steps[mv->nsteps++] = (struct step){node, to, kind};
+}
+
+/* What a pair of frames one frame apart is. */
+enum apart {
+	APART_NOT, /* more than one frame apart: a move */
+	APART_WRAPPER, /* a wrapper, noted and planned */
+	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
+};
+
+/*
+ * A base frame b and a head frame h of one function whose paths are the
+ * same but for one frame W: the base's P;W;X...;C and the head's
+ * P;X...;C (W was inlined), or the base's P;X...;C and the head's
+ * P;W;X...;C (W was inserted). The base's frame below P (or below W) is
+ * planned to go where the head has it, and noted as the structure pass
+ * notes a wrapper. When W is of its parent's name or a child's, the
+ * recursion changed: neither a wrapper nor a move.
+ */
+static enum apart
+wrapper_between(struct moves *mv, uint32_t b, uint32_t h, double sim)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	uint32_t bu = b, hv = h, u = t->nodes[b].parent, v = t->nodes[h].parent;
+	while (u != v && u != TREE_ROOT && v != TREE_ROOT && t->nodes[u].name == t->nodes[v].name) {
+		bu = u;
+		hv = v;
+		u = t->nodes[u].parent;
+		v = t->nodes[v].parent;
+	}
+	uint32_t w = TREE_NONE, p = TREE_NONE;
+	if (u != v && u != TREE_ROOT && t->nodes[u].parent == v) {
+		w = u; /* in the base only */
+		p = v;
+	} else if (u != v && v != TREE_ROOT && t->nodes[v].parent == u) {
+		w = v; /* in the head only */
+		p = u;
+	}
+	if (w == TREE_NONE) {
+		return APART_NOT;
+	}
+	if (match_recursive(t, w)) {
+		return APART_RECURSION;
+	}
+	if (!base_only(t, &t->nodes[bu]) || graft_crowded(&c->g, w) || graft_crowded(&c->g, p)) {
+		return APART_NOT;
+	}
+	if (w == u) {
+		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
+		match_note(c, MATCH_WRAPPER_REMOVED, hv, t->nodes[u].name, sim);
+		return APART_WRAPPER;
+	}
+	if (!head_only(t, &t->nodes[v])) {
+		return APART_NOT;
+	}
+	step(mv, bu, STEP_WRAP, v);
+	match_note(c, MATCH_WRAPPER_ADDED, v, t->nodes[bu].name, sim);
+	return APART_WRAPPER;
+}
+
+/* Moves noted: every frame of each end, against the largest of the other. */
+static void
+note_group(struct moves *mv, struct group *g)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	/* Pairs one frame apart first: they are wrappers, and leave the move. */
+	for (size_t i = 0; i < g->nb; i++) {
+		for (size_t j = 0; j < g->nh; j++) {
+			if (g->h[j] != TREE_NONE &&
+			        wrapper_between(mv, g->b[i], g->h[j], g->sim) != APART_NOT) {
+				g->b[i] = g->h[j] = TREE_NONE;
+				break;
+			}
+		}
+	}
+	size_t nb = 0, nh = 0;
+	for (size_t i = 0; i < g->nb; i++) {
+		g->b[i] != TREE_NONE ? g->b[nb++] = g->b[i] : 0;
+	}
+	for (size_t j = 0; j < g->nh; j++) {
+		g->h[j] != TREE_NONE ? g->h[nh++] = g->h[j] : 0;
+	}
+	if (!nb || !nh) {
+		return;
+	}
+	double bt = total(t, g->b, nb, SIDE_BASE), ht = total(t, g->h, nh, SIDE_HEAD);
+	uint32_t from = largest(t, g->b, nb, SIDE_BASE), to = largest(t, g->h, nh, SIDE_HEAD);
+	for (size_t k = 0; k < nb + nh; k++) {
+		bool in = k >= nb;
+		match_note(c, in ? MATCH_MOVED_IN : MATCH_MOVED_OUT, in ? g->h[k - nb] : g->b[k],
+		        TREE_NONE, g->sim);
+		struct match_entry *e = &c->m->entries[c->m->count - 1];
+		e->peer = in ? from : to;
+		e->peers = (uint32_t)(in ? nb : nh);
+		e->moved_base = bt;
+		e->moved_head = ht;
+	}
+}
+
+void
+match_moves(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	struct moves mv = {.c = c};
+	mv.skip = xcalloc(t->node_count, 1);
+	for (size_t i = 0; i < c->m->count; i++) {
+		mv.skip[c->m->entries[i].node] = 1;
+	}
+	mv.sides = xcalloc(intern_count(t->names), 1);
+	collect(&mv, SIDE_BASE);
+	collect(&mv, SIDE_HEAD);
+	keep_both(&mv, SIDE_BASE);
+	keep_both(&mv, SIDE_HEAD);
+	if (mv.n[SIDE_BASE] && mv.n[SIDE_HEAD]) {
+		weigh_groups(&mv);
+	}
+	if (mv.ngroups) {
+		mv.moving = xcalloc(t->node_count, 1);
+		drop_carried(&mv);
+		/* Decided on the tree as it was: only now is any frame moved. */
+		for (size_t i = 0; i < mv.ngroups; i++) {
+			note_group(&mv, &mv.groups[i]);
+		}
+	}
+	for (size_t i = 0; i < mv.nsteps; i++) {
+		const struct step *s = &mv.steps[i];
+		/* A frame planned twice (two of its function's frames below it) goes once. */
+		if (!graft_alive(&c->g, s->node) || !graft_alive(&c->g, s->to)) {
+			continue;
+		}
+		if (s->kind == STEP_LIFT) {
+			if (t->nodes[s->node].parent == s->to) {
+				graft_raise(&c->g, s->node);
+			}
+		} else if (t->nodes[s->to].parent == t->nodes[s->node].parent) {
+			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
+		}
+	}
+	free(mv.skip);
+	free(mv.sides);
+	free(mv.moving);
+	free(mv.groups);
+	free(mv.steps);
+	for (int s = 0; s < 2; s++) {
+		free(mv.cand[s]);
+		free(mv.sh[s]);
+	}
+}
