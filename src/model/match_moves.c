@@ -25,6 +25,8 @@
 
 /* Frames of a function, per side, beyond which it is not weighed. */
 #define MOVE_MAX_FRAMES 64
+/* Pairs of a function's frames beyond which they are not compared path by path. */
+#define MOVE_MAX_PAIRS 1024
 
 /* A name and a value: one child's share of a function's total. */
 struct share {
@@ -39,9 +41,14 @@ struct group {
 	double bt, ht, sim;
 };
 
+enum {
+	SKIP_TAKEN = 1, /* matched by an earlier pass, or a candidate already */
+	SKIP_WALKED = 2, /* a top whose subtree was walked */
+};
+
 struct moves {
 	struct ctx *c;
-	uint8_t *skip; /* per frame: matched by an earlier pass */
+	uint8_t *skip; /* per frame: SKIP_ bits */
 	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
 	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
 	size_t n[2], cap[2];
@@ -80,12 +87,15 @@ add_cand(struct moves *mv, enum side side, uint32_t id)
 	mv->cand[side] = xgrow(mv->cand[side], &mv->cap[side], mv->n[side] + 1, sizeof(uint32_t));
 	mv->cand[side][mv->n[side]++] = id;
 	mv->sides[mv->c->t->nodes[id].name] |= (uint8_t)(1u << side);
-	mv->skip[id] = 1;
+	mv->skip[id] |= SKIP_TAKEN;
 }
 
 /*
- * Every frame below the tops of side that the structure pass left: of that
- * side alone, alive, unmatched. Their names' side bits are set as they go.
+ * The candidates of side: below each top the merged tree had of it (where
+ * the structure pass left it), every frame of that side alone, unmatched;
+ * and the frame above a top
+ * when the move left only a residue of the other side there. Their
+ * names' side bits are set as they go.
  */
 static void
 collect(struct moves *mv, enum side side)
@@ -93,33 +103,38 @@ collect(struct moves *mv, enum side side)
 	struct ctx *c = mv->c;
 	const struct tree *t = c->t;
 	for (size_t i = 0; i < c->ntops[side]; i++) {
-		uint32_t top = c->tops[side][i].node;
-		if (!graft_alive(&c->g, top) || t->nodes[top].name != c->tops[side][i].name ||
-		        !one_sided(t, top, side)) {
+		uint32_t top = graft_holder(&c->g, c->tops[side][i].node);
+		if (mv->skip[top] & SKIP_WALKED) {
 			continue;
 		}
-		/* The frame above, when the move left only a residue of the other side there. */
+		mv->skip[top] |= SKIP_WALKED;
 		uint32_t p = t->nodes[top].parent;
-		if (p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT && !mv->skip[p] &&
-		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
+		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
+		        !(mv->skip[p] & SKIP_TAKEN) && !graft_crowded(&c->g, t->nodes[p].parent) &&
+		        mostly(t, p, side)) {
 			add_cand(mv, side, p);
 		}
-		if (side == SIDE_HEAD) {
-			/*
-			 * A function moves to a caller both builds have: below a
-			 * new caller, it came with the caller.
-			 */
-			if (!mv->skip[top]) {
-				add_cand(mv, side, top);
-			}
-			continue;
-		}
 		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
-			if (!mv->skip[id] && !graft_crowded(&c->g, t->nodes[id].parent)) {
+			const struct tree_node *n = &t->nodes[id];
+			if (!(mv->skip[id] & SKIP_TAKEN) && one_sided(t, id, side) &&
+			        !graft_crowded(&c->g, n->parent)) {
 				add_cand(mv, side, id);
 			}
 		}
 	}
+}
+
+/* fs without the TREE_NONE holes; returns how many are left. */
+static size_t
+compact(uint32_t *fs, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fs[i] != TREE_NONE) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
 }
 
 static const struct tree *sort_tree; /* for by_name: qsort has no context */
@@ -281,84 +296,6 @@ outermost(const struct moves *mv, uint32_t *fs, size_t n, enum side side, bool m
 	return k;
 }
 
-/* The functions of names in both builds' candidates whose two sides are alike. */
-static void
-weigh_groups(struct moves *mv)
-{
-	const struct tree *t = mv->c->t;
-	const uint32_t *r = mv->cand[SIDE_BASE], *h = mv->cand[SIDE_HEAD];
-	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
-	struct group g;
-	for (size_t i = 0, j = 0; i < nr && j < nh;) {
-		uint32_t name = t->nodes[r[i]].name;
-		if (name != t->nodes[h[j]].name) {
-			name < t->nodes[h[j]].name ? i++ : j++;
-			continue;
-		}
-		size_t i0 = i, j0 = j;
-		while (i < nr && t->nodes[r[i]].name == name) {
-			i++;
-		}
-		while (j < nh && t->nodes[h[j]].name == name) {
-			j++;
-		}
-		if (i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
-			continue; /* a name this scattered is no one move to see */
-		}
-		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
-		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
-		g.nb = outermost(mv, g.b, i - i0, SIDE_BASE, false);
-		g.nh = outermost(mv, g.h, j - j0, SIDE_HEAD, false);
-		if (alike(mv, &g)) {
-			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
-			mv->groups[mv->ngroups++] = g;
-		}
-	}
-}
-
-/*
- * The frames of a function that moves with a moved caller are no move of
- * their own: dropped, and the function weighed again on what is left.
- */
-static void
-drop_carried(struct moves *mv)
-{
-	for (size_t i = 0; i < mv->ngroups; i++) {
-		const struct group *g = &mv->groups[i];
-		for (size_t k = 0; k < g->nb; k++) {
-			mv->moving[g->b[k]] = 1;
-		}
-		for (size_t k = 0; k < g->nh; k++) {
-			mv->moving[g->h[k]] = 1;
-		}
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < mv->ngroups; i++) {
-		struct group *g = &mv->groups[i];
-		size_t nb = g->nb, nh = g->nh;
-		g->nb = outermost(mv, g->b, g->nb, SIDE_BASE, true);
-		g->nh = outermost(mv, g->h, g->nh, SIDE_HEAD, true);
-		if ((g->nb == nb && g->nh == nh) || alike(mv, g)) {
-			mv->groups[n++] = *g;
-		}
-	}
-	mv->ngroups = n;
-}
-
-/* The largest of frames fs, by side's total. */
-static uint32_t
-largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
-{
-	uint32_t best = fs[0];
-	for (size_t i = 1; i < n; i++) {
-		if (tree_value(t, &t->nodes[fs[i]], side, false) >
-		        tree_value(t, &t->nodes[best], side, false)) {
-			best = fs[i];
-		}
-	}
-	return best;
-}
-
 static void
 step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
 {
@@ -372,6 +309,54 @@ enum apart {
 	APART_WRAPPER, /* a wrapper, noted and planned */
 	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
 };
+
+/* Callers of a frame compared up to where two paths meet; more are not compared. */
+#define MOVE_MAX_CALLERS 128
+
+/*
+ * Whether the callers of base frame b and head frame h, up to where their
+ * paths meet, are the same but for frames that one build alone has there
+ * (wrappers inserted or inlined, renames the structure pass did not take,
+ * several at once): the function did not move, what is around it
+ * changed. A caller that both builds have at one path and not at the
+ * other is a move.
+ */
+static bool
+same_callers(const struct tree *t, uint32_t b, uint32_t h)
+{
+	uint32_t bs[MOVE_MAX_CALLERS], hs[MOVE_MAX_CALLERS];
+	size_t nb = 0, nh = 0;
+	uint32_t u = t->nodes[b].parent, v = t->nodes[h].parent;
+	while (u != v) {
+		if (nb == MOVE_MAX_CALLERS || nh == MOVE_MAX_CALLERS) {
+			return false;
+		}
+		uint32_t du = t->nodes[u].depth, dv = t->nodes[v].depth;
+		if (du >= dv) {
+			bs[nb++] = u;
+			u = t->nodes[u].parent;
+		}
+		if (dv >= du) {
+			hs[nh++] = v;
+			v = t->nodes[v].parent;
+		}
+	}
+	/* From the bottom up: equal names pair, a frame of one build alone may stay unpaired. */
+	size_t i = 0, j = 0;
+	while (i < nb || j < nh) {
+		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
+			i++;
+			j++;
+		} else if (i < nb && mostly(t, bs[i], SIDE_BASE)) {
+			i++;
+		} else if (j < nh && mostly(t, hs[j], SIDE_HEAD)) {
+			j++;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
 
 /*
  * A base frame b and a head frame h of one function whose paths are the
@@ -424,33 +409,156 @@ wrapper_between(struct moves *mv, uint32_t b, uint32_t h, double sim)
 	return APART_WRAPPER;
 }
 
+/*
+ * g's frames without those explained as a pair one frame apart (a wrapper,
+ * or recursion): pairs alike by themselves, as a move would be.
+ */
+static void
+pair_wrappers(struct moves *mv, struct group *g)
+{
+	struct group one;
+	one.nb = one.nh = 1;
+	for (size_t i = 0; i < g->nb; i++) {
+		for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
+			if (g->h[j] == TREE_NONE) {
+				continue;
+			}
+			one.b[0] = g->b[i];
+			one.h[0] = g->h[j];
+			if (alike(mv, &one) &&
+			        wrapper_between(mv, g->b[i], g->h[j], one.sim) != APART_NOT) {
+				g->b[i] = g->h[j] = TREE_NONE;
+			}
+		}
+	}
+	g->nb = compact(g->b, g->nb);
+	g->nh = compact(g->h, g->nh);
+}
+
+/*
+ * The head's frames a function can have moved to: those whose caller the
+ * base has too. Below a new caller, a function came with its caller.
+ */
+static size_t
+moved_to(const struct tree *t, uint32_t *fs, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (has(t, &t->nodes[t->nodes[fs[i]].parent], SIDE_BASE)) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
+}
+
+/* The functions of names in both builds' candidates whose two sides are alike. */
+static void
+weigh_groups(struct moves *mv)
+{
+	const struct tree *t = mv->c->t;
+	const uint32_t *r = mv->cand[SIDE_BASE], *h = mv->cand[SIDE_HEAD];
+	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
+	struct group g;
+	for (size_t i = 0, j = 0; i < nr && j < nh;) {
+		uint32_t name = t->nodes[r[i]].name;
+		if (name != t->nodes[h[j]].name) {
+			name < t->nodes[h[j]].name ? i++ : j++;
+			continue;
+		}
+		size_t i0 = i, j0 = j;
+		while (i < nr && t->nodes[r[i]].name == name) {
+			i++;
+		}
+		while (j < nh && t->nodes[h[j]].name == name) {
+			j++;
+		}
+		if (i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
+			continue; /* a name this scattered is no one move to see */
+		}
+		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
+		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
+		g.nb = outermost(mv, g.b, i - i0, SIDE_BASE, false);
+		g.nh = outermost(mv, g.h, j - j0, SIDE_HEAD, false);
+		if (g.nb * g.nh <= MOVE_MAX_PAIRS) {
+			pair_wrappers(mv, &g);
+		}
+		g.nh = moved_to(t, g.h, g.nh);
+		if (alike(mv, &g)) {
+			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
+			mv->groups[mv->ngroups++] = g;
+		}
+	}
+}
+
+/*
+ * The frames of a function that moves with a moved caller are no move of
+ * their own: dropped, and the function weighed again on what is left.
+ */
+static void
+drop_carried(struct moves *mv)
+{
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		const struct group *g = &mv->groups[i];
+		for (size_t k = 0; k < g->nb; k++) {
+			mv->moving[g->b[k]] = 1;
+		}
+		for (size_t k = 0; k < g->nh; k++) {
+			mv->moving[g->h[k]] = 1;
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		struct group *g = &mv->groups[i];
+		size_t nb = g->nb, nh = g->nh;
+		g->nb = outermost(mv, g->b, g->nb, SIDE_BASE, true);
+		g->nh = outermost(mv, g->h, g->nh, SIDE_HEAD, true);
+		if ((g->nb == nb && g->nh == nh) || alike(mv, g)) {
+			mv->groups[n++] = *g;
+		}
+	}
+	mv->ngroups = n;
+}
+
+/* The largest of frames fs, by side's total. */
+static uint32_t
+largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+{
+	uint32_t best = fs[0];
+	for (size_t i = 1; i < n; i++) {
+		if (tree_value(t, &t->nodes[fs[i]], side, false) >
+		        tree_value(t, &t->nodes[best], side, false)) {
+			best = fs[i];
+		}
+	}
+	return best;
+}
+
 /* Moves noted: every frame of each end, against the largest of the other. */
 static void
 note_group(struct moves *mv, struct group *g)
 {
 	struct ctx *c = mv->c;
 	const struct tree *t = c->t;
-	/* Pairs one frame apart first: they are wrappers, and leave the move. */
-	for (size_t i = 0; i < g->nb; i++) {
-		for (size_t j = 0; j < g->nh; j++) {
-			if (g->h[j] != TREE_NONE &&
-			        wrapper_between(mv, g->b[i], g->h[j], g->sim) != APART_NOT) {
-				g->b[i] = g->h[j] = TREE_NONE;
-				break;
+	/* Pairs of the same callers but for frames of one build: no move, they leave it. */
+	if (g->nb * g->nh <= MOVE_MAX_PAIRS) {
+		for (size_t i = 0; i < g->nb; i++) {
+			for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
+				if (g->h[j] != TREE_NONE && same_callers(t, g->b[i], g->h[j])) {
+					g->b[i] = g->h[j] = TREE_NONE;
+				}
 			}
 		}
 	}
-	size_t nb = 0, nh = 0;
-	for (size_t i = 0; i < g->nb; i++) {
-		g->b[i] != TREE_NONE ? g->b[nb++] = g->b[i] : 0;
+	size_t nb = compact(g->b, g->nb), nh = compact(g->h, g->nh);
+	/* What pairs explained is no evidence of a move: the rest is weighed again. */
+	if (nb < g->nb || nh < g->nh) {
+		g->nb = nb;
+		g->nh = nh;
+		if (!alike(mv, g)) {
+			return;
+		}
 	}
-	for (size_t j = 0; j < g->nh; j++) {
-		g->h[j] != TREE_NONE ? g->h[nh++] = g->h[j] : 0;
-	}
-	if (!nb || !nh) {
-		return;
-	}
-	double bt = total(t, g->b, nb, SIDE_BASE), ht = total(t, g->h, nh, SIDE_HEAD);
+	double bt = g->bt, ht = g->ht;
 	uint32_t from = largest(t, g->b, nb, SIDE_BASE), to = largest(t, g->h, nh, SIDE_HEAD);
 	for (size_t k = 0; k < nb + nh; k++) {
 		bool in = k >= nb;
@@ -471,7 +579,7 @@ match_moves(struct ctx *c)
 	struct moves mv = {.c = c};
 	mv.skip = xcalloc(t->node_count, 1);
 	for (size_t i = 0; i < c->m->count; i++) {
-		mv.skip[c->m->entries[i].node] = 1;
+		mv.skip[c->m->entries[i].node] = SKIP_TAKEN;
 	}
 	mv.sides = xcalloc(intern_count(t->names), 1);
 	collect(&mv, SIDE_BASE);
