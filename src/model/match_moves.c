@@ -43,11 +43,12 @@ struct group {
 
 enum {
 	SKIP_TAKEN = 1, /* matched by an earlier pass, or a candidate already */
-	SKIP_WALKED = 2, /* a top whose subtree was walked */
+	SKIP_WALKED = 2, /* a top whose subtree was walked, for the base (<< 1: the head) */
 };
 
 struct moves {
 	struct ctx *c;
+	bool moves; /* this round weighs moves, not only wrappers */
 	uint8_t *skip; /* per frame: SKIP_ bits */
 	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
 	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
@@ -104,10 +105,10 @@ collect(struct moves *mv, enum side side)
 	const struct tree *t = c->t;
 	for (size_t i = 0; i < c->ntops[side]; i++) {
 		uint32_t top = graft_holder(&c->g, c->tops[side][i].node);
-		if (mv->skip[top] & SKIP_WALKED) {
+		if (mv->skip[top] & SKIP_WALKED << side) {
 			continue;
 		}
-		mv->skip[top] |= SKIP_WALKED;
+		mv->skip[top] |= (uint8_t)(SKIP_WALKED << side);
 		uint32_t p = t->nodes[top].parent;
 		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
 		        !(mv->skip[p] & SKIP_TAKEN) && !graft_crowded(&c->g, t->nodes[p].parent) &&
@@ -303,6 +304,18 @@ step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
 	mv->steps[mv->nsteps++] = (struct step){node, to, kind};
 }
 
+/* Whether frame w calls anything in the head. */
+static bool
+calls_in_head(const struct tree *t, uint32_t w)
+{
+	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		if (has(t, &t->nodes[k], SIDE_HEAD)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* What a pair of frames one frame apart is. */
 enum apart {
 	APART_NOT, /* more than one frame apart: a move */
@@ -319,7 +332,7 @@ enum apart {
  * (wrappers inserted or inlined, renames the structure pass did not take,
  * several at once): the function did not move, what is around it
  * changed. A caller that both builds have at one path and not at the
- * other is a move.
+ * other is a move, even when the move took most of its samples.
  */
 static bool
 same_callers(const struct tree *t, uint32_t b, uint32_t h)
@@ -347,9 +360,9 @@ same_callers(const struct tree *t, uint32_t b, uint32_t h)
 		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
 			i++;
 			j++;
-		} else if (i < nb && mostly(t, bs[i], SIDE_BASE)) {
+		} else if (i < nb && one_sided(t, bs[i], SIDE_BASE)) {
 			i++;
-		} else if (j < nh && mostly(t, hs[j], SIDE_HEAD)) {
+		} else if (j < nh && one_sided(t, hs[j], SIDE_HEAD)) {
 			j++;
 		} else {
 			return false;
@@ -397,6 +410,9 @@ wrapper_between(struct moves *mv, uint32_t b, uint32_t h, double sim)
 		return APART_NOT;
 	}
 	if (w == u) {
+		if (!mostly(t, u, SIDE_BASE) && calls_in_head(t, u)) {
+			return APART_NOT; /* W still calls there: the function moved up a level */
+		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
 		match_note(c, MATCH_WRAPPER_REMOVED, hv, t->nodes[u].name, sim);
 		return APART_WRAPPER;
@@ -481,6 +497,9 @@ weigh_groups(struct moves *mv)
 		g.nh = outermost(mv, g.h, j - j0, SIDE_HEAD, false);
 		if (g.nb * g.nh <= MOVE_MAX_PAIRS) {
 			pair_wrappers(mv, &g);
+		}
+		if (!mv->moves) {
+			continue;
 		}
 		g.nh = moved_to(t, g.h, g.nh);
 		if (alike(mv, &g)) {
@@ -572,14 +591,18 @@ note_group(struct moves *mv, struct group *g)
 	}
 }
 
-void
-match_moves(struct ctx *c)
+/*
+ * One round: the candidates collected, their wrappers found and, with
+ * moves, their moves; then the wrappers carried out.
+ */
+static void
+moves_round(struct ctx *c, bool moves)
 {
 	const struct tree *t = c->t;
-	struct moves mv = {.c = c};
+	struct moves mv = {.c = c, .moves = moves};
 	mv.skip = xcalloc(t->node_count, 1);
 	for (size_t i = 0; i < c->m->count; i++) {
-		mv.skip[c->m->entries[i].node] = SKIP_TAKEN;
+		mv.skip[graft_holder(&c->g, c->m->entries[i].node)] = SKIP_TAKEN;
 	}
 	mv.sides = xcalloc(intern_count(t->names), 1);
 	collect(&mv, SIDE_BASE);
@@ -620,4 +643,16 @@ match_moves(struct ctx *c)
 		free(mv.cand[s]);
 		free(mv.sh[s]);
 	}
+}
+
+void
+match_moves(struct ctx *c)
+{
+	/*
+	 * The wrappers first: once carried out, the frames above a moved
+	 * function are where they belong, and its new caller is one that
+	 * both builds have.
+	 */
+	moves_round(c, false);
+	moves_round(c, true);
 }
