@@ -304,24 +304,35 @@ step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
 	mv->steps[mv->nsteps++] = (struct step){node, to, kind};
 }
 
-/* Whether frame w calls anything in the head. */
-static bool
-calls_in_head(const struct tree *t, uint32_t w)
-{
-	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
-		if (has(t, &t->nodes[k], SIDE_HEAD)) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /* What a pair of frames one frame apart is. */
 enum apart {
 	APART_NOT, /* more than one frame apart: a move */
 	APART_WRAPPER, /* a wrapper, noted and planned */
 	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
 };
+
+/* Whether frame w calls anything in side's build. */
+static bool
+calls_in(const struct tree *t, uint32_t w, enum side side)
+{
+	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		if (has(t, &t->nodes[k], side)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A caller of side's path that the other build has not there: of side
+ * alone, or calling nothing there in the other build (a wrapper inlined
+ * keeps its own samples where it was a leaf).
+ */
+static bool
+lost_caller(const struct tree *t, uint32_t w, enum side side)
+{
+	return one_sided(t, w, side) || !calls_in(t, w, !side);
+}
 
 /* Callers of a frame compared up to where two paths meet; more are not compared. */
 #define MOVE_MAX_CALLERS 128
@@ -360,15 +371,67 @@ same_callers(const struct tree *t, uint32_t b, uint32_t h)
 		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
 			i++;
 			j++;
-		} else if (i < nb && one_sided(t, bs[i], SIDE_BASE)) {
+		} else if (i < nb && lost_caller(t, bs[i], SIDE_BASE)) {
 			i++;
-		} else if (j < nh && one_sided(t, hs[j], SIDE_HEAD)) {
+		} else if (j < nh && lost_caller(t, hs[j], SIDE_HEAD)) {
 			j++;
 		} else {
 			return false;
 		}
 	}
 	return true;
+}
+
+static uint32_t
+caller_name(const struct tree *t, uint32_t id)
+{
+	return t->nodes[t->nodes[id].parent].name;
+}
+
+/*
+ * Whether base frame b and head frame h have callers of one name, or but
+ * for a caller that one build lost there (a wrapper inlined or inserted).
+ */
+static bool
+same_caller(const struct tree *t, uint32_t b, uint32_t h)
+{
+	uint32_t bp = t->nodes[b].parent, hp = t->nodes[h].parent;
+	if (t->nodes[bp].name == t->nodes[hp].name) {
+		return true;
+	}
+	if (bp != TREE_ROOT && caller_name(t, bp) == t->nodes[hp].name &&
+	        lost_caller(t, bp, SIDE_BASE)) {
+		return true;
+	}
+	return hp != TREE_ROOT && caller_name(t, hp) == t->nodes[bp].name &&
+	       lost_caller(t, hp, SIDE_HEAD);
+}
+
+/*
+ * g without the frames whose caller is of a name that a frame of the
+ * other side has for caller (or but for a wrapper): a function moves when
+ * its caller changes; under the same caller at another path, what
+ * changed is above it.
+ */
+static void
+same_caller_names(const struct tree *t, struct group *g)
+{
+	uint8_t drop_b[MOVE_MAX_FRAMES] = {0}, drop_h[MOVE_MAX_FRAMES] = {0};
+	for (size_t i = 0; i < g->nb; i++) {
+		for (size_t j = 0; j < g->nh; j++) {
+			if (same_caller(t, g->b[i], g->h[j])) {
+				drop_b[i] = drop_h[j] = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->nb; i++) {
+		g->b[i] = drop_b[i] ? TREE_NONE : g->b[i];
+	}
+	for (size_t j = 0; j < g->nh; j++) {
+		g->h[j] = drop_h[j] ? TREE_NONE : g->h[j];
+	}
+	g->nb = compact(g->b, g->nb);
+	g->nh = compact(g->h, g->nh);
 }
 
 /*
@@ -410,7 +473,7 @@ wrapper_between(struct moves *mv, uint32_t b, uint32_t h, double sim)
 		return APART_NOT;
 	}
 	if (w == u) {
-		if (!mostly(t, u, SIDE_BASE) && calls_in_head(t, u)) {
+		if (!mostly(t, u, SIDE_BASE) && calls_in(t, u, SIDE_HEAD)) {
 			return APART_NOT; /* W still calls there: the function moved up a level */
 		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
@@ -502,6 +565,7 @@ weigh_groups(struct moves *mv)
 			continue;
 		}
 		g.nh = moved_to(t, g.h, g.nh);
+		same_caller_names(t, &g);
 		if (alike(mv, &g)) {
 			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
 			mv->groups[mv->ngroups++] = g;
