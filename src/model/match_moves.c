@@ -28,7 +28,7 @@
 /* Pairs of a function's frames beyond which they are not compared path by path. */
 #define MOVE_MAX_PAIRS 1024
 
-/* A name and a value: one child's share of a function's total. */
+/* A name (its rank) and a value: one child's share of a function's total. */
 struct share {
 	uint32_t name;
 	double v;
@@ -42,13 +42,14 @@ struct group {
 };
 
 enum {
-	SKIP_TAKEN = 1, /* matched by an earlier pass, or a candidate already */
+	SKIP_MATCHED = 1, /* an entry's frame */
 	SKIP_WALKED = 2, /* a top whose subtree was walked, for the base (<< 1: the head) */
+	SKIP_TAKEN = 8, /* a candidate already */
 };
 
 struct moves {
 	struct ctx *c;
-	bool moves; /* this round weighs moves, not only wrappers */
+	bool moves; /* weigh moves, not only wrappers */
 	uint8_t *skip; /* per frame: SKIP_ bits */
 	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
 	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
@@ -111,14 +112,14 @@ collect(struct moves *mv, enum side side)
 		mv->skip[top] |= (uint8_t)(SKIP_WALKED << side);
 		uint32_t p = t->nodes[top].parent;
 		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
-		        !(mv->skip[p] & SKIP_TAKEN) && !graft_crowded(&c->g, t->nodes[p].parent) &&
-		        mostly(t, p, side)) {
+		        !(mv->skip[p] & (SKIP_TAKEN | SKIP_MATCHED)) &&
+		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
 			add_cand(mv, side, p);
 		}
 		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
 			const struct tree_node *n = &t->nodes[id];
-			if (!(mv->skip[id] & SKIP_TAKEN) && one_sided(t, id, side) &&
-			        !graft_crowded(&c->g, n->parent)) {
+			if (!(mv->skip[id] & (SKIP_TAKEN | SKIP_MATCHED)) &&
+			        one_sided(t, id, side) && !graft_crowded(&c->g, n->parent)) {
 				add_cand(mv, side, id);
 			}
 		}
@@ -138,21 +139,7 @@ compact(uint32_t *fs, size_t n)
 	return k;
 }
 
-static const struct tree *sort_tree; /* for by_name: qsort has no context */
-
-/* By name, then by number. */
-static int
-by_name(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t nx = sort_tree->nodes[x].name, ny = sort_tree->nodes[y].name;
-	if (nx != ny) {
-		return nx < ny ? -1 : 1;
-	}
-	return (x > y) - (x < y);
-}
-
-/* The candidates of names that both builds have one-sided frames of, by name. */
+/* The candidates of names that both builds have one-sided frames of, by name, then as found. */
 static void
 keep_both(struct moves *mv, enum side side)
 {
@@ -165,10 +152,24 @@ keep_both(struct moves *mv, enum side side)
 		}
 	}
 	mv->n[side] = k;
-	if (k) {
-		sort_tree = t;
-		qsort(mv->cand[side], k, sizeof(uint32_t), by_name);
+	/* By name, a counting sort: names are numbers below intern_count. */
+	uint32_t nn = intern_count(t->names);
+	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
+	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < k; i++) {
+		at[t->nodes[mv->cand[side][i]].name + 1]++;
 	}
+	for (uint32_t i = 0; i < nn; i++) {
+		at[i + 1] += at[i];
+	}
+	for (size_t i = 0; i < k; i++) {
+		uint32_t id = mv->cand[side][i];
+		sorted[at[t->nodes[id].name]++] = id;
+	}
+	free(at);
+	free(mv->cand[side]);
+	mv->cand[side] = sorted;
+	mv->cap[side] = k ? k : 1;
 }
 
 /*
@@ -198,12 +199,14 @@ share_cmp(const void *a, const void *b)
 
 /*
  * The children of frames fs (side's) as shares of their total tt, summed
- * by name and sorted, into mv->sh[side]; returns the self share.
+ * by name and in the order of the names' ranks, into mv->sh[side];
+ * returns the self share.
  */
 static double
 shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
 {
 	const struct tree *t = mv->c->t;
+	const uint32_t *rank = mv->c->g.rank;
 	double self = 0;
 	mv->nsh[side] = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -216,11 +219,14 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 			}
 			mv->sh[side] = xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1,
 			        sizeof(struct share));
-			mv->sh[side][mv->nsh[side]++] = (struct share){t->nodes[k].name, v};
+			mv->sh[side][mv->nsh[side]++] = (struct share){rank[t->nodes[k].name], v};
 		}
 	}
 	struct share *s = mv->sh[side];
 	size_t k = 0;
+	if (n == 1) {
+		return self; /* one frame's children are in rank order, each once */
+	}
 	if (mv->nsh[side]) {
 		qsort(s, mv->nsh[side], sizeof(*s), share_cmp);
 	}
@@ -302,6 +308,37 @@ step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
 {
 	mv->steps = xgrow(mv->steps, &mv->capsteps, mv->nsteps + 1, sizeof(*mv->steps));
 	mv->steps[mv->nsteps++] = (struct step){node, to, kind};
+}
+
+/*
+ * Two paths walked up from a base frame and a head frame while their
+ * names agree: bu and hv the last frames that agreed (the two frames at
+ * first), u and v their parents, where the paths part.
+ */
+struct aligned {
+	uint32_t bu, hv, u, v;
+};
+
+static struct aligned
+align(const struct tree *t, uint32_t b, uint32_t h)
+{
+	struct aligned a = {b, h, t->nodes[b].parent, t->nodes[h].parent};
+	while (a.u != a.v && a.u != TREE_ROOT && a.v != TREE_ROOT &&
+	        t->nodes[a.u].name == t->nodes[a.v].name) {
+		a.bu = a.u;
+		a.hv = a.v;
+		a.u = t->nodes[a.u].parent;
+		a.v = t->nodes[a.v].parent;
+	}
+	return a;
+}
+
+/* Whether the paths part by one frame: one's parent is the other. */
+static bool
+one_apart(const struct tree *t, const struct aligned *a)
+{
+	return a->u != a->v && ((a->u != TREE_ROOT && t->nodes[a->u].parent == a->v) ||
+	                               (a->v != TREE_ROOT && t->nodes[a->v].parent == a->u));
 }
 
 /* What a pair of frames one frame apart is. */
@@ -444,17 +481,11 @@ same_caller_names(const struct tree *t, struct group *g)
  * recursion changed: neither a wrapper nor a move.
  */
 static enum apart
-wrapper_between(struct moves *mv, uint32_t b, uint32_t h, double sim)
+wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 {
 	struct ctx *c = mv->c;
 	const struct tree *t = c->t;
-	uint32_t bu = b, hv = h, u = t->nodes[b].parent, v = t->nodes[h].parent;
-	while (u != v && u != TREE_ROOT && v != TREE_ROOT && t->nodes[u].name == t->nodes[v].name) {
-		bu = u;
-		hv = v;
-		u = t->nodes[u].parent;
-		v = t->nodes[v].parent;
-	}
+	uint32_t bu = a->bu, hv = a->hv, u = a->u, v = a->v;
 	uint32_t w = TREE_NONE, p = TREE_NONE;
 	if (u != v && u != TREE_ROOT && t->nodes[u].parent == v) {
 		w = u; /* in the base only */
@@ -502,10 +533,13 @@ pair_wrappers(struct moves *mv, struct group *g)
 			if (g->h[j] == TREE_NONE) {
 				continue;
 			}
+			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
+			if (!one_apart(mv->c->t, &a)) {
+				continue;
+			}
 			one.b[0] = g->b[i];
 			one.h[0] = g->h[j];
-			if (alike(mv, &one) &&
-			        wrapper_between(mv, g->b[i], g->h[j], one.sim) != APART_NOT) {
+			if (alike(mv, &one) && wrapper_between(mv, &a, one.sim) != APART_NOT) {
 				g->b[i] = g->h[j] = TREE_NONE;
 			}
 		}
@@ -556,8 +590,12 @@ weigh_groups(struct moves *mv)
 		}
 		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
 		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
-		g.nb = outermost(mv, g.b, i - i0, SIDE_BASE, false);
-		g.nh = outermost(mv, g.h, j - j0, SIDE_HEAD, false);
+		g.nb = i - i0;
+		g.nh = j - j0;
+		if (mv->moves) { /* nested frames of one name would be weighed twice */
+			g.nb = outermost(mv, g.b, g.nb, SIDE_BASE, false);
+			g.nh = outermost(mv, g.h, g.nh, SIDE_HEAD, false);
+		}
 		if (g.nb * g.nh <= MOVE_MAX_PAIRS) {
 			pair_wrappers(mv, &g);
 		}
@@ -655,37 +693,14 @@ note_group(struct moves *mv, struct group *g)
 	}
 }
 
-/*
- * One round: the candidates collected, their wrappers found and, with
- * moves, their moves; then the wrappers carried out.
- */
+/* The wrappers found carried out, in the order found. */
 static void
-moves_round(struct ctx *c, bool moves)
+carry_out(struct moves *mv)
 {
+	struct ctx *c = mv->c;
 	const struct tree *t = c->t;
-	struct moves mv = {.c = c, .moves = moves};
-	mv.skip = xcalloc(t->node_count, 1);
-	for (size_t i = 0; i < c->m->count; i++) {
-		mv.skip[graft_holder(&c->g, c->m->entries[i].node)] = SKIP_TAKEN;
-	}
-	mv.sides = xcalloc(intern_count(t->names), 1);
-	collect(&mv, SIDE_BASE);
-	collect(&mv, SIDE_HEAD);
-	keep_both(&mv, SIDE_BASE);
-	keep_both(&mv, SIDE_HEAD);
-	if (mv.n[SIDE_BASE] && mv.n[SIDE_HEAD]) {
-		weigh_groups(&mv);
-	}
-	if (mv.ngroups) {
-		mv.moving = xcalloc(t->node_count, 1);
-		drop_carried(&mv);
-		/* Decided on the tree as it was: only now is any frame moved. */
-		for (size_t i = 0; i < mv.ngroups; i++) {
-			note_group(&mv, &mv.groups[i]);
-		}
-	}
-	for (size_t i = 0; i < mv.nsteps; i++) {
-		const struct step *s = &mv.steps[i];
+	for (size_t i = 0; i < mv->nsteps; i++) {
+		const struct step *s = &mv->steps[i];
 		/* A frame planned twice (two of its function's frames below it) goes once. */
 		if (!graft_alive(&c->g, s->node) || !graft_alive(&c->g, s->to)) {
 			continue;
@@ -698,6 +713,73 @@ moves_round(struct ctx *c, bool moves)
 			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
 		}
 	}
+	mv->nsteps = 0;
+}
+
+/* Frames with an entry from index `from` on are no candidates. */
+static void
+skip_matched(struct moves *mv, size_t from)
+{
+	struct ctx *c = mv->c;
+	for (size_t i = from; i < c->m->count; i++) {
+		mv->skip[graft_holder(&c->g, c->m->entries[i].node)] |= SKIP_MATCHED;
+	}
+}
+
+/*
+ * The candidates after the wrappers were carried out: those still alive,
+ * unmatched and (but for a residue) of their side. Names do not change
+ * and frames only merge away, so the order by name holds.
+ */
+static void
+still_candidates(struct moves *mv, enum side side)
+{
+	const struct tree *t = mv->c->t;
+	size_t k = 0;
+	for (size_t i = 0; i < mv->n[side]; i++) {
+		uint32_t id = mv->cand[side][i];
+		if (graft_alive(&mv->c->g, id) && !(mv->skip[id] & SKIP_MATCHED) &&
+		        mostly(t, id, side)) {
+			mv->cand[side][k++] = id;
+		}
+	}
+	mv->n[side] = k;
+}
+
+void
+match_moves(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	struct moves mv = {.c = c};
+	mv.skip = xcalloc(t->node_count, 1);
+	skip_matched(&mv, 0);
+	mv.sides = xcalloc(intern_count(t->names), 1);
+	collect(&mv, SIDE_BASE);
+	collect(&mv, SIDE_HEAD);
+	keep_both(&mv, SIDE_BASE);
+	keep_both(&mv, SIDE_HEAD);
+	/*
+	 * The wrappers first: once carried out, the frames above a moved
+	 * function are where they belong, and its new caller is one that
+	 * both builds have. Then the wrappers that uncovered, and the moves.
+	 */
+	size_t noted = c->m->count;
+	weigh_groups(&mv);
+	carry_out(&mv);
+	skip_matched(&mv, noted);
+	still_candidates(&mv, SIDE_BASE);
+	still_candidates(&mv, SIDE_HEAD);
+	mv.moves = true;
+	weigh_groups(&mv);
+	if (mv.ngroups) {
+		mv.moving = xcalloc(t->node_count, 1);
+		drop_carried(&mv);
+		/* Decided on the tree as it was: only now is any frame moved. */
+		for (size_t i = 0; i < mv.ngroups; i++) {
+			note_group(&mv, &mv.groups[i]);
+		}
+	}
+	carry_out(&mv);
 	free(mv.skip);
 	free(mv.sides);
 	free(mv.moving);
@@ -707,16 +789,4 @@ moves_round(struct ctx *c, bool moves)
 		free(mv.cand[s]);
 		free(mv.sh[s]);
 	}
-}
-
-void
-match_moves(struct ctx *c)
-{
-	/*
-	 * The wrappers first: once carried out, the frames above a moved
-	 * function are where they belong, and its new caller is one that
-	 * both builds have.
-	 */
-	moves_round(c, false);
-	moves_round(c, true);
 }
