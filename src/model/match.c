@@ -630,16 +630,18 @@ pass_structure(struct ctx *c)
 	apply(c);
 }
 
-/* An entry's change and size, and its name's rank, for the reports' order. */
+/*
+ * An entry's change and size, and its name's rank, for the reports' order:
+ * a move's are the function's over all the frames that moved.
+ */
 static void
 weigh(struct match_entry *e, const struct tree *t, const uint32_t *rank)
 {
 	const struct tree_node *n = &t->nodes[e->node];
 	double b = tree_value(t, n, SIDE_BASE, false), h = tree_value(t, n, SIDE_HEAD, false);
-	if (e->kind == MATCH_MOVED_IN) {
-		b = tree_value(t, &t->nodes[e->peer], SIDE_BASE, false);
-	} else if (e->kind == MATCH_MOVED_OUT) {
-		h = tree_value(t, &t->nodes[e->peer], SIDE_HEAD, false);
+	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
+		b = e->moved_base;
+		h = e->moved_head;
 	}
 	e->change = h - b;
 	e->size = b > h ? b : h;
