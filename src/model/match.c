@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match_internal.h"
+#include "match_private.h"
 #include "normalize.h"
 #include "xalloc.h"
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match_internal.h"
+#include "match_private.h"
 #include "xalloc.h"
 
 /* Frames of a function, per side, beyond which it is not weighed. */
@@ -533,8 +533,10 @@ pair_wrappers(struct moves *mv, struct group *g)
 			if (g->h[j] == TREE_NONE) {
 				continue;
 			}
+			/* Two leaves are alike by their size alone: too little for a wrapper. */
 			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
-			if (!one_apart(mv->c->t, &a)) {
+			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE ||
+			        !one_apart(mv->c->t, &a)) {
 				continue;
 			}
 			one.b[0] = g->b[i];

@@ -45,7 +45,8 @@ match_describe(struct buf *b, const struct tree *t, const struct match_entry *e,
 	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
 		match_path(b, t, e->peer, last);
 		if (e->peers > 1) {
-			buf_printf(b, " and %u other path%s", e->peers - 1, e->peers > 2 ? "s" : "");
+			buf_printf(
+			        b, " and %u other path%s", e->peers - 1, e->peers > 2 ? "s" : "");
 		}
 		return;
 	}

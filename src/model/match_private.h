@@ -1,10 +1,10 @@
 /*
- * match_internal: what the passes of match.c and match_moves.c share: the
+ * match_private: what the passes of match.c and match_moves.c share: the
  * context of one run over a tree, and the tests of a frame's sides. Not
  * for use outside src/model/match*.c.
  */
-#ifndef DIFFFOLD_MATCH_INTERNAL_H
-#define DIFFFOLD_MATCH_INTERNAL_H
+#ifndef DIFFFOLD_MATCH_PRIVATE_H
+#define DIFFFOLD_MATCH_PRIVATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
