@@ -11,7 +11,8 @@ prints, from the summary's "matches" member (docs/matching.md):
   matched (recall), and how many matches are wrong: a match the truth does
   not hold (a rename, a wrapper or a move of names it does not list);
 * always: the matches by kind, and the head samples drawn as new (self
-  counts of frames only in the head) with matching off and on.
+  counts of frames only in the head) with matching off and on, and of
+  those with matching on, how many are under a frame marked as moved in.
 
 Only the Python 3 standard library is used. Nothing here asserts.
 """
@@ -28,13 +29,17 @@ def run(binary, base, head, *extra):
 
 
 def new_samples(doc):
-    total, stack = 0, [doc["root"]]
+    """Head samples drawn as new, and of those the ones under a moved_in
+    frame (drawn in the new colour, but outlined as moved)."""
+    total, moved, stack = 0, 0, [(doc["root"], False)]
     while stack:
-        n = stack.pop()
+        n, under = stack.pop()
+        under = under or n.get("match", {}).get("kind") == "moved_in"
         if n["base"] == 0:
             total += n["head_self"]
-        stack.extend(n.get("children", []))
-    return total
+            moved += n["head_self"] if under else 0
+        stack.extend((c, under) for c in n.get("children", []))
+    return total, moved
 
 
 def parent_of(path):
@@ -105,8 +110,10 @@ def main():
     print("matches by kind   %s; names matched by the rules: %d" % (
         ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none",
         m.get("names_matched", 0)))
-    print("drawn as new      %d head samples with --no-match, %d with matching" % (
-        new_samples(off), new_samples(on)))
+    new_on, moved_on = new_samples(on)
+    print("drawn as new      %d head samples with --no-match, %d with matching"
+          " (of which %d under a frame outlined as moved)" % (new_samples(off)[0], new_on,
+                                                              moved_on))
     if len(sys.argv) == 5:
         with open(sys.argv[4]) as fh:
             score(m["list"], json.load(fh))

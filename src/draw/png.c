@@ -18,6 +18,7 @@
 #include "color.h"
 #include "escape.h"
 #include "locate.h"
+#include "match_outline.h"
 #include "png_marks.h"
 #include "numfmt.h"
 #include "utf8.h"
@@ -533,6 +534,29 @@ draw_label(struct painter *p, const struct layout_box *box, double x, double y)
 	}
 }
 
+/* A matched frame outlined as in the SVG (match_outline.h), inside its edges. */
+static void
+outline(struct painter *p, const struct layout_box *b, double y, double w, double h)
+{
+	struct match_outline o;
+	double half = MATCH_OUTLINE_WIDTH / 2;
+	if (!match_outline_of(p->l->tree, b->node, &o) || w <= 2 * MATCH_OUTLINE_WIDTH ||
+	        h <= 2 * MATCH_OUTLINE_WIDTH) {
+		return;
+	}
+	double dashes[2] = {o.on, o.off};
+	double x = snap(p, b->x);
+	y = snap(p, y);
+	cairo_save(p->cr);
+	set_source(p->cr, color_label(b->fill));
+	cairo_set_line_width(p->cr, MATCH_OUTLINE_WIDTH);
+	/* Dashes from the frame's corner, so their ends fall on whole pixels. */
+	cairo_set_dash(p->cr, dashes, 2, half);
+	cairo_rectangle(p->cr, x + half, y + half, w - 2 * half, h - 2 * half);
+	cairo_stroke(p->cr);
+	cairo_restore(p->cr);
+}
+
 /*
  * The frames, with the gaps layout_frame_size leaves between rows. A frame
  * at least SIBLING_GAP_MIN px wide gives up its last pixel, so siblings of
@@ -559,6 +583,7 @@ draw_boxes(struct painter *p)
 		}
 		set_source(p->cr, b->fill);
 		fill_rect(p, b->x, y, w, h);
+		outline(p, b, y, w, h);
 		draw_label(p, b, snap(p, b->x), y);
 	}
 }

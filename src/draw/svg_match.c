@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "match.h"
+#include "match_outline.h"
 #include "match_text.h"
 
 /* Frames of a moved frame's other path in its title. */
@@ -52,21 +53,8 @@ svg_match_title(struct buf *b, const struct tree *t, uint32_t node)
 void
 svg_match_outline(struct buf *b, const struct tree *t, uint32_t node, struct rgb ink)
 {
-	const struct match_entry *e = match_of(t, node);
-	if (!e) {
-		return;
-	}
-	const char *dash;
-	switch ((enum match_kind)e->kind) {
-	case MATCH_MOVED_IN:
-	case MATCH_MOVED_OUT:
-		dash = "4 2";
-		break;
-	case MATCH_RENAMED:
-	case MATCH_NAME:
-		dash = "1 2";
-		break;
-	default:
+	struct match_outline o;
+	if (!match_outline_of(t, node, &o)) {
 		return;
 	}
 	char hex[8];
@@ -74,6 +62,6 @@ svg_match_outline(struct buf *b, const struct tree *t, uint32_t node, struct rgb
 	buf_adds(b, " stroke=\"");
 	buf_add(b, hex, 7);
 	buf_adds(b, "\" stroke-width=\"1\" stroke-dasharray=\"");
-	buf_adds(b, dash);
+	buf_adds(b, o.dasharray);
 	buf_addc(b, '"');
 }

@@ -12,63 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match_tree.h"
+#include "match_private.h"
 #include "normalize.h"
 #include "xalloc.h"
-
-enum step_kind {
-	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
-	STEP_WRAP, /* the frame goes under the inserted frame `to` */
-	STEP_RENAME, /* the frame takes the name `to` */
-};
-
-/* What a base frame becomes. */
-struct step {
-	uint32_t node, to;
-	enum step_kind kind;
-};
-
-/* The steps decided, and which frames have one. */
-struct plan {
-	struct step *steps;
-	size_t count, cap;
-	uint8_t *planned; /* per frame */
-};
-
-struct root {
-	uint32_t name, node;
-};
-
-struct ctx {
-	struct tree *t;
-	struct match *m;
-	size_t cap; /* of m->entries */
-	struct graft g;
-	struct plan plan;
-	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
-	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
-	size_t ntops[2], captops[2];
-	bool renamed; /* pair_to holds a rename */
-};
-
-static bool
-has(const struct tree *t, const struct tree_node *n, enum side side)
-{
-	return !count_is_zero(tree_node_total(t, n, side));
-}
-
-/* Only in the base. */
-static bool
-base_only(const struct tree *t, const struct tree_node *n)
-{
-	return !has(t, n, SIDE_HEAD) && has(t, n, SIDE_BASE);
-}
-
-static bool
-head_only(const struct tree *t, const struct tree_node *n)
-{
-	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
-}
 
 /*
  * How alike the base's frame b and the head's frame h are by what they
@@ -132,8 +78,8 @@ add_string(struct match *m, const struct tree *t, uint32_t name, uint32_t *len)
 	return at;
 }
 
-static void
-note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim)
+void
+match_note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim)
 {
 	struct match *m = c->m;
 	m->entries = xgrow(m->entries, &c->cap, m->count + 1, sizeof(*m->entries));
@@ -307,7 +253,7 @@ pass_names(struct ctx *c)
 			c->m->names_matched++;
 		}
 		uint32_t at = graft_move(&c->g, (uint32_t)i, t->nodes[i].parent, canon[name]);
-		note(c, MATCH_NAME, at, name, 1.0);
+		match_note(c, MATCH_NAME, at, name, 1.0);
 		c->m->entries[c->m->count - 1].rules = rules[name];
 	}
 	free(counted);
@@ -330,8 +276,8 @@ planned(const struct plan *p, uint32_t id)
  * A frame of its parent's name or of a child's: one more or one less level
  * of recursion is a change of behaviour, not a wrapper.
  */
-static bool
-recursive(const struct tree *t, uint32_t w)
+bool
+match_recursive(const struct tree *t, uint32_t w)
 {
 	uint32_t name = t->nodes[w].name;
 	if (t->nodes[t->nodes[w].parent].name == name) {
@@ -362,12 +308,12 @@ wrappers_added(
 				count++;
 			}
 		}
-		if (count != 1 || recursive(t, found)) {
+		if (count != 1 || match_recursive(t, found)) {
 			continue;
 		}
 		plan_add(&c->plan, rs[i], STEP_WRAP, found);
 		if (!taken[found]) {
-			note(c, MATCH_WRAPPER_ADDED, found, t->nodes[rs[i]].name, 1.0);
+			match_note(c, MATCH_WRAPPER_ADDED, found, t->nodes[rs[i]].name, 1.0);
 			taken[found] = 1;
 		}
 	}
@@ -385,7 +331,7 @@ wrappers_removed(struct ctx *c, uint32_t p, const uint32_t *rs, size_t nr, uint8
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t w = rs[i];
 		if (t->nodes[w].first_child == TREE_NONE || planned(&c->plan, w) ||
-		        recursive(t, w)) {
+		        match_recursive(t, w)) {
 			continue;
 		}
 		/* Each child of w against p's children: both lists in rank order. */
@@ -411,7 +357,7 @@ wrappers_removed(struct ctx *c, uint32_t p, const uint32_t *rs, size_t nr, uint8
 				x = t->nodes[x].next_sibling;
 			}
 			if (head_only(t, &t->nodes[x]) && !taken[x]) {
-				note(c, MATCH_WRAPPER_REMOVED, x, t->nodes[w].name, 1.0);
+				match_note(c, MATCH_WRAPPER_REMOVED, x, t->nodes[w].name, 1.0);
 				taken[x] = 1;
 			}
 		}
@@ -507,7 +453,7 @@ renames(struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t
 		uint32_t from = t->nodes[pr[k]].name, to = t->nodes[pn[k]].name;
 		plan_add(&c->plan, pr[k], STEP_RENAME, to);
 		taken[pn[k]] = 1;
-		note(c, MATCH_RENAMED, pn[k], from, psim[k]);
+		match_note(c, MATCH_RENAMED, pn[k], from, psim[k]);
 		remember_rename(c, from, to);
 	}
 }
@@ -538,7 +484,7 @@ renames_elsewhere(struct ctx *c, const uint32_t *both, size_t nboth, uint8_t *ta
 			double sim = similarity(c, i, h, &common);
 			plan_add(&c->plan, i, STEP_RENAME, to);
 			taken[h] = 1;
-			note(c, MATCH_RENAMED, h, r->name, sim);
+			match_note(c, MATCH_RENAMED, h, r->name, sim);
 			c->m->entries[c->m->count - 1].elsewhere = true;
 		}
 	}
@@ -684,89 +630,18 @@ pass_structure(struct ctx *c)
 	apply(c);
 }
 
-static int
-root_cmp(const void *a, const void *b)
-{
-	const struct root *x = a, *y = b;
-	if (x->name != y->name) {
-		return x->name < y->name ? -1 : 1;
-	}
-	return x->node < y->node ? -1 : x->node > y->node;
-}
-
 /*
- * The tops of what is only in one build, as the structure pass found them:
- * those still alive, of that side alone and without a match, by name.
+ * An entry's change and size, and its name's rank, for the reports' order:
+ * a move's are the function's over all the frames that moved.
  */
-static struct root *
-tops(struct ctx *c, enum side side, const uint8_t *matched, size_t *n)
-{
-	const struct tree *t = c->t;
-	struct root *r = c->tops[side];
-	size_t k = 0;
-	for (size_t i = 0; i < c->ntops[side]; i++) {
-		uint32_t id = r[i].node;
-		const struct tree_node *x = &t->nodes[id];
-		bool only = side == SIDE_BASE ? base_only(t, x) : head_only(t, x);
-		if (only && !matched[id] && graft_alive(&c->g, id) && x->name == r[i].name) {
-			r[k++] = r[i];
-		}
-	}
-	if (k) {
-		qsort(r, k, sizeof(*r), root_cmp);
-	}
-	*n = k;
-	return r;
-}
-
-/* Moves: a name removed at the top of one path and new at another's. */
-static void
-pass_moves(struct ctx *c)
-{
-	const struct tree *t = c->t;
-	uint8_t *matched = xcalloc(t->node_count, 1);
-	for (size_t i = 0; i < c->m->count; i++) {
-		matched[c->m->entries[i].node] = 1;
-	}
-	size_t nr, nh;
-	struct root *r = tops(c, SIDE_BASE, matched, &nr);
-	struct root *h = tops(c, SIDE_HEAD, matched, &nh);
-	uint32_t rs[64], ns[64], pr[64], pn[64];
-	double psim[64];
-	for (size_t i = 0, j = 0; i < nr && j < nh;) {
-		if (r[i].name != h[j].name) {
-			r[i].name < h[j].name ? i++ : j++;
-			continue;
-		}
-		size_t a = 0, b = 0;
-		uint32_t name = r[i].name;
-		for (; i < nr && r[i].name == name; i++) {
-			a < 64 ? rs[a++] = r[i].node : 0;
-		}
-		for (; j < nh && h[j].name == name; j++) {
-			b < 64 ? ns[b++] = h[j].node : 0;
-		}
-		size_t n = pair_up(c, rs, a, ns, b, matched, true, pr, pn, psim);
-		for (size_t k = 0; k < n; k++) {
-			note(c, MATCH_MOVED_IN, pn[k], TREE_NONE, psim[k]);
-			c->m->entries[c->m->count - 1].peer = pr[k];
-			note(c, MATCH_MOVED_OUT, pr[k], TREE_NONE, psim[k]);
-			c->m->entries[c->m->count - 1].peer = pn[k];
-		}
-	}
-	free(matched);
-}
-
-/* An entry's change and size, and its name's rank, for the reports' order. */
 static void
 weigh(struct match_entry *e, const struct tree *t, const uint32_t *rank)
 {
 	const struct tree_node *n = &t->nodes[e->node];
 	double b = tree_value(t, n, SIDE_BASE, false), h = tree_value(t, n, SIDE_HEAD, false);
-	if (e->kind == MATCH_MOVED_IN) {
-		b = tree_value(t, &t->nodes[e->peer], SIDE_BASE, false);
-	} else if (e->kind == MATCH_MOVED_OUT) {
-		h = tree_value(t, &t->nodes[e->peer], SIDE_HEAD, false);
+	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
+		b = e->moved_base;
+		h = e->moved_head;
 	}
 	e->change = h - b;
 	e->size = b > h ? b : h;
@@ -828,7 +703,7 @@ match_run(struct tree *t, const struct match_settings *s)
 	}
 	if (s->structure) {
 		pass_structure(&c);
-		pass_moves(&c);
+		match_moves(&c);
 		plan_finish(&c.plan);
 		free(c.tops[SIDE_BASE]);
 		free(c.tops[SIDE_HEAD]);

@@ -47,6 +47,7 @@ enum match_kind {
 #define MATCH_MIN_SIMILARITY 0.7 /* share of a subtree's children that must agree */
 #define MATCH_MIN_MARGIN 0.15 /* the best candidate's lead over the second */
 #define MATCH_MAX_RATIO 3.0 /* most the two frames' totals may differ, either way */
+#define MATCH_MOVE_RESIDUE 0.1 /* most of the other build a frame a move left may keep */
 
 struct match_settings {
 	bool names; /* the volatile-name rules */
@@ -56,7 +57,8 @@ struct match_settings {
 struct match_entry {
 	uint8_t kind; /* enum match_kind */
 	uint32_t node; /* the frame, in the finished tree */
-	uint32_t peer; /* MOVED_*: the frame at the other end, else TREE_NONE */
+	uint32_t peer; /* MOVED_*: the largest frame at the other end, else TREE_NONE */
+	uint32_t peers; /* MOVED_*: how many frames the other end has (peer is one of them) */
 	uint32_t other_at, other_len; /* in match->strings: the base's name, or the wrapper's */
 	uint32_t rules; /* MATCH_NAME: the rules (bits of normalize_rules) that fired */
 	float similarity; /* the evidence: share of the children that agreed (1 for names) */
@@ -67,6 +69,13 @@ struct match_entry {
 	 * entries come largest change first.
 	 */
 	double change, size;
+	/*
+	 * MOVED_*: the function's totals over all the frames that moved, the
+	 * base's it left and the head's it went to (after --normalize's
+	 * scaling); their difference is the move's net change, the same in
+	 * every entry of the move.
+	 */
+	double moved_base, moved_head;
 	uint32_t rank; /* of the frame's name (intern_ranks), for ties */
 };
 
@@ -97,6 +106,25 @@ match_of(const struct tree *t, uint32_t node)
 		return NULL;
 	}
 	return &m->entries[m->entry_of[node] - 1];
+}
+
+/*
+ * Whether frame node is one end of a move (MOVED_IN or MOVED_OUT), and if
+ * so the function's net change over the move, head - base: what the
+ * header ranks a moved function by, rather than its frames' own change
+ * (new here, removed there). net may be NULL.
+ */
+static inline bool
+match_moved(const struct tree *t, uint32_t node, double *net)
+{
+	const struct match_entry *e = match_of(t, node);
+	if (!e || (e->kind != MATCH_MOVED_IN && e->kind != MATCH_MOVED_OUT)) {
+		return false;
+	}
+	if (net) {
+		*net = e->moved_head - e->moved_base;
+	}
+	return true;
 }
 
 /* An entry's other name (the base's, or the wrapper's). */

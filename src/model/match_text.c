@@ -44,6 +44,10 @@ match_describe(struct buf *b, const struct tree *t, const struct match_entry *e,
 	buf_adds(b, words[e->kind]);
 	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
 		match_path(b, t, e->peer, last);
+		if (e->peers > 1) {
+			buf_printf(
+			        b, " and %u other path%s", e->peers - 1, e->peers > 2 ? "s" : "");
+		}
 		return;
 	}
 	size_t len;

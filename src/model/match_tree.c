@@ -138,6 +138,18 @@ set_base(struct tree *t, uint32_t id, bool self, struct count c)
 	}
 }
 
+/* Frame id's counts change: its status is set again at the end. */
+static void
+mark(struct graft *g, uint32_t id)
+{
+	if (!g->touched[id]) {
+		g->touched[id] = 1;
+		g->touched_list = xgrow(
+		        g->touched_list, &g->touched_cap, g->touched_count + 1, sizeof(uint32_t));
+		g->touched_list[g->touched_count++] = id;
+	}
+}
+
 /* The base's counts of from added to to's: its self count, its total. */
 static void
 add_base(struct graft *g, uint32_t to, uint32_t from, bool self, bool total)
@@ -145,12 +157,7 @@ add_base(struct graft *g, uint32_t to, uint32_t from, bool self, bool total)
 	struct tree *t = g->t;
 	struct count sum;
 	const struct tree_node *f = &t->nodes[from], *d = &t->nodes[to];
-	if (!g->touched[to]) {
-		g->touched[to] = 1;
-		g->touched_list = xgrow(
-		        g->touched_list, &g->touched_cap, g->touched_count + 1, sizeof(uint32_t));
-		g->touched_list[g->touched_count++] = to;
-	}
+	mark(g, to);
 	/* No sum can overflow: every count moved was under the root's total already. */
 	if (self) {
 		(void)count_add(
@@ -219,16 +226,11 @@ merge_pairs(struct graft *g, size_t n)
 	}
 }
 
-uint32_t
-graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
+/* a, unlinked, goes under p as name: linked where its rank belongs, or merged. */
+static uint32_t
+place(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 {
 	struct tree *t = g->t;
-	g->changed = true;
-	uint32_t from = t->nodes[a].parent;
-	unlink_child(t, a);
-	if (p != from) {
-		add_base(g, p, a, false, true); /* p, a child of from, holds a now */
-	}
 	uint32_t *at = seek(g, &t->nodes[p].first_child, g->rank[name]);
 	if (*at == TREE_NONE || t->nodes[*at].name != name) {
 		t->nodes[a].name = name;
@@ -240,6 +242,34 @@ graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 	push(g, &n, a, b);
 	merge_pairs(g, n);
 	return b;
+}
+
+uint32_t
+graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
+{
+	struct tree *t = g->t;
+	g->changed = true;
+	uint32_t from = t->nodes[a].parent;
+	unlink_child(t, a);
+	if (p != from) {
+		add_base(g, p, a, false, true); /* p, a child of from, holds a now */
+	}
+	return place(g, a, p, name);
+}
+
+uint32_t
+graft_raise(struct graft *g, uint32_t a)
+{
+	struct tree *t = g->t;
+	g->changed = true;
+	uint32_t w = t->nodes[a].parent;
+	mark(g, w);
+	/* w's total held a's: it is at least as large, so no difference is negative. */
+	set_base(t, w, false,
+	        count_sub(tree_node_total(t, &t->nodes[w], SIDE_BASE),
+	                tree_node_total(t, &t->nodes[a], SIDE_BASE)));
+	unlink_child(t, a);
+	return place(g, a, t->nodes[w].parent, t->nodes[a].name);
 }
 
 void

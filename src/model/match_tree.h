@@ -68,6 +68,12 @@ uint32_t graft_holder(const struct graft *g, uint32_t id);
  * Returns the frame that holds a's counts now.
  */
 uint32_t graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
+/*
+ * Frame a, of the base alone, goes up a level: from under its parent w to
+ * under w's parent, merged into the frame of its name there when there is
+ * one; w keeps the rest. Returns the frame that holds a's counts now.
+ */
+uint32_t graft_raise(struct graft *g, uint32_t a);
 /* Frame w, of the base alone, is dropped: its self count to its parent, its children up to it. */
 void graft_lift(struct graft *g, uint32_t w);
 

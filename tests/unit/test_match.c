@@ -208,6 +208,70 @@ test_move(void **state)
 }
 
 static void
+test_move_below_a_removed_caller(void **state)
+{
+	(void)state;
+	/* old called nothing but f: old goes too, and f is one level below what was removed. */
+	struct tree *t =
+	        build("app;main;x;old;f;g 10,app;main;x;old;f;h 5,app;main;x;z 6,app;main;y;k 4",
+	                "app;main;y;f;g 11,app;main;y;f;h 4,app;main;x;z 6,app;main;y;k 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;x;old;f"), MATCH_MOVED_OUT);
+	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
+	assert_int_equal(e->peer, find(t, "app;main;x;old;f"));
+	double net;
+	assert_true(match_moved(t, find(t, "app;main;x;old;f"), &net));
+	assert_true(net == 0);
+	drop(t);
+}
+
+static void
+test_move_gathered_from_several_paths(void **state)
+{
+	(void)state;
+	/* f under four callers' old, each a quarter of the one f the head has under y. */
+	struct tree *t = build("app;main;a;old;f;g 3,app;main;b;old;f;g 3,app;main;c;old;f;g 3,"
+	                       "app;main;d;old;f;g 3,app;main;a;old;z 5,app;main;b;old;z 5,"
+	                       "app;main;c;old;z 5,app;main;d;old;z 5,app;main;y;k 4",
+	        "app;main;y;f;g 12,app;main;a;old;z 5,app;main;b;old;z 5,app;main;c;old;z 5,"
+	        "app;main;d;old;z 5,app;main;y;k 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;c;old;f"), MATCH_MOVED_OUT);
+	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
+	assert_int_equal(e->peers, 4);
+	assert_true(e->moved_base == 12 && e->moved_head == 12);
+	drop(t);
+}
+
+static void
+test_stacked_wrappers_are_no_move(void **state)
+{
+	(void)state;
+	/* Two wrappers inlined at once: f's callers are the same but for them. */
+	struct tree *t =
+	        build("app;main;p;w1;w2;f;g 10,app;main;p;q 5", "app;main;p;f;g 10,app;main;p;q 5");
+	match_run(t, &all);
+	assert_true(kind_at(t, "app;main;p;f") != MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_move_under_a_new_caller_is_no_move(void **state)
+{
+	(void)state;
+	/* f under a caller the base did not have came with that caller. */
+	struct tree *t = build("app;main;x;f;g 10,app;main;x;h 5,app;main;y;k 4",
+	        "app;main;y;n;f;g 10,app;main;x;h 5,app;main;y;k 4");
+	match_run(t, &all);
+	assert_true(kind_at(t, "app;main;y;n;f") != MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
 test_crowded_parent_is_left_alone(void **state)
 {
 	(void)state;
@@ -245,6 +309,10 @@ main(void)
 	        cmocka_unit_test(test_rename_by_subtree),
 	        cmocka_unit_test(test_unrelated_leaves_stay_apart),
 	        cmocka_unit_test(test_move),
+	        cmocka_unit_test(test_move_below_a_removed_caller),
+	        cmocka_unit_test(test_move_gathered_from_several_paths),
+	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
+	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 #include "caption.h"
 #include "color.h"
 #include "layout.h"
+#include "match.h"
 #include "options.h"
 #include "output.h"
 #include "png.h"
@@ -603,6 +604,61 @@ test_scale_doubles(void **state)
 	teardown_fixture(&f);
 }
 
+/* Pixels of a box's top row (its edges on whole pixels), inside its ends, not of its fill. */
+static int
+top_row_ink(cairo_surface_t *s, const struct layout_box *b)
+{
+	int y = (int)lround(b->y), ink = 0;
+	for (int x = (int)lround(b->x) + 1; x < (int)lround(b->x + b->width) - 2; x++) {
+		ink += !same_rgb(pixel(s, x, y), b->fill);
+	}
+	return ink;
+}
+
+static void
+test_moved_frame_is_outlined(void **state)
+{
+	(void)state;
+	static const char *const base[] = {"main;x;f;g 10", "main;x;h 5", "main;y;k 4", NULL};
+	static const char *const head[] = {
+	        "main;y;f;g 11", "main;x;h 5", "main;y;k 4", "main;y;fresh;q 10", NULL};
+	static const enum theme themes[] = {THEME_LIGHT, THEME_DARK};
+	for (size_t i = 0; i < 2; i++) {
+		struct fixture f;
+		options_init(&f.opt);
+		f.opt.theme = themes[i];
+		f.tree = tree_create(&f.opt.tree);
+		add_side(f.tree, SIDE_BASE, base);
+		add_side(f.tree, SIDE_HEAD, head);
+		tree_finish(f.tree, true);
+		match_run(f.tree, &(struct match_settings){true, true});
+		struct draw_options d;
+		settings_draw(&f.opt, &d);
+		f.layout = layout_create(f.tree, &d);
+		cairo_surface_t *s = render(&f);
+		/* Both new to the eye by their fill; the moved one dashed in its label's ink. */
+		const struct layout_box *fresh = find_box(f.layout, "fresh");
+		const struct layout_box *moved = NULL;
+		for (size_t k = 0; k < f.layout->count; k++) {
+			const struct layout_box *b = &f.layout->boxes[k];
+			const struct match_entry *e = match_of(f.tree, b->node);
+			moved = e && e->kind == MATCH_MOVED_IN ? b : moved;
+		}
+		assert_non_null(moved);
+		assert_int_equal(moved->status, STATUS_NEW);
+		assert_int_equal(fresh->status, STATUS_NEW);
+		int ink = top_row_ink(s, moved);
+		int width = (int)lround(moved->x + moved->width) - (int)lround(moved->x) - 3;
+		assert_true(ink > width / 3);
+		assert_true(ink < width); /* dashed: the fill shows between dashes */
+		assert_true(same_rgb(pixel(s, (int)lround(moved->x) + 1, (int)lround(moved->y)),
+		        color_label(moved->fill)));
+		assert_int_equal(top_row_ink(s, fresh), 0);
+		cairo_surface_destroy(s);
+		teardown_fixture(&f);
+	}
+}
+
 static void
 test_dark_theme(void **state)
 {
@@ -805,6 +861,7 @@ main(void)
 	        cmocka_unit_test(test_deep_graph_is_cut),
 	        cmocka_unit_test(test_wide_graph_scales_down),
 	        cmocka_unit_test(test_pdf_one_page),
+	        cmocka_unit_test(test_moved_frame_is_outlined),
 	        cmocka_unit_test(test_missing_font),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,794 @@
+/*
+ * match_moves: the moves pass (see match.h), after the structure pass.
+ *
+ * A function is taken as moved when frames of its name are removed (of
+ * the base alone) somewhere and new (of the head alone) elsewhere, and
+ * all its removed frames together call what all its new frames together
+ * call, in like shares. The frames are looked for anywhere in what one
+ * build alone has, not only at its tops: when a caller called nothing but
+ * the function that left it, the caller goes too, and the function is one
+ * level down. The frames of a name are weighed together because a move
+ * often gathers or scatters them: a function called under three paths of
+ * its old caller sits under one path of the new one.
+ *
+ * A frame inside a moved function's frame moves with it and is not a move
+ * of its own. A pair one frame apart is a wrapper, not a move: the base's
+ * P;W;C and the head's P;C (W inlined), or the base's P;C and the head's
+ * P;W;C (W inserted); these are carried out and noted as the structure
+ * pass would. Every other move only marks both ends.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_private.h"
+#include "xalloc.h"
+
+/* Frames of a function, per side, beyond which it is not weighed. */
+#define MOVE_MAX_FRAMES 64
+/* Pairs of a function's frames beyond which they are not compared path by path. */
+#define MOVE_MAX_PAIRS 1024
+
+/* A name (its rank) and a value: one child's share of a function's total. */
+struct share {
+	uint32_t name;
+	double v;
+};
+
+/* One function's frames of each side, and what was weighed. */
+struct group {
+	uint32_t b[MOVE_MAX_FRAMES], h[MOVE_MAX_FRAMES];
+	size_t nb, nh;
+	double bt, ht, sim;
+};
+
+enum {
+	SKIP_MATCHED = 1, /* an entry's frame */
+	SKIP_WALKED = 2, /* a top whose subtree was walked, for the base (<< 1: the head) */
+	SKIP_TAKEN = 8, /* a candidate already */
+};
+
+struct moves {
+	struct ctx *c;
+	bool moves; /* weigh moves, not only wrappers */
+	uint8_t *skip; /* per frame: SKIP_ bits */
+	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
+	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
+	size_t n[2], cap[2];
+	struct share *sh[2]; /* per side: scratch for similarity */
+	size_t nsh[2], capsh[2];
+	struct group *groups; /* accepted */
+	size_t ngroups, capgroups;
+	uint8_t *moving; /* per frame: one end of an accepted group */
+	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
+	struct step *steps;
+	size_t nsteps, capsteps;
+};
+
+static bool
+one_sided(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
+}
+
+/*
+ * Of side but for a residue of the other, MATCH_MOVE_RESIDUE of side's
+ * total at most: a move often leaves a few samples behind.
+ */
+static bool
+mostly(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	double x = tree_value(t, n, side, false), y = tree_value(t, n, !side, false);
+	return x > 0 && y <= x * MATCH_MOVE_RESIDUE;
+}
+
+static void
+add_cand(struct moves *mv, enum side side, uint32_t id)
+{
+	mv->cand[side] = xgrow(mv->cand[side], &mv->cap[side], mv->n[side] + 1, sizeof(uint32_t));
+	mv->cand[side][mv->n[side]++] = id;
+	mv->sides[mv->c->t->nodes[id].name] |= (uint8_t)(1u << side);
+	mv->skip[id] |= SKIP_TAKEN;
+}
+
+/*
+ * The candidates of side: below each top the merged tree had of it (where
+ * the structure pass left it), every frame of that side alone, unmatched;
+ * and the frame above a top
+ * when the move left only a residue of the other side there. Their
+ * names' side bits are set as they go.
+ */
+static void
+collect(struct moves *mv, enum side side)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < c->ntops[side]; i++) {
+		uint32_t top = graft_holder(&c->g, c->tops[side][i].node);
+		if (mv->skip[top] & SKIP_WALKED << side) {
+			continue;
+		}
+		mv->skip[top] |= (uint8_t)(SKIP_WALKED << side);
+		uint32_t p = t->nodes[top].parent;
+		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
+		        !(mv->skip[p] & (SKIP_TAKEN | SKIP_MATCHED)) &&
+		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
+			add_cand(mv, side, p);
+		}
+		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
+			const struct tree_node *n = &t->nodes[id];
+			if (!(mv->skip[id] & (SKIP_TAKEN | SKIP_MATCHED)) &&
+			        one_sided(t, id, side) && !graft_crowded(&c->g, n->parent)) {
+				add_cand(mv, side, id);
+			}
+		}
+	}
+}
+
+/* fs without the TREE_NONE holes; returns how many are left. */
+static size_t
+compact(uint32_t *fs, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fs[i] != TREE_NONE) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
+}
+
+/* The candidates of names that both builds have one-sided frames of, by name, then as found. */
+static void
+keep_both(struct moves *mv, enum side side)
+{
+	const struct tree *t = mv->c->t;
+	size_t k = 0;
+	for (size_t i = 0; i < mv->n[side]; i++) {
+		uint32_t id = mv->cand[side][i];
+		if (mv->sides[t->nodes[id].name] == 3) {
+			mv->cand[side][k++] = id;
+		}
+	}
+	mv->n[side] = k;
+	/* By name, a counting sort: names are numbers below intern_count. */
+	uint32_t nn = intern_count(t->names);
+	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
+	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < k; i++) {
+		at[t->nodes[mv->cand[side][i]].name + 1]++;
+	}
+	for (uint32_t i = 0; i < nn; i++) {
+		at[i + 1] += at[i];
+	}
+	for (size_t i = 0; i < k; i++) {
+		uint32_t id = mv->cand[side][i];
+		sorted[at[t->nodes[id].name]++] = id;
+	}
+	free(at);
+	free(mv->cand[side]);
+	mv->cand[side] = sorted;
+	mv->cap[side] = k ? k : 1;
+}
+
+/*
+ * Whether frame id sits inside a frame, of its side alone, that is of its
+ * own name (recursion) or, with moving, one end of an accepted move.
+ */
+static bool
+inside(const struct moves *mv, uint32_t id, enum side side, bool moving)
+{
+	const struct tree *t = mv->c->t;
+	uint32_t name = t->nodes[id].name;
+	for (uint32_t a = t->nodes[id].parent; a != TREE_ROOT && mostly(t, a, side);
+	        a = t->nodes[a].parent) {
+		if (moving ? mv->moving[a] != 0 : t->nodes[a].name == name) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+share_cmp(const void *a, const void *b)
+{
+	const struct share *x = a, *y = b;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/*
+ * The children of frames fs (side's) as shares of their total tt, summed
+ * by name and in the order of the names' ranks, into mv->sh[side];
+ * returns the self share.
+ */
+static double
+shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
+{
+	const struct tree *t = mv->c->t;
+	const uint32_t *rank = mv->c->g.rank;
+	double self = 0;
+	mv->nsh[side] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tree_node *f = &t->nodes[fs[i]];
+		self += tree_value(t, f, side, true) / tt;
+		for (uint32_t k = f->first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+			double v = tree_value(t, &t->nodes[k], side, false) / tt;
+			if (v <= 0) {
+				continue;
+			}
+			mv->sh[side] = xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1,
+			        sizeof(struct share));
+			mv->sh[side][mv->nsh[side]++] = (struct share){rank[t->nodes[k].name], v};
+		}
+	}
+	struct share *s = mv->sh[side];
+	size_t k = 0;
+	if (n == 1) {
+		return self; /* one frame's children are in rank order, each once */
+	}
+	if (mv->nsh[side]) {
+		qsort(s, mv->nsh[side], sizeof(*s), share_cmp);
+	}
+	for (size_t i = 0; i < mv->nsh[side]; i++) {
+		if (k && s[k - 1].name == s[i].name) {
+			s[k - 1].v += s[i].v;
+		} else {
+			s[k++] = s[i];
+		}
+	}
+	mv->nsh[side] = k;
+	return self;
+}
+
+static double
+total(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += tree_value(t, &t->nodes[fs[i]], side, false);
+	}
+	return sum;
+}
+
+/*
+ * Whether g's frames of both sides are the same function by what they
+ * call: MATCH_MIN_SIMILARITY of shares in common and a child name in
+ * common, totals within MATCH_MAX_RATIO. Leaves have nothing to compare:
+ * one removed and one new leaf are a move when their sizes agree.
+ */
+static bool
+alike(struct moves *mv, struct group *g)
+{
+	const struct tree *t = mv->c->t;
+	g->bt = total(t, g->b, g->nb, SIDE_BASE);
+	g->ht = total(t, g->h, g->nh, SIDE_HEAD);
+	if (!g->nb || !g->nh || g->bt <= 0 || g->ht <= 0 || g->bt > g->ht * MATCH_MAX_RATIO ||
+	        g->ht > g->bt * MATCH_MAX_RATIO) {
+		return false;
+	}
+	double bs = shares(mv, SIDE_BASE, g->b, g->nb, g->bt);
+	double hs = shares(mv, SIDE_HEAD, g->h, g->nh, g->ht);
+	if (!mv->nsh[SIDE_BASE] && !mv->nsh[SIDE_HEAD]) {
+		g->sim = 1;
+		return g->nb == 1 && g->nh == 1;
+	}
+	double sim = bs < hs ? bs : hs;
+	bool common = false;
+	const struct share *x = mv->sh[SIDE_BASE], *y = mv->sh[SIDE_HEAD];
+	for (size_t i = 0, j = 0; i < mv->nsh[SIDE_BASE] && j < mv->nsh[SIDE_HEAD];) {
+		if (x[i].name != y[j].name) {
+			x[i].name < y[j].name ? i++ : j++;
+			continue;
+		}
+		sim += x[i].v < y[j].v ? x[i].v : y[j].v;
+		common = true;
+		i++;
+		j++;
+	}
+	g->sim = sim;
+	return common && sim >= MATCH_MIN_SIMILARITY;
+}
+
+/* fs without the frames inside one of their own name, or inside a moving frame. */
+static size_t
+outermost(const struct moves *mv, uint32_t *fs, size_t n, enum side side, bool moving)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!inside(mv, fs[i], side, moving)) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
+}
+
+static void
+step(struct moves *mv, uint32_t node, enum step_kind kind, uint32_t to)
+{
+	mv->steps = xgrow(mv->steps, &mv->capsteps, mv->nsteps + 1, sizeof(*mv->steps));
+	mv->steps[mv->nsteps++] = (struct step){node, to, kind};
+}
+
+/*
+ * Two paths walked up from a base frame and a head frame while their
+ * names agree: bu and hv the last frames that agreed (the two frames at
+ * first), u and v their parents, where the paths part.
+ */
+struct aligned {
+	uint32_t bu, hv, u, v;
+};
+
+static struct aligned
+align(const struct tree *t, uint32_t b, uint32_t h)
+{
+	struct aligned a = {b, h, t->nodes[b].parent, t->nodes[h].parent};
+	while (a.u != a.v && a.u != TREE_ROOT && a.v != TREE_ROOT &&
+	        t->nodes[a.u].name == t->nodes[a.v].name) {
+		a.bu = a.u;
+		a.hv = a.v;
+		a.u = t->nodes[a.u].parent;
+		a.v = t->nodes[a.v].parent;
+	}
+	return a;
+}
+
+/* Whether the paths part by one frame: one's parent is the other. */
+static bool
+one_apart(const struct tree *t, const struct aligned *a)
+{
+	return a->u != a->v && ((a->u != TREE_ROOT && t->nodes[a->u].parent == a->v) ||
+	                               (a->v != TREE_ROOT && t->nodes[a->v].parent == a->u));
+}
+
+/* What a pair of frames one frame apart is. */
+enum apart {
+	APART_NOT, /* more than one frame apart: a move */
+	APART_WRAPPER, /* a wrapper, noted and planned */
+	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
+};
+
+/* Whether frame w calls anything in side's build. */
+static bool
+calls_in(const struct tree *t, uint32_t w, enum side side)
+{
+	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		if (has(t, &t->nodes[k], side)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A caller of side's path that the other build has not there: of side
+ * alone, or calling nothing there in the other build (a wrapper inlined
+ * keeps its own samples where it was a leaf).
+ */
+static bool
+lost_caller(const struct tree *t, uint32_t w, enum side side)
+{
+	return one_sided(t, w, side) || !calls_in(t, w, !side);
+}
+
+/* Callers of a frame compared up to where two paths meet; more are not compared. */
+#define MOVE_MAX_CALLERS 128
+
+/*
+ * Whether the callers of base frame b and head frame h, up to where their
+ * paths meet, are the same but for frames that one build alone has there
+ * (wrappers inserted or inlined, renames the structure pass did not take,
+ * several at once): the function did not move, what is around it
+ * changed. A caller that both builds have at one path and not at the
+ * other is a move, even when the move took most of its samples.
+ */
+static bool
+same_callers(const struct tree *t, uint32_t b, uint32_t h)
+{
+	uint32_t bs[MOVE_MAX_CALLERS], hs[MOVE_MAX_CALLERS];
+	size_t nb = 0, nh = 0;
+	uint32_t u = t->nodes[b].parent, v = t->nodes[h].parent;
+	while (u != v) {
+		if (nb == MOVE_MAX_CALLERS || nh == MOVE_MAX_CALLERS) {
+			return false;
+		}
+		uint32_t du = t->nodes[u].depth, dv = t->nodes[v].depth;
+		if (du >= dv) {
+			bs[nb++] = u;
+			u = t->nodes[u].parent;
+		}
+		if (dv >= du) {
+			hs[nh++] = v;
+			v = t->nodes[v].parent;
+		}
+	}
+	/* From the bottom up: equal names pair, a frame of one build alone may stay unpaired. */
+	size_t i = 0, j = 0;
+	while (i < nb || j < nh) {
+		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
+			i++;
+			j++;
+		} else if (i < nb && lost_caller(t, bs[i], SIDE_BASE)) {
+			i++;
+		} else if (j < nh && lost_caller(t, hs[j], SIDE_HEAD)) {
+			j++;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+static uint32_t
+caller_name(const struct tree *t, uint32_t id)
+{
+	return t->nodes[t->nodes[id].parent].name;
+}
+
+/*
+ * Whether base frame b and head frame h have callers of one name, or but
+ * for a caller that one build lost there (a wrapper inlined or inserted).
+ */
+static bool
+same_caller(const struct tree *t, uint32_t b, uint32_t h)
+{
+	uint32_t bp = t->nodes[b].parent, hp = t->nodes[h].parent;
+	if (t->nodes[bp].name == t->nodes[hp].name) {
+		return true;
+	}
+	if (bp != TREE_ROOT && caller_name(t, bp) == t->nodes[hp].name &&
+	        lost_caller(t, bp, SIDE_BASE)) {
+		return true;
+	}
+	return hp != TREE_ROOT && caller_name(t, hp) == t->nodes[bp].name &&
+	       lost_caller(t, hp, SIDE_HEAD);
+}
+
+/*
+ * g without the frames whose caller is of a name that a frame of the
+ * other side has for caller (or but for a wrapper): a function moves when
+ * its caller changes; under the same caller at another path, what
+ * changed is above it.
+ */
+static void
+same_caller_names(const struct tree *t, struct group *g)
+{
+	uint8_t drop_b[MOVE_MAX_FRAMES] = {0}, drop_h[MOVE_MAX_FRAMES] = {0};
+	for (size_t i = 0; i < g->nb; i++) {
+		for (size_t j = 0; j < g->nh; j++) {
+			if (same_caller(t, g->b[i], g->h[j])) {
+				drop_b[i] = drop_h[j] = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->nb; i++) {
+		g->b[i] = drop_b[i] ? TREE_NONE : g->b[i];
+	}
+	for (size_t j = 0; j < g->nh; j++) {
+		g->h[j] = drop_h[j] ? TREE_NONE : g->h[j];
+	}
+	g->nb = compact(g->b, g->nb);
+	g->nh = compact(g->h, g->nh);
+}
+
+/*
+ * A base frame b and a head frame h of one function whose paths are the
+ * same but for one frame W: the base's P;W;X...;C and the head's
+ * P;X...;C (W was inlined), or the base's P;X...;C and the head's
+ * P;W;X...;C (W was inserted). The base's frame below P (or below W) is
+ * planned to go where the head has it, and noted as the structure pass
+ * notes a wrapper. When W is of its parent's name or a child's, the
+ * recursion changed: neither a wrapper nor a move.
+ */
+static enum apart
+wrapper_between(struct moves *mv, const struct aligned *a, double sim)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	uint32_t bu = a->bu, hv = a->hv, u = a->u, v = a->v;
+	uint32_t w = TREE_NONE, p = TREE_NONE;
+	if (u != v && u != TREE_ROOT && t->nodes[u].parent == v) {
+		w = u; /* in the base only */
+		p = v;
+	} else if (u != v && v != TREE_ROOT && t->nodes[v].parent == u) {
+		w = v; /* in the head only */
+		p = u;
+	}
+	if (w == TREE_NONE) {
+		return APART_NOT;
+	}
+	if (match_recursive(t, w)) {
+		return APART_RECURSION;
+	}
+	if (!base_only(t, &t->nodes[bu]) || graft_crowded(&c->g, w) || graft_crowded(&c->g, p)) {
+		return APART_NOT;
+	}
+	if (w == u) {
+		if (!mostly(t, u, SIDE_BASE) && calls_in(t, u, SIDE_HEAD)) {
+			return APART_NOT; /* W still calls there: the function moved up a level */
+		}
+		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
+		match_note(c, MATCH_WRAPPER_REMOVED, hv, t->nodes[u].name, sim);
+		return APART_WRAPPER;
+	}
+	if (!head_only(t, &t->nodes[v])) {
+		return APART_NOT;
+	}
+	step(mv, bu, STEP_WRAP, v);
+	match_note(c, MATCH_WRAPPER_ADDED, v, t->nodes[bu].name, sim);
+	return APART_WRAPPER;
+}
+
+/*
+ * g's frames without those explained as a pair one frame apart (a wrapper,
+ * or recursion): pairs alike by themselves, as a move would be.
+ */
+static void
+pair_wrappers(struct moves *mv, struct group *g)
+{
+	struct group one;
+	one.nb = one.nh = 1;
+	for (size_t i = 0; i < g->nb; i++) {
+		for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
+			if (g->h[j] == TREE_NONE) {
+				continue;
+			}
+			/* Two leaves are alike by their size alone: too little for a wrapper. */
+			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
+			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE ||
+			        !one_apart(mv->c->t, &a)) {
+				continue;
+			}
+			one.b[0] = g->b[i];
+			one.h[0] = g->h[j];
+			if (alike(mv, &one) && wrapper_between(mv, &a, one.sim) != APART_NOT) {
+				g->b[i] = g->h[j] = TREE_NONE;
+			}
+		}
+	}
+	g->nb = compact(g->b, g->nb);
+	g->nh = compact(g->h, g->nh);
+}
+
+/*
+ * The head's frames a function can have moved to: those whose caller the
+ * base has too. Below a new caller, a function came with its caller.
+ */
+static size_t
+moved_to(const struct tree *t, uint32_t *fs, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (has(t, &t->nodes[t->nodes[fs[i]].parent], SIDE_BASE)) {
+			fs[k++] = fs[i];
+		}
+	}
+	return k;
+}
+
+/* The functions of names in both builds' candidates whose two sides are alike. */
+static void
+weigh_groups(struct moves *mv)
+{
+	const struct tree *t = mv->c->t;
+	const uint32_t *r = mv->cand[SIDE_BASE], *h = mv->cand[SIDE_HEAD];
+	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
+	struct group g;
+	for (size_t i = 0, j = 0; i < nr && j < nh;) {
+		uint32_t name = t->nodes[r[i]].name;
+		if (name != t->nodes[h[j]].name) {
+			name < t->nodes[h[j]].name ? i++ : j++;
+			continue;
+		}
+		size_t i0 = i, j0 = j;
+		while (i < nr && t->nodes[r[i]].name == name) {
+			i++;
+		}
+		while (j < nh && t->nodes[h[j]].name == name) {
+			j++;
+		}
+		if (i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
+			continue; /* a name this scattered is no one move to see */
+		}
+		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
+		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
+		g.nb = i - i0;
+		g.nh = j - j0;
+		if (mv->moves) { /* nested frames of one name would be weighed twice */
+			g.nb = outermost(mv, g.b, g.nb, SIDE_BASE, false);
+			g.nh = outermost(mv, g.h, g.nh, SIDE_HEAD, false);
+		}
+		if (g.nb * g.nh <= MOVE_MAX_PAIRS) {
+			pair_wrappers(mv, &g);
+		}
+		if (!mv->moves) {
+			continue;
+		}
+		g.nh = moved_to(t, g.h, g.nh);
+		same_caller_names(t, &g);
+		if (alike(mv, &g)) {
+			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
+			mv->groups[mv->ngroups++] = g;
+		}
+	}
+}
+
+/*
+ * The frames of a function that moves with a moved caller are no move of
+ * their own: dropped, and the function weighed again on what is left.
+ */
+static void
+drop_carried(struct moves *mv)
+{
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		const struct group *g = &mv->groups[i];
+		for (size_t k = 0; k < g->nb; k++) {
+			mv->moving[g->b[k]] = 1;
+		}
+		for (size_t k = 0; k < g->nh; k++) {
+			mv->moving[g->h[k]] = 1;
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		struct group *g = &mv->groups[i];
+		size_t nb = g->nb, nh = g->nh;
+		g->nb = outermost(mv, g->b, g->nb, SIDE_BASE, true);
+		g->nh = outermost(mv, g->h, g->nh, SIDE_HEAD, true);
+		if ((g->nb == nb && g->nh == nh) || alike(mv, g)) {
+			mv->groups[n++] = *g;
+		}
+	}
+	mv->ngroups = n;
+}
+
+/* The largest of frames fs, by side's total. */
+static uint32_t
+largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+{
+	uint32_t best = fs[0];
+	for (size_t i = 1; i < n; i++) {
+		if (tree_value(t, &t->nodes[fs[i]], side, false) >
+		        tree_value(t, &t->nodes[best], side, false)) {
+			best = fs[i];
+		}
+	}
+	return best;
+}
+
+/* Moves noted: every frame of each end, against the largest of the other. */
+static void
+note_group(struct moves *mv, struct group *g)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	/* Pairs of the same callers but for frames of one build: no move, they leave it. */
+	if (g->nb * g->nh <= MOVE_MAX_PAIRS) {
+		for (size_t i = 0; i < g->nb; i++) {
+			for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
+				if (g->h[j] != TREE_NONE && same_callers(t, g->b[i], g->h[j])) {
+					g->b[i] = g->h[j] = TREE_NONE;
+				}
+			}
+		}
+	}
+	size_t nb = compact(g->b, g->nb), nh = compact(g->h, g->nh);
+	/* What pairs explained is no evidence of a move: the rest is weighed again. */
+	if (nb < g->nb || nh < g->nh) {
+		g->nb = nb;
+		g->nh = nh;
+		if (!alike(mv, g)) {
+			return;
+		}
+	}
+	double bt = g->bt, ht = g->ht;
+	uint32_t from = largest(t, g->b, nb, SIDE_BASE), to = largest(t, g->h, nh, SIDE_HEAD);
+	for (size_t k = 0; k < nb + nh; k++) {
+		bool in = k >= nb;
+		match_note(c, in ? MATCH_MOVED_IN : MATCH_MOVED_OUT, in ? g->h[k - nb] : g->b[k],
+		        TREE_NONE, g->sim);
+		struct match_entry *e = &c->m->entries[c->m->count - 1];
+		e->peer = in ? from : to;
+		e->peers = (uint32_t)(in ? nb : nh);
+		e->moved_base = bt;
+		e->moved_head = ht;
+	}
+}
+
+/* The wrappers found carried out, in the order found. */
+static void
+carry_out(struct moves *mv)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < mv->nsteps; i++) {
+		const struct step *s = &mv->steps[i];
+		/* A frame planned twice (two of its function's frames below it) goes once. */
+		if (!graft_alive(&c->g, s->node) || !graft_alive(&c->g, s->to)) {
+			continue;
+		}
+		if (s->kind == STEP_LIFT) {
+			if (t->nodes[s->node].parent == s->to) {
+				graft_raise(&c->g, s->node);
+			}
+		} else if (t->nodes[s->to].parent == t->nodes[s->node].parent) {
+			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
+		}
+	}
+	mv->nsteps = 0;
+}
+
+/* Frames with an entry from index `from` on are no candidates. */
+static void
+skip_matched(struct moves *mv, size_t from)
+{
+	struct ctx *c = mv->c;
+	for (size_t i = from; i < c->m->count; i++) {
+		mv->skip[graft_holder(&c->g, c->m->entries[i].node)] |= SKIP_MATCHED;
+	}
+}
+
+/*
+ * The candidates after the wrappers were carried out: those still alive,
+ * unmatched and (but for a residue) of their side. Names do not change
+ * and frames only merge away, so the order by name holds.
+ */
+static void
+still_candidates(struct moves *mv, enum side side)
+{
+	const struct tree *t = mv->c->t;
+	size_t k = 0;
+	for (size_t i = 0; i < mv->n[side]; i++) {
+		uint32_t id = mv->cand[side][i];
+		if (graft_alive(&mv->c->g, id) && !(mv->skip[id] & SKIP_MATCHED) &&
+		        mostly(t, id, side)) {
+			mv->cand[side][k++] = id;
+		}
+	}
+	mv->n[side] = k;
+}
+
+void
+match_moves(struct ctx *c)
+{
+	const struct tree *t = c->t;
+	struct moves mv = {.c = c};
+	mv.skip = xcalloc(t->node_count, 1);
+	skip_matched(&mv, 0);
+	mv.sides = xcalloc(intern_count(t->names), 1);
+	collect(&mv, SIDE_BASE);
+	collect(&mv, SIDE_HEAD);
+	keep_both(&mv, SIDE_BASE);
+	keep_both(&mv, SIDE_HEAD);
+	/*
+	 * The wrappers first: once carried out, the frames above a moved
+	 * function are where they belong, and its new caller is one that
+	 * both builds have. Then the wrappers that uncovered, and the moves.
+	 */
+	size_t noted = c->m->count;
+	weigh_groups(&mv);
+	carry_out(&mv);
+	skip_matched(&mv, noted);
+	still_candidates(&mv, SIDE_BASE);
+	still_candidates(&mv, SIDE_HEAD);
+	mv.moves = true;
+	weigh_groups(&mv);
+	if (mv.ngroups) {
+		mv.moving = xcalloc(t->node_count, 1);
+		drop_carried(&mv);
+		/* Decided on the tree as it was: only now is any frame moved. */
+		for (size_t i = 0; i < mv.ngroups; i++) {
+			note_group(&mv, &mv.groups[i]);
+		}
+	}
+	carry_out(&mv);
+	free(mv.skip);
+	free(mv.sides);
+	free(mv.moving);
+	free(mv.groups);
+	free(mv.steps);
+	for (int s = 0; s < 2; s++) {
+		free(mv.cand[s]);
+		free(mv.sh[s]);
+	}
+}

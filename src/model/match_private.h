@@ -1,0 +1,81 @@
+/*
+ * match_private: what the passes of match.c and match_moves.c share: the
+ * context of one run over a tree, and the tests of a frame's sides. Not
+ * for use outside src/model/match*.c.
+ */
+#ifndef DIFFFOLD_MATCH_PRIVATE_H
+#define DIFFFOLD_MATCH_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match.h"
+#include "match_tree.h"
+
+enum step_kind {
+	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
+	STEP_WRAP, /* the frame goes under the inserted frame `to` */
+	STEP_RENAME, /* the frame takes the name `to` */
+};
+
+/* What a base frame becomes. */
+struct step {
+	uint32_t node, to;
+	enum step_kind kind;
+};
+
+/* The steps decided, and which frames have one. */
+struct plan {
+	struct step *steps;
+	size_t count, cap;
+	uint8_t *planned; /* per frame */
+};
+
+struct root {
+	uint32_t name, node;
+};
+
+struct ctx {
+	struct tree *t;
+	struct match *m;
+	size_t cap; /* of m->entries */
+	struct graft g;
+	struct plan plan;
+	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
+	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
+	size_t ntops[2], captops[2];
+	bool renamed; /* pair_to holds a rename */
+};
+
+static inline bool
+has(const struct tree *t, const struct tree_node *n, enum side side)
+{
+	return !count_is_zero(tree_node_total(t, n, side));
+}
+
+/* Only in the base. */
+static inline bool
+base_only(const struct tree *t, const struct tree_node *n)
+{
+	return !has(t, n, SIDE_HEAD) && has(t, n, SIDE_BASE);
+}
+
+static inline bool
+head_only(const struct tree *t, const struct tree_node *n)
+{
+	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
+}
+
+/* A new entry of kind for node; other_name: the other name, or TREE_NONE. */
+void match_note(
+        struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim);
+/*
+ * A frame of its parent's name or of a child's: one more or one less level
+ * of recursion is a change of behaviour, not a wrapper.
+ */
+bool match_recursive(const struct tree *t, uint32_t w);
+/* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
+void match_moves(struct ctx *c);
+
+#endif
