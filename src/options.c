@@ -694,32 +694,6 @@ parse_one(struct options *o, int c, const char *arg, struct parse_state *ps, str
 	}
 }
 
-static bool
-stdin_used_twice(const struct options *o)
-{
-	int n = o->single && strcmp(o->single, "-") == 0;
-	for (size_t i = 0; i < o->base_count; i++) {
-		n += strcmp(o->base[i], "-") == 0;
-	}
-	for (size_t i = 0; i < o->head_count; i++) {
-		n += strcmp(o->head[i], "-") == 0;
-	}
-	return n > 1;
-}
-
-/* A spread needs two runs a side. */
-static bool
-runs_usable(const struct options *o, struct diag *err)
-{
-	if (o->runs && (o->single || o->base_count < 2 || o->head_count < 2)) {
-		return options_usage(err,
-		        "--runs needs two or more files a side (--base A --base B "
-		        "--head C --head D)",
-		        NULL);
-	}
-	return true;
-}
-
 /*
  * --negate as flamegraph.pl means it on `difffolded.pl A B`: the widths of
  * B, the hues switched, so red is what A has more of. That is the graph
@@ -746,33 +720,6 @@ negate(struct options *o, const struct parse_state *ps, struct diag *err)
 	o->head_count = count;
 	if (!ps->widths_given) {
 		o->widths = WIDTHS_BASE;
-	}
-	return true;
-}
-
-/*
- * --flamechart: one profile, its stacks in time order. Two profiles have
- * two time axes, whose frames at one x are no pair to compare.
- */
-static bool
-chart_usable(const struct options *o, struct diag *err)
-{
-	if (!o->tree.chart) {
-		return true;
-	}
-	if (!o->single) {
-		return options_usage(err,
-		        "--flamechart draws one profile in time order; two profiles have two time "
-		        "axes and nothing to compare at one x (draw each alone, or drop "
-		        "--flamechart for the differential flame graph)",
-		        NULL);
-	}
-	if (o->tree.reverse || o->tree.strip_hex) {
-		return options_usage(err,
-		        o->tree.reverse
-		                ? "--flamechart draws stacks from the root: not with --reverse"
-		                : "--flamechart keeps frames as read: not with --strip-hex",
-		        NULL);
 	}
 	return true;
 }
@@ -819,14 +766,14 @@ resolve(struct options *o, int npos, char **pos, const struct parse_state *ps, s
 			        "cannot tell the format from the extension (use -f) of", out->path);
 		}
 	}
-	if (stdin_used_twice(o)) {
+	if (options_stdin_used_twice(o)) {
 		return options_usage(err, "standard input ('-') can be read only once", NULL);
 	}
 	if (o->transforms && transform_focus_root(o->transforms) &&
 	        !transform_has_focus(o->transforms)) {
 		return options_usage(err, "--focus-root needs --focus REGEX", NULL);
 	}
-	return negate(o, ps, err) && runs_usable(o, err) && chart_usable(o, err);
+	return negate(o, ps, err) && options_runs_usable(o, err) && options_chart_usable(o, err);
 }
 
 /*

@@ -107,4 +107,9 @@ bool options_unknown_value(
  */
 bool options_check_argv(int argc, char **argv, struct diag *err);
 
+/* options_check.c: rules across options, once all are parsed. */
+bool options_stdin_used_twice(const struct options *o);
+bool options_runs_usable(const struct options *o, struct diag *err);
+bool options_chart_usable(const struct options *o, struct diag *err);
+
 #endif

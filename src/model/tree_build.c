@@ -90,14 +90,6 @@ scan_frame(const char *s, size_t n, size_t *flen, uint64_t seed)
 #endif
 }
 
-/* Hash of a path: its parent's path hash and its own frame's hash. */
-static uint64_t
-path_hash(uint64_t parent_k, uint64_t frame_h)
-{
-	uint64_t k = ((parent_k << 29 | parent_k >> 35) ^ frame_h) * 0xd6e8feb86659fd93ull;
-	return k ^ (k >> 32);
-}
-
 struct tree_build *
 tree_build_create(const struct tree_options *opt, struct intern *names)
 {
@@ -352,8 +344,8 @@ is_hex(char c)
  * One frame, resolved on its own: for --reverse and --strip-hex. With
  * --strip-hex the name is the frame with hex literals replaced by "0x...".
  */
-static uint32_t
-one_frame(struct tree_build *b, uint64_t *k, uint32_t parent, const char *f, size_t len)
+uint32_t
+tree_build_one_frame(struct tree_build *b, uint64_t *k, uint32_t parent, const char *f, size_t len)
 {
 	if (b->opt.strip_hex && memchr(f, 'x', len)) {
 		struct buf *s = &b->scratch;
@@ -372,7 +364,7 @@ one_frame(struct tree_build *b, uint64_t *k, uint32_t parent, const char *f, siz
 	}
 	/* The frame hash is also the name's intern hash: computed once. */
 	uint64_t h = hash_bytes(f, len, b->seed);
-	*k = path_hash(*k, h);
+	*k = tree_path_hash(*k, h);
 	return child(b, *k, parent, f, len, h);
 }
 
@@ -450,7 +442,7 @@ scan_frames(struct tree_build *b, const char *stack, size_t len, size_t *start, 
 		struct frame *fr = &b->frames[n++];
 		fr->f = stack + *start;
 		fr->h = scan_frame(fr->f, len - *start, &fr->len, b->seed);
-		k = path_hash(k, fr->h);
+		k = tree_path_hash(k, fr->h);
 		fr->k = k;
 		prefetch(&b->slots[tree_build_home(b, k)]);
 		*start += fr->len + 1;
@@ -486,7 +478,7 @@ walk_strip_hex(struct tree_build *b, const char *stack, size_t len, size_t start
 		const char *f = stack + start;
 		size_t flen;
 		scan_frame(f, len - start, &flen, b->seed);
-		node = one_frame(b, &k, node, f, flen);
+		node = tree_build_one_frame(b, &k, node, f, flen);
 		remember(b, depth++, node, k);
 		start += flen + 1;
 	}
@@ -516,7 +508,7 @@ walk_forward(struct tree_build *b, const char *stack, size_t len)
 		const char *f = stack + start;
 		size_t flen;
 		uint64_t h = scan_frame(f, len - start, &flen, b->seed);
-		k = path_hash(k, h);
+		k = tree_path_hash(k, h);
 		/* The usual hit inline; child() alone, a call a frame, cost 4 %
 		 * more instructions at 1 MB. */
 		uint32_t cand = tree_build_candidate(b, k);
@@ -614,7 +606,7 @@ walk_reverse(struct tree_build *b, const char *stack, size_t len)
 		while (start > 0 && stack[start - 1] != ';') {
 			start--;
 		}
-		node = one_frame(b, &k, node, stack + start, end - start);
+		node = tree_build_one_frame(b, &k, node, stack + start, end - start);
 		if (start == 0) {
 			return node;
 		}
@@ -666,8 +658,8 @@ transform_stack(
  * Adds c to a node's self count of a side. No self count can exceed the
  * side's total, which the caller checked, so this cannot overflow.
  */
-static void
-add_self(struct tree_build *b, enum side side, uint32_t node, struct count c)
+void
+tree_build_add_self(struct tree_build *b, enum side side, uint32_t node, struct count c)
 {
 	if (!b->self_units[side]) {
 		b->self_units[side] = tree_build_new_self(b, sizeof(uint64_t));
@@ -699,7 +691,7 @@ add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struc
 		return false;
 	}
 	b->sum[side] = total;
-	add_self(b, side, leaf, c);
+	tree_build_add_self(b, side, leaf, c);
 	return true;
 }
 
@@ -712,8 +704,8 @@ add_at_leaf(struct tree *t, enum side side, uint32_t leaf, struct count c, struc
  * *len updated: stack itself, or a copy in b->rooted. Under --reverse the
  * root is the stack's last frame.
  */
-static const char *
-root_safe(struct tree_build *b, const char *stack, size_t *len)
+const char *
+tree_build_root_safe(struct tree_build *b, const char *stack, size_t *len)
 {
 	size_t at = 0;
 	if (b->opt.reverse) {
@@ -741,7 +733,7 @@ tree_add_stack(struct tree *t, enum side side, const char *stack, size_t len, st
 	if (!transform_stack(b, &stack, &len, &ok, reason)) {
 		return ok; /* a dropped stack's count is in no total */
 	}
-	stack = root_safe(b, stack, &len);
+	stack = tree_build_root_safe(b, stack, &len);
 	struct count total;
 	if (!count_add(b->sum[side], c, &total)) {
 		*reason = tree_build_overflow_reason(side);
@@ -772,7 +764,7 @@ tree_hash_frames(const char *stack, size_t len, size_t start, uint64_t path, str
 		}
 		size_t flen;
 		uint64_t h = scan_frame(stack + start, len - start, &flen, seed);
-		path = path_hash(path, h);
+		path = tree_path_hash(path, h);
 		out[n++] = (struct tree_frame){(uint32_t)start, (uint32_t)flen, h, path};
 		start += flen + 1;
 	}
@@ -830,101 +822,4 @@ bool
 tree_needs_paths(const struct tree *t)
 {
 	return t->opt.reverse || t->opt.chart || transform_active(t->opt.transform);
-}
-
-struct tree_cursor
-tree_cursor_root(void)
-{
-	return (struct tree_cursor){TREE_ROOT, ROOT_PATH_HASH};
-}
-
-/*
- * A cursor's step to node (path hash k) is over: false with *reason when
- * the tree is full, else *child is there.
- */
-static bool
-cursor_moved(
-        struct tree *t, uint32_t node, uint64_t k, struct tree_cursor *child, const char **reason)
-{
-	struct tree_build *b = t->build;
-	b->prev_depth = 0; /* the next tree_add_stack has no line to share */
-	t->node_count = b->count;
-	if (b->full) {
-		*reason = tree_build_full_reason(b);
-		return false;
-	}
-	*child = (struct tree_cursor){node, k};
-	return true;
-}
-
-bool
-tree_cursor_child(struct tree *t, const struct tree_cursor *at, const char *frame, size_t len,
-        struct tree_cursor *child, const char **reason)
-{
-	struct tree_build *b = t->build;
-	if (b->transform) {
-		/* A reader's bug, not the input's: tree_needs_paths said so. */
-		*reason = "internal error: stacks added frame by frame with transforms on";
-		return false;
-	}
-	if (at->node == TREE_ROOT) {
-		frame = root_safe(b, frame, &len);
-	}
-	uint64_t k = at->path;
-	/* one_frame: what walk_forward and walk_strip_hex do for one frame. */
-	uint32_t node = one_frame(b, &k, at->node, frame, len);
-	return cursor_moved(t, node, k, child, reason);
-}
-
-bool
-tree_cursor_named(struct tree *t, const struct tree_cursor *at, struct tree_name *name,
-        struct tree_cursor *child, const char **reason)
-{
-	struct tree_build *b = t->build;
-	if (!tree_takes_hashed(t)) {
-		*reason = "internal error: a named frame where frames are rewritten";
-		return false;
-	}
-	if (at->node == TREE_ROOT && name->len && name->bytes[0] == '#') {
-		/* root_safe's space: another name than the one named, so its id
-		 * stays the caller's for the frame's other places. */
-		return tree_cursor_child(t, at, name->bytes, name->len, child, reason);
-	}
-	uint64_t k = path_hash(at->path, name->hash);
-	struct name nm = {name->bytes, name->len, name->hash, name->id};
-	uint32_t node = tree_build_child(b, k, at->node, &nm);
-	if (!cursor_moved(t, node, k, child, reason)) {
-		return false;
-	}
-	name->id = b->name_ids[node];
-	return true;
-}
-
-bool
-tree_add_count(struct tree *t, enum side side, uint32_t node, struct count c, const char **reason)
-{
-	struct tree_build *b = t->build;
-	struct count total;
-	b->offered++;
-	if (!count_add(b->sum[side], c, &total)) {
-		*reason = tree_build_overflow_reason(side);
-		return false;
-	}
-	b->sum[side] = total;
-	add_self(b, side, node, c);
-	return true;
-}
-
-uint64_t
-tree_stacks_offered(const struct tree *t)
-{
-	return t->build->offered;
-}
-
-const uint64_t *
-tree_side_self(const struct tree *t, enum side side, size_t *count, const uint32_t **nanos)
-{
-	*count = t->build->count;
-	*nanos = t->build->self_nanos[side];
-	return t->build->self_units[side];
 }

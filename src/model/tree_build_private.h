@@ -138,4 +138,18 @@ tree_build_candidate(const struct tree_build *b, uint64_t k)
 	return 0;
 }
 
+/* tree_build.c's steps that the cursor API (tree_build_cursor.c) shares. */
+uint32_t tree_build_one_frame(
+        struct tree_build *b, uint64_t *k, uint32_t parent, const char *f, size_t len);
+const char *tree_build_root_safe(struct tree_build *b, const char *stack, size_t *len);
+void tree_build_add_self(struct tree_build *b, enum side side, uint32_t node, struct count c);
+
+/* Hash of a path: its parent's path hash and its own frame's hash. */
+static inline uint64_t
+tree_path_hash(uint64_t parent_k, uint64_t frame_h)
+{
+	uint64_t k = ((parent_k << 29 | parent_k >> 35) ^ frame_h) * 0xd6e8feb86659fd93ull;
+	return k ^ (k >> 32);
+}
+
 #endif

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "call_context.h"
 #include "escape.h"
-#include "hash.h"
-#include "idmap.h"
 #include "source.h"
 #include "startup.h"
 #include "tree_build.h"
@@ -143,78 +142,16 @@ struct xnode {
 	uint64_t self;
 };
 
-/*
- * Callgrind's call contexts (--separate-callers) name a function
- * `fn'caller'caller2`, and a recursion level (--separate-recs) `fn'2`:
- * valgrind joins the names with ' and escapes nothing. A ' is also part of
- * names of their own (Rust's `for<'a> fn(&'a u8)`, OCaml's `x'`), so a '
- * starts a context only when every part after it is a level (digits) or
- * the name of a function of the file (a whole name, or one up to a '):
- * the names of a file without contexts are kept whole, not merged.
- */
-struct known_names {
-	struct idmap set; /* hash_bytes of each name and prefix before a ' */
-	uint64_t seed;
-};
-
+/* The context rule over every name of g (call_context.h). */
 static void
-known_init(struct known_names *k, const struct callgraph *g)
+known_init(struct call_context *k, const struct callgraph *g)
 {
-	memset(k, 0, sizeof(*k));
-	k->seed = hash_seed();
+	call_context_init(k);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		idmap_set(&k->set, hash_bytes(s, len, k->seed), 0);
-		for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-			idmap_set(&k->set, hash_bytes(s, (size_t)(q - s), k->seed), 0);
-		}
+		call_context_add(k, s, len);
 	}
-}
-
-/* Whether a part after a ' is a recursion level or a function's name. */
-static bool
-known_part(const struct known_names *k, const char *s, size_t len)
-{
-	size_t digits = 0;
-	while (digits < len && s[digits] >= '0' && s[digits] <= '9') {
-		digits++;
-	}
-	uint32_t v;
-	return len > 0 && (digits == len || idmap_get(&k->set, hash_bytes(s, len, k->seed), &v));
-}
-
-/*
- * The length of a name without its context: the first ' from which every
- * part is known_part, found from the end so a name of many ' costs one
- * pass.
- */
-static size_t
-base_len(const struct known_names *k, const char *s, size_t len)
-{
-	size_t base = len, end = len;
-	for (size_t i = len; i-- > 0;) {
-		if (s[i] != '\'') {
-			continue;
-		}
-		if (!known_part(k, s + i + 1, end - i - 1)) {
-			break;
-		}
-		base = end = i;
-	}
-	return base;
-}
-
-/* Whether a name holds a caller context ("a'b"; "a'2" is a recursion level). */
-static bool
-has_context(const char *s, size_t len)
-{
-	for (const char *q = s; (q = memchr(q, '\'', len - (size_t)(q - s))); q++) {
-		if (q + 1 < s + len && (q[1] < '0' || q[1] > '9')) {
-			return true;
-		}
-	}
-	return false;
 }
 
 struct expansion {
@@ -286,6 +223,30 @@ expand_root(struct callgraph *g, struct expansion *x, uint32_t root, double flow
 	free(stack);
 }
 
+/*
+ * Which functions' names hold their caller ("a'b"), into context[f] when
+ * not NULL; whether any does.
+ */
+static bool
+mark_contexts(const struct callgraph *g, bool *context)
+{
+	struct call_context k;
+	known_init(&k, g);
+	bool any = false;
+	for (uint32_t f = 0; f < g->fn_count && (context || !any); f++) {
+		size_t len;
+		const char *name = intern_name(g->names, g->fns[f].name, &len);
+		size_t base = call_context_base(&k, name, len);
+		bool has = base < len && call_context_names_caller(name + base, len - base);
+		any = any || has;
+		if (context) {
+			context[f] = has;
+		}
+	}
+	call_context_finish(&k);
+	return any;
+}
+
 static void
 expand(struct callgraph *g, struct expansion *x, uint64_t total,
         const struct callgraph_options *opt)
@@ -293,15 +254,7 @@ expand(struct callgraph *g, struct expansion *x, uint64_t total,
 	double floor = opt->floor * (double)total;
 	x->on_path = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->on_path));
 	x->context = xcalloc(g->fn_count ? g->fn_count : 1, sizeof(*x->context));
-	struct known_names k;
-	known_init(&k, g);
-	for (uint32_t f = 0; f < g->fn_count; f++) {
-		size_t len;
-		const char *name = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(&k, name, len);
-		x->context[f] = base < len && has_context(name + base, len - base);
-	}
-	idmap_finish(&k.set);
+	mark_contexts(g, x->context);
 	for (uint32_t f = 0; f < g->fn_count && !x->truncated; f++) {
 		const struct callgraph_function *fn = &g->fns[f];
 		double t = total_of(fn);
@@ -456,17 +409,18 @@ static bool *
 ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 {
 	*contexts = false;
-	struct known_names k;
+	struct call_context k;
 	known_init(&k, g);
 	for (uint32_t f = 0; f < g->fn_count; f++) {
 		size_t len;
 		const char *s = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(&k, s, len);
+		size_t base = call_context_base(&k, s, len);
 		/* The same id intern_add would give, without hashing the name again. */
 		base_id[f] = base == len ? g->fns[f].name : intern_add(g->names, s, base);
-		*contexts = *contexts || (base < len && has_context(s + base, len - base));
+		*contexts = *contexts ||
+		            (base < len && call_context_names_caller(s + base, len - base));
 	}
-	idmap_finish(&k.set);
+	call_context_finish(&k);
 	return shared_names_of(g, base_id);
 }
 
@@ -884,17 +838,7 @@ callgraph_call_other(struct callgraph *g, uint32_t caller, uint32_t callee, uint
 bool
 callgraph_has_contexts(const struct callgraph *g)
 {
-	struct known_names k;
-	known_init(&k, g);
-	bool found = false;
-	for (uint32_t f = 0; f < g->fn_count && !found; f++) {
-		size_t len;
-		const char *name = intern_name(g->names, g->fns[f].name, &len);
-		size_t base = base_len(&k, name, len);
-		found = base < len && has_context(name + base, len - base);
-	}
-	idmap_finish(&k.set);
-	return found;
+	return mark_contexts(g, NULL);
 }
 
 void
