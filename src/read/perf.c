@@ -326,7 +326,8 @@ end_sample(struct perf *pf)
 		}
 		buf_add(&pf->path, pf->names.data + from, to - from);
 	}
-	if (!pf->opt->below_main && pf->frames) {
+	/* stackcollapse-perf.pl keeps them: its folds merge with ours. */
+	if (!pf->opt->below_main && !pf->opt->stackcollapse && pf->frames) {
 		startup_collapse(&pf->path, pf->comm.len ? pf->comm.len + 1 : 0);
 	}
 	if (pf->path.len == 0) {
