@@ -6,7 +6,7 @@
  * 32 says how long); a frame is f(key, level, left[, width]), u(key[,
  * width]) one level up at the same place, or n(key[, width]) the next on
  * the same level, key >> 3 naming it and a width left out repeating the
- * last. The frames then go through the same finish as an SVG's.
+ * last. The frames then go through the same flamegraph_stacks as an SVG's.
  */
 #include "flamegraph_private.h"
 

@@ -2,8 +2,9 @@
  * What the flame graph readers share: the frames as drawn (a name, a row,
  * a span, counts), gathered by the SVG scan (flamegraph_svg.c) or by the
  * async-profiler page's script (flamegraph_html.c), then turned into
- * stacks by one finish (rows into depths, spans into callers, totals into
- * self counts). Only those two files include this.
+ * stacks by flamegraph_stacks (flamegraph_stacks.c: rows into depths,
+ * spans into callers, totals into self counts). Only these files include
+ * this.
  */
 #ifndef DIFFFOLD_FLAMEGRAPH_PRIVATE_H
 #define DIFFFOLD_FLAMEGRAPH_PRIVATE_H
@@ -61,6 +62,8 @@ struct reader {
 bool flamegraph_fail(struct reader *r, uint64_t line, const char *why);
 /* A new frame, zeroed, at the end of r->frames (valid until the next). */
 struct frame *flamegraph_new_frame(struct reader *r, uint64_t line);
+/* The frames read into stacks in r->t (flamegraph_stacks.c); false with r->err set. */
+bool flamegraph_stacks(struct reader *r);
 /* async-profiler's page, a chunk at a time (source_parse_fn). */
 long long flamegraph_html_chunk(void *ctx, const char *data, size_t len, bool at_eof);
 
