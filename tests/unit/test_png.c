@@ -70,6 +70,7 @@ static void
 teardown_fixture(struct fixture *f)
 {
 	layout_destroy(f->layout);
+	match_destroy(f->tree->match); /* what match_run attached, freed by its owner */
 	tree_destroy(f->tree);
 	options_finish(&f->opt);
 }
