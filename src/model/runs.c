@@ -19,13 +19,17 @@ static void
 free_runs(struct runs *r)
 {
 	for (int side = 0; side < 2; side++) {
-		for (size_t i = 0; r->run[side] && i < r->n[side]; i++) {
-			free(r->run[side][i].v);
-			r->run[side][i].v = NULL;
+		for (int total = 0; total < 2; total++) {
+			free(r->node_acc[side][total]);
+			free(r->fn_acc[side][total]);
+			r->node_acc[side][total] = r->fn_acc[side][total] = NULL;
 		}
 		free(r->prev[side]);
-		r->prev[side] = NULL;
+		free(r->first[side]);
+		r->prev[side] = r->first[side] = NULL;
 	}
+	free(r->outer);
+	r->outer = NULL;
 }
 
 void
@@ -35,13 +39,113 @@ runs_destroy(struct runs *r)
 		return;
 	}
 	free_runs(r);
-	free(r->run[0]);
-	free(r->run[1]);
+	free(r->run_total[0]);
+	free(r->run_total[1]);
 	free(r->nodes);
 	free(r->fns[0]);
 	free(r->fns[1]);
 	runs_single_free(r);
 	free(r);
+}
+
+/* Grows an accumulator array from *len to len items, the new ones zero (no count yet). */
+static struct stats_acc *
+grow_acc(struct stats_acc *a, size_t old, size_t len)
+{
+	a = xrealloc(a, (len ? len : 1) * sizeof(*a));
+	if (len > old) {
+		memset(a + old, 0, (len - old) * sizeof(*a));
+	}
+	return a;
+}
+
+/* Room for len nodes and nnames names on both sides. */
+static void
+reserve(struct runs *r, size_t len, size_t nnames)
+{
+	for (int side = 0; side < 2; side++) {
+		for (int total = 0; total < 2; total++) {
+			if (len > r->acc_nodes || !r->node_acc[side][total]) {
+				r->node_acc[side][total] =
+				        grow_acc(r->node_acc[side][total], r->acc_nodes, len);
+			}
+			if (nnames > r->acc_names || !r->fn_acc[side][total]) {
+				r->fn_acc[side][total] =
+				        grow_acc(r->fn_acc[side][total], r->acc_names, nnames);
+			}
+		}
+	}
+	r->acc_nodes = len > r->acc_nodes ? len : r->acc_nodes;
+	r->acc_names = nnames > r->acc_names ? nnames : r->acc_names;
+}
+
+/*
+ * runs_outermost for the nodes made since the last run: a node's
+ * ancestors are made before it and never change, so each is looked at
+ * once, up to its nearest ancestor of the same name (a recursion stops
+ * there at once).
+ */
+static void
+outer_new_nodes(struct runs *r, const struct tree *t, size_t len)
+{
+	if (len <= r->outer_len) {
+		return;
+	}
+	const uint32_t *names = tree_build_names(t);
+	r->outer = xrealloc(r->outer, len * sizeof(bool));
+	for (size_t id = r->outer_len; id < len; id++) {
+		bool outer = true;
+		for (uint32_t up = tree_build_parent(t, (uint32_t)id); outer && up != TREE_NONE;
+		        up = tree_build_parent(t, up)) {
+			outer = names[up] != names[id];
+		}
+		r->outer[id] = outer;
+	}
+	r->outer_len = len;
+}
+
+/* Whether this run's self counts are the side's first run's (a file given twice). */
+static void
+note_identical(struct runs *r, enum side side, const double *v, size_t len)
+{
+	if (r->n[side] == 1) {
+		r->first[side] = xmalloc((len ? len : 1) * sizeof(double));
+		memcpy(r->first[side], v, len * sizeof(double));
+		r->first_len[side] = len;
+	} else if (!r->differ[side] &&
+	           (len != r->first_len[side] ||
+	                   memcmp(v, r->first[side], len * sizeof(double)) != 0)) {
+		r->differ[side] = true;
+		free(r->first[side]);
+		r->first[side] = NULL;
+	}
+}
+
+/*
+ * One run's functions: self over every node, total over the outermost,
+ * summed in node order (the order the sums were always formed in).
+ */
+static void
+add_functions(struct runs *r, const struct tree *t, enum side side, const double *self,
+        const double *tot, size_t len, size_t nnames, double run_total)
+{
+	const uint32_t *names = tree_build_names(t);
+	double *fself = xcalloc(nnames ? nnames : 1, sizeof(double));
+	double *ftot = xcalloc(nnames ? nnames : 1, sizeof(double));
+	for (size_t id = 1; id < len; id++) {
+		fself[names[id]] += self[id];
+		if (r->outer[id]) {
+			ftot[names[id]] += tot[id];
+		}
+	}
+	size_t k = r->n[side];
+	double w = r->exposure_sum[side];
+	for (size_t name = 0; name < nnames; name++) {
+		stats_acc_add(&r->fn_acc[side][0][name], fself[name], run_total, k, w);
+		stats_acc_add(&r->fn_acc[side][1][name], ftot[name], run_total, k, w);
+	}
+	free(fself);
+	free(ftot);
 }
 
 bool
@@ -50,10 +154,11 @@ runs_take(struct runs *r, const struct tree *t, enum side side)
 	size_t len;
 	const uint32_t *nanos;
 	const uint64_t *units = tree_side_self(t, side, &len, &nanos);
-	r->run[side] = xgrow(r->run[side], &r->cap[side], r->n[side] + 1, sizeof(struct run));
-	struct run *run = &r->run[side][r->n[side]++];
-	run->len = len;
-	run->v = xcalloc(len ? len : 1, sizeof(double));
+	size_t nnames = intern_count(t->names);
+	r->run_total[side] =
+	        xgrow(r->run_total[side], &r->cap[side], r->n[side] + 1, sizeof(double));
+	r->n[side]++;
+	double *v = xcalloc(len ? len : 1, sizeof(double));
 	r->prev[side] = xrealloc(r->prev[side], (len ? len : 1) * sizeof(double));
 	/* This run's self is what the side holds now less what it held before. */
 	bool counted = false;
@@ -61,57 +166,44 @@ runs_take(struct runs *r, const struct tree *t, enum side side)
 		double now =
 		        units ? count_to_double((struct count){units[i], nanos ? nanos[i] : 0}) : 0;
 		double before = i < r->prev_len[side] ? r->prev[side][i] : 0;
-		run->v[i] = now - before;
-		counted |= run->v[i] > 0;
+		v[i] = now - before;
+		counted |= v[i] > 0;
 		r->prev[side][i] = now;
 	}
 	r->prev_len[side] = len;
+	note_identical(r, side, v, len);
+	/* Its totals: a parent's id is below its children's, one pass from the end. */
+	double *tot = xmalloc((len ? len : 1) * sizeof(double));
+	memcpy(tot, v, len * sizeof(double));
+	for (size_t i = len; i-- > 1;) {
+		tot[tree_build_parent(t, (uint32_t)i)] += tot[i];
+	}
+	double run_total = len ? tot[TREE_ROOT] : 0;
+	r->run_total[side][r->n[side] - 1] = run_total;
+	r->exposure_sum[side] += run_total;
+	/* Every node takes this run's count, 0 or not: the spreads need each run. */
+	reserve(r, len, nnames);
+	outer_new_nodes(r, t, len);
+	size_t k = r->n[side];
+	double w = r->exposure_sum[side];
+	for (size_t i = 0; i < len; i++) {
+		stats_acc_add(&r->node_acc[side][0][i], v[i], run_total, k, w);
+		stats_acc_add(&r->node_acc[side][1][i], tot[i], run_total, k, w);
+	}
+	add_functions(r, t, side, v, tot, len, nnames, run_total);
+	free(v);
+	free(tot);
 	return counted;
 }
 
-/* Every run's self counts over all n nodes, then its totals beside them. */
-static double *
-run_totals(struct run *run, const struct tree *t)
-{
-	size_t n = t->node_count;
-	run->v = xrealloc(run->v, n * sizeof(double));
-	for (size_t i = run->len; i < n; i++) {
-		run->v[i] = 0;
-	}
-	run->len = n;
-	double *tot = xmalloc(n * sizeof(double));
-	memcpy(tot, run->v, n * sizeof(double));
-	/* A parent's id is below its children's: one pass from the end. */
-	for (size_t i = n; i-- > 1;) {
-		tot[tree_node(t, (uint32_t)i)->parent] += tot[i];
-	}
-	return tot;
-}
-
-/* The counts of one value (self or total of every run) of a side. */
-static void
-gather(double *const *v, size_t runs, size_t id, double *out)
-{
-	for (size_t k = 0; k < runs; k++) {
-		out[k] = v[k][id];
-	}
-}
-
-/* The per-run arrays of both sides, self and total, side by side. */
-struct table {
-	double **v[2][2]; /* [side][total] -> per run, per id */
-	double *run_total[2];
-	double *x, *y;
-};
-
 /* A count's change against each run's total: its share of the run. */
 static void
-test_one(const struct runs *r, const struct table *tb, int total, size_t id, struct stats_counts *c)
+test_one(const struct runs *r, struct stats_acc *const acc[2][2], int total, size_t id,
+        struct stats_counts *c)
 {
-	gather(tb->v[SIDE_BASE][total], r->n[SIDE_BASE], id, tb->x);
-	gather(tb->v[SIDE_HEAD][total], r->n[SIDE_HEAD], id, tb->y);
-	stats_counts_test(tb->x, tb->run_total[SIDE_BASE], r->n[SIDE_BASE], tb->y,
-	        tb->run_total[SIDE_HEAD], r->n[SIDE_HEAD], r->alpha, c);
+	stats_counts_acc(&acc[SIDE_BASE][total][id], r->n[SIDE_BASE], r->exposure_sum[SIDE_BASE],
+	        &acc[SIDE_HEAD][total][id], r->n[SIDE_HEAD], r->exposure_sum[SIDE_HEAD], r->alpha,
+	        c);
 }
 
 static int
@@ -190,14 +282,14 @@ runs_demote(const struct runs *r, struct tree *t)
 }
 
 static void
-test_nodes(struct runs *r, struct tree *t, const struct table *tb)
+test_nodes(struct runs *r, struct tree *t)
 {
 	r->node_count = t->node_count;
 	r->nodes = xcalloc(t->node_count, sizeof(struct node_stat));
 	for (size_t id = 0; id < t->node_count; id++) {
 		for (int total = 0; total < 2; total++) {
 			struct stats_counts c;
-			test_one(r, tb, total, id, &c);
+			test_one(r, r->node_acc, total, id, &c);
 			r->nodes[id].p[total] = (float)c.p;
 			r->nodes[id].lo[total] = (float)c.lo;
 			r->nodes[id].hi[total] = (float)c.hi;
@@ -241,58 +333,21 @@ runs_outermost(const struct tree *t, uint32_t nnames)
 	return out;
 }
 
-/* Function sums of one run: self over every node, total over the outermost. */
 static void
-function_sums(const struct tree *t, const bool *outer, const double *self, const double *tot,
-        double *fself, double *ftot)
-{
-	for (size_t id = 1; id < t->node_count; id++) {
-		uint32_t name = tree_node(t, (uint32_t)id)->name;
-		fself[name] += self[id];
-		if (outer[id]) {
-			ftot[name] += tot[id];
-		}
-	}
-}
-
-static void
-test_functions(struct runs *r, const struct tree *t, const struct table *tb)
+test_functions(struct runs *r, const struct tree *t)
 {
 	uint32_t nnames = intern_count(t->names);
 	r->nnames = nnames;
-	bool *outer = runs_outermost(t, nnames);
-	struct table fn = *tb;
-	for (int side = 0; side < 2; side++) {
-		for (int total = 0; total < 2; total++) {
-			fn.v[side][total] = xcalloc(r->n[side], sizeof(double *));
-			for (size_t k = 0; k < r->n[side]; k++) {
-				fn.v[side][total][k] = xcalloc(nnames ? nnames : 1, sizeof(double));
-			}
-		}
-		for (size_t k = 0; k < r->n[side]; k++) {
-			function_sums(t, outer, tb->v[side][0][k], tb->v[side][1][k],
-			        fn.v[side][0][k], fn.v[side][1][k]);
-		}
-	}
 	for (int total = 0; total < 2; total++) {
 		r->fns[total] = xcalloc(nnames ? nnames : 1, sizeof(struct stats_counts));
 		double *p = xmalloc((nnames ? nnames : 1) * sizeof(double));
 		for (uint32_t name = 0; name < nnames; name++) {
-			test_one(r, &fn, total, name, &r->fns[total][name]);
+			test_one(r, r->fn_acc, total, name, &r->fns[total][name]);
 			p[name] = r->fns[total][name].p;
 		}
 		r->fn_cut[total] = bh_cut(p, nnames, r->alpha);
 		free(p);
 	}
-	for (int side = 0; side < 2; side++) {
-		for (int total = 0; total < 2; total++) {
-			for (size_t k = 0; k < r->n[side]; k++) {
-				free(fn.v[side][total][k]);
-			}
-			free(fn.v[side][total]);
-		}
-	}
-	free(outer);
 }
 
 /*
@@ -301,65 +356,34 @@ test_functions(struct runs *r, const struct tree *t, const struct table *tb)
  * different run counts are their exposures.
  */
 static void
-whole_test(struct runs *r, double *const run_total[2])
+whole_test(struct runs *r)
 {
 	size_t most = r->n[0] > r->n[1] ? r->n[0] : r->n[1];
 	double *ones = xmalloc((most ? most : 1) * sizeof(double));
 	for (size_t k = 0; k < most; k++) {
 		ones[k] = 1;
 	}
-	stats_counts_test(run_total[SIDE_BASE], ones, r->n[SIDE_BASE], run_total[SIDE_HEAD], ones,
-	        r->n[SIDE_HEAD], r->alpha, &r->whole);
+	stats_counts_test(r->run_total[SIDE_BASE], ones, r->n[SIDE_BASE], r->run_total[SIDE_HEAD],
+	        ones, r->n[SIDE_HEAD], r->alpha, &r->whole);
 	free(ones);
-}
-
-/* Whether every run holds the same counts as the first (a file given twice). */
-static bool
-identical_runs(const struct run *run, size_t n)
-{
-	for (size_t k = 1; k < n; k++) {
-		if (run[k].len != run[0].len ||
-		        memcmp(run[k].v, run[0].v, run[0].len * sizeof(double)) != 0) {
-			return false;
-		}
-	}
-	return n > 1;
 }
 
 void
 runs_attach(struct runs *r, struct tree *t)
 {
-	struct table tb;
-	memset(&tb, 0, sizeof(tb));
-	size_t most = r->n[0] > r->n[1] ? r->n[0] : r->n[1];
-	tb.x = xcalloc(most ? most : 1, sizeof(double));
-	tb.y = xcalloc(most ? most : 1, sizeof(double));
+	/* Nodes and names made after a side's last run: none of its runs held them. */
+	reserve(r, t->node_count, intern_count(t->names));
 	for (int side = 0; side < 2; side++) {
-		tb.v[side][0] = xcalloc(r->n[side] ? r->n[side] : 1, sizeof(double *));
-		tb.v[side][1] = xcalloc(r->n[side] ? r->n[side] : 1, sizeof(double *));
-		tb.run_total[side] = xcalloc(r->n[side] ? r->n[side] : 1, sizeof(double));
-		for (size_t k = 0; k < r->n[side]; k++) {
-			tb.v[side][1][k] = run_totals(&r->run[side][k], t);
-			tb.v[side][0][k] = r->run[side][k].v; /* grown by run_totals */
-			tb.run_total[side][k] = tb.v[side][1][k][TREE_ROOT];
+		if (!r->run_total[side]) {
+			r->run_total[side] = xcalloc(1, sizeof(double));
 		}
 	}
-	whole_test(r, tb.run_total);
+	whole_test(r);
 	for (int side = 0; side < 2; side++) {
-		r->identical[side] = identical_runs(r->run[side], r->n[side]);
+		r->identical[side] = !r->differ[side] && r->n[side] > 1;
 	}
-	test_nodes(r, t, &tb);
-	test_functions(r, t, &tb);
-	for (int side = 0; side < 2; side++) {
-		for (size_t k = 0; k < r->n[side]; k++) {
-			free(tb.v[side][1][k]);
-		}
-		free(tb.v[side][0]);
-		free(tb.v[side][1]);
-		free(tb.run_total[side]);
-	}
-	free(tb.x);
-	free(tb.y);
+	test_nodes(r, t);
+	test_functions(r, t);
 	free_runs(r);
 	t->runs = r;
 }

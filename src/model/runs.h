@@ -3,18 +3,20 @@
  * profile a side (runs_attach_single: the tree's own counts) or repeated
  * runs (--runs). Each --base and each --head file is one
  * run of the same workload; the tree still sums them all, and this module
- * keeps what summing loses: per run, each node's self count, snapshot
- * from the tree being built after each file (runs_take). After
- * tree_finish, runs_attach turns them into each frame's and each
- * function's share of its run's total (self and total), tests the head
- * runs against the base runs (stats_counts_test: exact at the Poisson
- * floor, the runs' spread above it), demotes the
- * self status of every frame whose change is not significant to
- * STATUS_SAME, and hands itself to the tree (t->runs, freed with it).
+ * keeps what summing loses: after each file (runs_take), each frame's and
+ * each function's count in that run (self and total) and its share of the
+ * run's total, added to that count's sums (stats_acc), so that memory
+ * follows the tree, not runs times frames. After tree_finish, runs_attach
+ * tests the head runs against the base runs from those sums
+ * (stats_counts_acc: exact at the Poisson floor, the runs' spread above
+ * it), demotes the self status of every frame whose change is not
+ * significant to STATUS_SAME, and hands itself to the tree (t->runs,
+ * freed with it).
  *
- * Memory: while reading, one double per node per run; while testing, two
- * (self and total); afterwards 24 bytes per node and two stats_counts per
- * function name. One profile a side keeps nothing a node and 40 bytes a
+ * Memory: while reading, four stats_acc (48 bytes each) per node and per
+ * function name, the side's self counts so far and its first run's (one
+ * double a node each) and one double a run; afterwards 24 bytes per node
+ * and two stats_counts per function name. One profile a side keeps nothing a node and 40 bytes a
  * name: a test is worked out from the tree, or the names' sums, when asked. Nothing is spent
  * without --runs. Node ids must be those of the finished tree, so a tree read with runs is read on
  * one thread.

@@ -9,12 +9,6 @@
 
 #include "runs.h"
 
-/* One run of a side: each node's self count, for the nodes it knew of. */
-struct run {
-	double *v; /* self counts, later replaced by nothing (freed after testing) */
-	size_t len;
-};
-
 /* Per node after testing: [0] self, [1] total. Floats: 24 bytes a node. */
 struct node_stat {
 	float p[2];
@@ -35,10 +29,21 @@ struct runs {
 	uint8_t *fn_sig; /* one profile, by name: bit 0 self, bit 1 total */
 	struct single_functions *fn; /* one profile: filled in through const when asked */
 	bool identical[2]; /* every run of the side held the same counts */
-	struct run *run[2];
+	/* --runs, while reading: each run summed into its side's counts as it
+	 * ends (stats_acc), by node and by name, [side][total]; freed after
+	 * testing. Only the runs' totals are kept one a run. */
+	struct stats_acc *node_acc[2][2], *fn_acc[2][2];
+	size_t acc_nodes, acc_names;
+	double *run_total[2];
+	double exposure_sum[2]; /* the side's run totals summed in run order */
 	size_t n[2], cap[2];
 	double *prev[2]; /* the side's self counts summed so far */
 	size_t prev_len[2];
+	double *first[2]; /* the side's first run's self counts, to tell identical runs */
+	size_t first_len[2];
+	bool differ[2]; /* a run of the side differed from its first */
+	bool *outer; /* by node so far: adds its total to its function's */
+	size_t outer_len;
 	struct node_stat *nodes;
 	size_t node_count;
 	struct stats_counts *fns[2]; /* by intern id: [0] self, [1] total */

@@ -503,6 +503,86 @@ share_spread(const double *c, const double *t, size_t n, double *mean, double *s
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
+void
+stats_acc_add(struct stats_acc *s, double x, double t, size_t k, double w)
+{
+	double share = t > 0 ? x / t : 0;
+	s->sum += x;
+	s->share += share;
+	double d = share - s->mean;
+	s->mean += d / (double)k;
+	s->m2 += d * (share - s->mean);
+	if (t > 0) {
+		/* A run without exposure adds nothing to the chi-square (as pearson skips it). */
+		double dw = share - s->wmean;
+		s->wmean += t / w * dw;
+		s->wm2 += t * dw * (share - s->wmean);
+	}
+}
+
+/* share_spread from the sums: the same mean, the spread about it. */
+static void
+acc_spread(const struct stats_acc *s, size_t n, double *mean, double *sd)
+{
+	double m = n ? s->share / (double)n : 0;
+	double ss;
+	if (s->m2 == 0) {
+		/* Every run the same share (Welford's mean is then that share
+		 * exactly): share_spread sums n times its one deviation from m,
+		 * which the rounding of m may leave above 0; so does this. */
+		double d = s->mean - m;
+		ss = 0;
+		for (size_t i = 0; d != 0 && i < n; i++) {
+			ss += d * d;
+		}
+	} else {
+		/* The deviations about m are those about the running mean plus n
+		 * times the distance between the two means. */
+		double d = s->mean - m;
+		ss = s->m2 + (double)n * d * d;
+	}
+	*mean = m;
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/* pearson from the sums: sum t (share - rate)^2 / rate over the runs. */
+static double
+acc_pearson(const struct stats_acc *s, double exposure, double rate)
+{
+	if (!(rate > 0)) {
+		return 0;
+	}
+	double d = s->wmean - rate;
+	return (s->wm2 + exposure * d * d) / rate;
+}
+
+/*
+ * One side of a test: its runs' counts and exposures (c, t), or their
+ * sums (acc) and the summed exposure.
+ */
+struct counts_side {
+	const double *c, *t;
+	const struct stats_acc *acc;
+	size_t n;
+	double exposure;
+};
+
+static void
+side_spread(const struct counts_side *s, double *mean, double *sd)
+{
+	if (s->acc) {
+		acc_spread(s->acc, s->n, mean, sd);
+	} else {
+		share_spread(s->c, s->t, s->n, mean, sd);
+	}
+}
+
+static double
+side_pearson(const struct counts_side *s, double rate)
+{
+	return s->acc ? acc_pearson(s->acc, s->exposure, rate) : pearson(s->c, s->t, s->n, rate);
+}
+
 /* Runs: the score statistic against Student's t with the spread's df. */
 static void
 with_spread(struct stats_counts *c, double phi, double df)
@@ -517,17 +597,18 @@ with_spread(struct stats_counts *c, double phi, double df)
 	c->p_down = fmax(c->p_down, z >= 0 ? 1 - near_tail : near_tail);
 }
 
-void
-stats_counts_test(const double *x, const double *xt, size_t nx, const double *y, const double *yt,
-        size_t ny, double alpha, struct stats_counts *c)
+static void
+counts_test(const struct counts_side *x, const struct counts_side *y, double alpha,
+        struct stats_counts *c)
 {
+	size_t nx = x->n, ny = y->n;
 	*c = (struct stats_counts){.phi = 1, .df = INFINITY, .p = 1, .p_up = 1, .p_down = 1};
-	share_spread(x, xt, nx, &c->mean[0], &c->sd[0]);
-	share_spread(y, yt, ny, &c->mean[1], &c->sd[1]);
-	c->a = sum(x, nx);
-	c->A = sum(xt, nx);
-	c->b = sum(y, ny);
-	c->B = sum(yt, ny);
+	side_spread(x, &c->mean[0], &c->sd[0]);
+	side_spread(y, &c->mean[1], &c->sd[1]);
+	c->a = x->acc ? x->acc->sum : sum(x->c, nx);
+	c->A = x->exposure;
+	c->b = y->acc ? y->acc->sum : sum(y->c, ny);
+	c->B = y->exposure;
 	double ra = c->A > 0 ? c->a / c->A : 0, rb = c->B > 0 ? c->b / c->B : 0;
 	c->diff = rb - ra;
 	c->ratio = ra > 0 ? rb / ra : rb > 0 ? INFINITY : NAN;
@@ -539,7 +620,7 @@ stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
 	binom_tails(c->b, c->a + c->b, pi0, &c->p_up, &c->p_down);
 	double df = (double)(nx + ny) - 2;
 	if (df > 0) {
-		double phi = (pearson(x, xt, nx, ra) + pearson(y, yt, ny, rb)) / df;
+		double phi = (side_pearson(x, ra) + side_pearson(y, rb)) / df;
 		with_spread(c, phi > 1 ? phi : 1, df);
 	}
 	c->p = fmin(1, 2 * fmin(c->p_up, c->p_down));
@@ -552,6 +633,24 @@ stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
 	double q = c->df > 1000 ? stats_normal_quantile(alpha / 2) : stats_t_quantile(alpha, c->df);
 	c->lo = c->diff - q * se;
 	c->hi = c->diff + q * se;
+}
+
+void
+stats_counts_test(const double *x, const double *xt, size_t nx, const double *y, const double *yt,
+        size_t ny, double alpha, struct stats_counts *c)
+{
+	struct counts_side sx = {x, xt, NULL, nx, sum(xt, nx)};
+	struct counts_side sy = {y, yt, NULL, ny, sum(yt, ny)};
+	counts_test(&sx, &sy, alpha, c);
+}
+
+void
+stats_counts_acc(const struct stats_acc *x, size_t nx, double A, const struct stats_acc *y,
+        size_t ny, double B, double alpha, struct stats_counts *c)
+{
+	struct counts_side sx = {NULL, NULL, x, nx, A};
+	struct counts_side sy = {NULL, NULL, y, ny, B};
+	counts_test(&sx, &sy, alpha, c);
 }
 
 double

@@ -91,6 +91,35 @@ struct stats_counts {
 void stats_counts_test(const double *x, const double *xt, size_t nx, const double *y,
         const double *yt, size_t ny, double alpha, struct stats_counts *c);
 /*
+ * One count of one side (a frame's or a function's, self or total) over
+ * repeated runs, summed as each run ends (stats_acc_add) rather than kept
+ * run by run: --runs then holds a few doubles a count, not one a run.
+ * Zeroed, it is the count after any number of runs that held none of it.
+ * The sums stats_counts_test forms are kept in its order (the same
+ * doubles); its two-pass spreads, which need the mean before the first
+ * run, are Welford's running ones (West's, weighted by each run's total,
+ * for the chi-square): within 1e-12 of them (test_stats.c), and the same
+ * spread when every run held the same share.
+ */
+struct stats_acc {
+	double sum; /* the counts, in run order */
+	double share; /* the shares (count / total), in run order */
+	double mean, m2; /* the shares' running mean and squared deviations */
+	double wmean, wm2; /* the same weighted by the runs' totals */
+};
+
+/*
+ * Run k (1 for the first) of a side: its count x and total t, w the side's
+ * totals summed up to and with this run (in run order).
+ */
+void stats_acc_add(struct stats_acc *s, double x, double t, size_t k, double w);
+/*
+ * stats_counts_test from sums: nx and ny runs, A and B the sums of their
+ * totals in run order.
+ */
+void stats_counts_acc(const struct stats_acc *x, size_t nx, double A, const struct stats_acc *y,
+        size_t ny, double B, double alpha, struct stats_counts *c);
+/*
  * stats_counts_test's p with one run a side (x = &a, xt = &A, y = &b,
  * yt = &B), the same double, without the rest: the test of every frame and
  * function of a profile a side, where most of the time went.

@@ -127,6 +127,13 @@ bool tree_add_count(
 const uint64_t *tree_side_self(
         const struct tree *t, enum side side, size_t *count, const uint32_t **nanos);
 /*
+ * While building: each node's intern name (tree_side_self's count of
+ * them), and one node's parent (TREE_NONE for the root). For runs_take,
+ * which sums each run's functions when the run ends.
+ */
+const uint32_t *tree_build_names(const struct tree *t);
+uint32_t tree_build_parent(const struct tree *t, uint32_t id);
+/*
  * While building: the stacks given to the tree so far (tree_add_stack,
  * tree_add_hashed, tree_add_count), dropped by a transform or not: a
  * reader that gave none read no sample.

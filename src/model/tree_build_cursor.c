@@ -101,3 +101,15 @@ tree_side_self(const struct tree *t, enum side side, size_t *count, const uint32
 	*nanos = t->build->self_nanos[side];
 	return t->build->self_units[side];
 }
+
+const uint32_t *
+tree_build_names(const struct tree *t)
+{
+	return t->build->name_ids;
+}
+
+uint32_t
+tree_build_parent(const struct tree *t, uint32_t id)
+{
+	return t->build->keys[id].parent;
+}

@@ -403,6 +403,72 @@ test_detectable(void **state)
 	assert_true(isinf(stats_detectable_ratio(0, 1, 1, 1, 0.05, 0.8)));
 }
 
+/* Runs summed as they end (--runs) against runs kept (stats_counts_test). */
+static void
+acc_test(const double *x, const double *xt, size_t nx, const double *y, const double *yt, size_t ny,
+        struct stats_counts *c)
+{
+	struct stats_acc ax = {0}, ay = {0};
+	double A = 0, B = 0;
+	for (size_t k = 0; k < nx; k++) {
+		A += xt[k];
+		stats_acc_add(&ax, x[k], xt[k], k + 1, A);
+	}
+	for (size_t k = 0; k < ny; k++) {
+		B += yt[k];
+		stats_acc_add(&ay, y[k], yt[k], k + 1, B);
+	}
+	stats_counts_acc(&ax, nx, A, &ay, ny, B, 0.05, c);
+}
+
+static void
+close_to(double got, double want)
+{
+	assert_true(got == want || fabs(got - want) <= 1e-12 * fabs(want));
+}
+
+static void
+test_counts_acc_matches_counts_test(void **state)
+{
+	(void)state;
+	double x[60], xt[60], y[60], yt[60];
+	for (int round = 0; round < 2000; round++) {
+		size_t nx = 2 + (size_t)(uniform() * 58), ny = 2 + (size_t)(uniform() * 58);
+		double rate = uniform() * uniform(), spread = uniform() * 0.3;
+		/* Some counts only in later runs (a frame a run added), some runs alike. */
+		size_t absent = round % 3 == 0 ? (size_t)(uniform() * (double)nx) : 0;
+		bool alike = round % 7 == 0;
+		for (size_t k = 0; k < 60; k++) {
+			xt[k] = floor(1000 + uniform() * 100000);
+			yt[k] = floor(1000 + uniform() * 100000);
+			x[k] = k < absent ? 0
+			                  : floor(xt[k] * rate * (1 + spread * (uniform() - 0.5)));
+			y[k] = floor(yt[k] * rate * (1 + spread * (uniform() - 0.5)));
+			if (alike && k > 0) {
+				x[k] = x[0], xt[k] = xt[0], y[k] = y[0], yt[k] = yt[0];
+			}
+		}
+		struct stats_counts kept, summed;
+		stats_counts_test(x, xt, nx, y, yt, ny, 0.05, &kept);
+		acc_test(x, xt, nx, y, yt, ny, &summed);
+		/* The sums are formed in the same order: the same doubles. */
+		assert_true(summed.a == kept.a && summed.A == kept.A);
+		assert_true(summed.b == kept.b && summed.B == kept.B);
+		assert_true(summed.mean[0] == kept.mean[0] && summed.mean[1] == kept.mean[1]);
+		assert_true(summed.diff == kept.diff);
+		/* The spreads are running ones: within a few units in the last place. */
+		close_to(summed.sd[0], kept.sd[0]);
+		close_to(summed.sd[1], kept.sd[1]);
+		close_to(summed.phi, kept.phi);
+		close_to(summed.p, kept.p);
+		close_to(summed.lo, kept.lo);
+		close_to(summed.hi, kept.hi);
+		if (alike) {
+			assert_true(summed.sd[0] == kept.sd[0] && summed.phi == kept.phi);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -419,6 +485,7 @@ main(void)
 	        cmocka_unit_test(test_counts_tiny_and_identical),
 	        cmocka_unit_test(test_counts_false_positives),
 	        cmocka_unit_test(test_detectable),
+	        cmocka_unit_test(test_counts_acc_matches_counts_test),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
