@@ -586,8 +586,13 @@ perf_samples(struct span s, bool whole)
 {
 	enum { EXPECT_HEADER, HEADER, FRAMES } state = EXPECT_HEADER;
 	int samples = 0;
+	/* The blank line that ended a sample may be the next one's empty
+	 * header: +insnlen prints its ` ilen:` line with no blank after. */
+	bool blank_ended = false, after_blank;
 	struct span line;
 	while (samples < 2 && next_line(&s, &line, whole)) {
+		after_blank = blank_ended;
+		blank_ended = false;
 		/* Trailing blanks: perf pads the fields (-F +flags). */
 		while (line.end > line.p && is_space(line.end[-1])) {
 			line.end--;
@@ -599,14 +604,15 @@ perf_samples(struct span s, bool whole)
 		if (state == FRAMES && (empty || !is_space(line.p[0]))) {
 			samples++;
 			state = EXPECT_HEADER;
+			blank_ended = empty;
 			if (empty || samples == 2) {
 				continue;
 			}
 		}
-		if (state != EXPECT_HEADER && perf_frame_strict(line)) {
+		if ((state != EXPECT_HEADER || after_blank) && perf_frame_strict(line)) {
 			state = FRAMES;
 		} else if ((state == FRAMES && line.p[0] == ' ') ||
-		           (state == EXPECT_HEADER && !empty && perf_aside(line.p, len))) {
+		           (state != FRAMES && !empty && perf_aside(line.p, len))) {
 			/* A source line, instruction bytes; perf's comments, source
 			 * code (+srccode). */
 			continue;

@@ -489,6 +489,7 @@ parse_line(struct perf *pf, const char *s, size_t len)
 	/* perf's comments (a folded line starting with '#' would be one too),
 	 * and the source code it prints after a sample (+srccode). */
 	if (perf_aside(s, len)) {
+		pf->aside = is_space(s[0]); /* +insnlen's ` ilen:`: a blank line may follow */
 		return true;
 	}
 	struct header h;

@@ -183,5 +183,9 @@ perf_aside(const char *s, size_t len)
 	while (lead < len && is_space(s[lead])) {
 		lead++;
 	}
+	if (lead > 0 && len - lead >= 5 &&
+	        (memcmp(s + lead, "ilen:", 5) == 0 || memcmp(s + lead, "insn:", 5) == 0)) {
+		return true; /* +insnlen, +insn: also after a sample with no frames */
+	}
 	return (lead < len && s[lead] == '#') || (len > 1 && s[0] == '|' && is_digit(s[1]));
 }

@@ -140,6 +140,13 @@ test_perf_weak_headers(void **state)
 	        DETECT("prog \n" F2 "  prog.c:3\n\nprog \n" F2 "\n", false), INPUT_PERF_SCRIPT);
 	assert_int_equal(DETECT("\n" F2 " ilen: 6 insn: 81 fe\nU \n" F2 " ilen: 6\n", true),
 	        INPUT_PERF_SCRIPT);
+	/* -F ip,sym,insnlen: the blank line after ` ilen:` is the next
+	 * sample's empty header, its frames follow at once; a sample with no
+	 * frames is its empty header and its ` ilen:` line. */
+	assert_int_equal(DETECT("\n ilen: 6\n\n" F2 " ilen: 0\n\n" F2 " ilen: 2\n", false),
+	        INPUT_PERF_SCRIPT);
+	assert_int_equal(DETECT("\n" F2 " ilen: 6\n\n" F2 " ilen: 0\n\n" F2 " ilen: 2\n", false),
+	        INPUT_PERF_SCRIPT);
 	assert_int_equal(
 	        DETECT("prog \n" F2 "\n|3   int x;\nprog \n" F2 "\n", false), INPUT_PERF_SCRIPT);
 	/* The whole file of one sample. */

@@ -297,6 +297,9 @@ test_field_selections(void **state)
 	      "prog \n\t    1157 leaf\n\n",
 	        "prog;_start;leaf 1\nprog;leaf 1\n");
 	check("\n\t    1157 leaf\n ilen: 6 insn: 81 fe\n\n\t    1157 leaf\n ilen: 6\n", "leaf 2\n");
+	/* A sample with no frames under +insnlen is its empty header and its
+	 * ` ilen:` line: nothing to draw, and the next sample still reads. */
+	check("\n ilen: 6\n\n\t    1157 leaf\n ilen: 0\n\n\t    1157 leaf\n ilen: 2\n", "leaf 2\n");
 	/* A command of several words, and frames with no indentation. */
 	check("Web Content 77 1.5: 1 cycles:\nffffffff8103d0ca native_write ([kernel.kallsyms])\n"
 	      "4005b1 main (/bin/x)\n\n",
