@@ -572,15 +572,30 @@ side_spread(const struct counts_side *s, double *mean, double *sd)
 {
 	if (s->acc) {
 		acc_spread(s->acc, s->n, mean, sd);
-	} else {
+	} else if (s->c && s->t) {
 		share_spread(s->c, s->t, s->n, mean, sd);
+	} else { /* neither: no run (stats_counts_test's callers give one or the other) */
+		*mean = *sd = 0;
 	}
+}
+
+/* The side's summed count. */
+static double
+side_sum(const struct counts_side *s)
+{
+	if (s->acc) {
+		return s->acc->sum;
+	}
+	return s->c ? sum(s->c, s->n) : 0;
 }
 
 static double
 side_pearson(const struct counts_side *s, double rate)
 {
-	return s->acc ? acc_pearson(s->acc, s->exposure, rate) : pearson(s->c, s->t, s->n, rate);
+	if (s->acc) {
+		return acc_pearson(s->acc, s->exposure, rate);
+	}
+	return s->c && s->t ? pearson(s->c, s->t, s->n, rate) : 0;
 }
 
 /* Runs: the score statistic against Student's t with the spread's df. */
@@ -605,9 +620,9 @@ counts_test(const struct counts_side *x, const struct counts_side *y, double alp
 	*c = (struct stats_counts){.phi = 1, .df = INFINITY, .p = 1, .p_up = 1, .p_down = 1};
 	side_spread(x, &c->mean[0], &c->sd[0]);
 	side_spread(y, &c->mean[1], &c->sd[1]);
-	c->a = x->acc ? x->acc->sum : sum(x->c, nx);
+	c->a = side_sum(x);
 	c->A = x->exposure;
-	c->b = y->acc ? y->acc->sum : sum(y->c, ny);
+	c->b = side_sum(y);
 	c->B = y->exposure;
 	double ra = c->A > 0 ? c->a / c->A : 0, rb = c->B > 0 ? c->b / c->B : 0;
 	c->diff = rb - ra;
