@@ -236,7 +236,9 @@ family_cut(struct family *f)
 	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
 	count[1] = (uint32_t)f->sure;
 	for (size_t i = 0; i < f->len; i++) {
-		double p = f->c[i].p;
+		/* A p that rounding on counts near 2^64 carried outside [0, 1]
+		 * (found by the fuzzer) is read as its nearest bound. */
+		double p = f->c[i].p > 0 ? fmin(f->c[i].p, 1) : 0;
 		/* The estimate is within a rank or two of the bucket; the levels
 		 * as bh_cut compares them settle it. */
 		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
