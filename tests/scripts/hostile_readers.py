@@ -84,6 +84,17 @@ def pprof_id(location_id):
     return p + pprof_tables()
 
 
+def pprof_wide(n):
+    """n samples, each at a function of its own: n + 1 frames."""
+    p = field_bytes(1, field_varint(1, 1) + field_varint(2, 2))
+    for k in range(1, n + 1):
+        p += field_bytes(2, field_varint(1, k) + field_varint(2, 1))
+        p += field_bytes(4, field_varint(1, k) + line(k))
+        p += field_bytes(5, field_varint(1, k) + field_varint(2, 2 + k))
+    strings = [b"", b"cpu", b"nanoseconds"] + [b"f%d" % k for k in range(1, n + 1)]
+    return p + b"".join(field_bytes(6, s) for s in strings)
+
+
 def pprof_empty():
     return field_bytes(1, field_varint(1, 1) + field_varint(2, 2)) + pprof_tables()
 
@@ -232,6 +243,7 @@ def files():
                              "cfn=f\ncalls=1 0\n0 5\nfn=f\n0 5\n").encode(),
         "two-peaks.massif": MASSIF_TWO_PEAKS.encode(),
         "empty.pb": pprof_empty(),
+        "wide.pb": pprof_wide(200),
         "id-max.pb": pprof_id(2**64 - 1),
         "no-samples.speedscope.json": speedscope({"type": "sampled", "weights": []}),
         "samples-number.speedscope.json": speedscope(
@@ -311,6 +323,11 @@ CASES = [
     ("massif with two peak snapshots", ["-f", "folded", "two-peaks.massif"], 1,
      ["two-peaks.massif:", "a second peak snapshot"], []),
     ("pprof without samples", ["good.folded", "empty.pb"], 1, ["empty.pb:"], []),
+    ("pprof: --max-frames applies", ["--max-frames", "100", "good.folded", "wide.pb"], 1,
+     ["wide.pb: byte offset", "the merged tree would have more than 100 frames",
+      "(see --max-frames)"], []),
+    ("pprof: under --max-frames it reads", ["--max-frames", "300", "-f", "folded", "wide.pb"],
+     0, [], ["f1 1\n", "f200 1\n"]),
     ("pprof id 2^64-1", ["-f", "folded", "id-max.pb"], 0, [], ["f 7\n"]),
     ("speedscope sampled without samples", ["good.folded", "no-samples.speedscope.json"], 1,
      ["no-samples.speedscope.json:1: a sampled profile has no \"samples\" array"], []),
