@@ -15,6 +15,7 @@
  * totals' test wait until a report asks: a picture needs the self test of
  * the names alone.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,8 +237,11 @@ family_cut(struct family *f)
 	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
 	count[1] = (uint32_t)f->sure;
 	for (size_t i = 0; i < f->len; i++) {
-		/* A p that rounding on counts near 2^64 carried outside [0, 1]
-		 * (found by the fuzzer) is read as its nearest bound. */
+		/* stats_pair_p is in [0, 1] by construction (test_stats.c holds
+		 * it to that up to counts of 2^64 - 1); the fuzzer once found a p
+		 * of -2e9 there, which cast a negative rank to size_t. Checked in
+		 * builds with asserts, read as its nearest bound in the others. */
+		assert(f->c[i].p >= 0 && f->c[i].p <= 1);
 		double p = f->c[i].p > 0 ? fmin(f->c[i].p, 1) : 0;
 		/* The estimate is within a rank or two of the bucket; the levels
 		 * as bh_cut compares them settle it. */

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "binomial.h"
+
 void
 stats_mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
@@ -21,62 +23,10 @@ stats_mean_sd(const double *x, size_t n, double *mean, double *sd)
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
-#define CF_MAX_TERMS 300
-#define CF_EPS 1e-15
-#define CF_TINY 1e-300
-
-/*
- * The continued fraction of I_x(a, b) (the form of Abramowitz and Stegun
- * 26.5.8), evaluated with Lentz's method; it converges fast for
- * x < (a + 1) / (a + b + 2), and the caller swaps the arguments otherwise.
- */
-static double
-beta_fraction(double a, double b, double x)
-{
-	double c = 1, d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < CF_TINY) {
-		d = CF_TINY;
-	}
-	d = 1 / d;
-	double f = d;
-	for (int m = 1; m <= CF_MAX_TERMS; m++) {
-		/* Each step has an even term, then an odd one. */
-		for (int odd = 0; odd < 2; odd++) {
-			double num =
-			        odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-			            : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-			d = 1 + num * d;
-			c = 1 + num / c;
-			if (fabs(d) < CF_TINY) {
-				d = CF_TINY;
-			}
-			if (fabs(c) < CF_TINY) {
-				c = CF_TINY;
-			}
-			d = 1 / d;
-			f *= c * d;
-			if (odd && fabs(c * d - 1) < CF_EPS) {
-				return f;
-			}
-		}
-	}
-	return f;
-}
-
 double
 stats_incbeta(double a, double b, double x)
 {
-	if (x <= 0) {
-		return 0;
-	}
-	if (x >= 1) {
-		return 1;
-	}
-	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2)) {
-		return front * beta_fraction(a, b, x) / a;
-	}
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+	return incbeta_split(a, b, x, 1 - x);
 }
 
 double
@@ -145,7 +95,7 @@ stats_welch(
 double
 stats_normal_upper(double z)
 {
-	return 0.5 * erfc(z / sqrt(2.0));
+	return normal_upper(z);
 }
 
 double
@@ -183,136 +133,16 @@ stats_t_upper(double t, double df)
 }
 
 /* x log(x / m), 0 at x = 0: a term of the binomial deviance. */
-static double
-xlogx(double x, double m)
-{
-	return x > 0 ? x * log(x / m) : 0;
-}
-
-/* The signed root of the deviance of k successes in n at rate p. */
-static double
-deviance_root(double k, double n, double p)
-{
-	if (k <= 0) {
-		k = 0;
-	}
-	if (k >= n) {
-		k = n;
-	}
-	double d = 2 * (xlogx(k, n * p) + xlogx(n - k, n * (1 - p)));
-	double r = sqrt(d > 0 ? d : 0);
-	return k < n * p ? -r : r;
-}
-
-/*
- * Past this variance (n p (1 - p)) the tails come from the deviance: the
- * continued fraction needs more terms as it grows, and the approximation
- * is then within 2% of the exact tail up to 5 standard deviations out
- * (0.5% at p = 1/2), always on the larger side.
- */
-#define BINOM_EXACT_VARIANCE 100
-
-static bool
-binom_exact(double n, double p)
-{
-	return n * p * (1 - p) <= BINOM_EXACT_VARIANCE;
-}
-
 double
 stats_binom_upper(double k, double n, double p)
 {
-	if (k <= 0) {
-		return 1;
-	}
-	if (k > n) {
-		return 0;
-	}
-	if (!binom_exact(n, p)) {
-		return stats_normal_upper(deviance_root(k - 0.5, n, p));
-	}
-	return stats_incbeta(k, n - k + 1, p);
+	return binom_upper(k, n, rate_of(p));
 }
 
 double
 stats_binom_lower(double k, double n, double p)
 {
-	if (k >= n) {
-		return 1;
-	}
-	if (k < 0) {
-		return 0;
-	}
-	if (!binom_exact(n, p)) {
-		return stats_normal_upper(-deviance_root(k + 0.5, n, p));
-	}
-	/* By symmetry, so that a small lower tail keeps its digits. */
-	return stats_incbeta(n - k, k + 1, 1 - p);
-}
-
-/* P(X = k), k and n real, through lgamma. */
-static double
-binom_mass(double k, double n, double p)
-{
-	return exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + k * log(p) +
-	           (n - k) * log1p(-p));
-}
-
-/*
- * Both tails at k: the one k lies in worked out, the other from it and
- * P(X = k), which halves the incomplete beta functions a test costs.
- */
-static void
-binom_tails(double k, double n, double p, double *up, double *down)
-{
-	if (k <= 0 || k >= n || !binom_exact(n, p)) {
-		*up = stats_binom_upper(k, n, p);
-		*down = stats_binom_lower(k, n, p);
-		return;
-	}
-	double mass = binom_mass(k, n, p);
-	if (k >= n * p) {
-		*up = stats_binom_upper(k, n, p);
-		*down = fmin(1, 1 - *up + mass);
-	} else {
-		*down = stats_binom_lower(k, n, p);
-		*up = fmin(1, 1 - *down + mass);
-	}
-}
-
-/*
- * The two-sided p of binom_tails(k, n, p) as stats_counts_test forms it,
- * fmin(1, 2 min(up, down)), with only the tails that can be the smaller
- * worked out: a tail at most 1/2 is the smaller one, since the other is
- * then at least 1/2 (the deviance's signs, or 1 - tail + P(X = k)). The
- * same double, bit for bit, at about half the cost (test_stats.c checks).
- */
-static double
-binom_two_sided(double k, double n, double p)
-{
-	if (k <= 0) {
-		return fmin(1, 2 * stats_binom_lower(k, n, p)); /* the upper tail is 1 */
-	}
-	if (k >= n) {
-		return fmin(1, 2 * stats_binom_upper(k, n, p)); /* the lower tail is 1 */
-	}
-	if (!binom_exact(n, p)) {
-		/* deviance_root's sign at k - 1/2 and k + 1/2 (clamped as it clamps) */
-		double below = fmin(fmax(k - 0.5, 0), n), above = fmin(fmax(k + 0.5, 0), n);
-		if (!(below < n * p)) {
-			return fmin(1, 2 * stats_binom_upper(k, n, p));
-		}
-		if (above < n * p) {
-			return fmin(1, 2 * stats_binom_lower(k, n, p));
-		}
-		return fmin(1, 2 * fmin(stats_binom_upper(k, n, p), stats_binom_lower(k, n, p)));
-	}
-	bool upper = k >= n * p;
-	double near = upper ? stats_binom_upper(k, n, p) : stats_binom_lower(k, n, p);
-	if (near <= 0.5) {
-		return 2 * near;
-	}
-	double far = fmin(1, 1 - near + binom_mass(k, n, p));
-	return fmin(1, 2 * fmin(near, far));
+	return binom_lower(k, n, rate_of(p));
 }
 
 double
@@ -321,7 +151,7 @@ stats_pair_p(double a, double A, double b, double B)
 	if (A <= 0 || B <= 0 || a + b <= 0) {
 		return 1;
 	}
-	return binom_two_sided(b, a + b, B / (A + B));
+	return binom_two_sided(b, a + b, head_share(A, B));
 }
 
 void
@@ -366,7 +196,9 @@ enum stats_pair_verdict
 stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b, double B)
 {
 	double n = a + b;
-	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1) || a != floor(a) || b != floor(b)) {
+	/* From 2^53 on b - 1 and b + 1 are b itself: no bracket. */
+	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1 && n < 9007199254740992.0) ||
+	        a != floor(a) || b != floor(b)) {
 		return STATS_PAIR_UNSURE;
 	}
 	double pi = B / (A + B), mid = n * pi;
@@ -631,8 +463,7 @@ counts_test(const struct counts_side *x, const struct counts_side *y, double alp
 	if (c->A <= 0 || c->B <= 0 || c->a + c->b <= 0) {
 		return; /* nothing on either side, or a side without exposure */
 	}
-	double pi0 = c->B / (c->A + c->B);
-	binom_tails(c->b, c->a + c->b, pi0, &c->p_up, &c->p_down);
+	binom_tails(c->b, c->a + c->b, head_share(c->A, c->B), &c->p_up, &c->p_down);
 	double df = (double)(nx + ny) - 2;
 	if (df > 0) {
 		double phi = (side_pearson(x, ra) + side_pearson(y, rb)) / df;
@@ -702,7 +533,7 @@ stats_counts_growth_p(const struct stats_counts *c, double ratio0)
 		return 1;
 	}
 	double n = c->a + c->b;
-	double p = stats_binom_upper(c->b, n, ratio0 * c->B / (c->A + ratio0 * c->B));
+	double p = binom_upper(c->b, n, head_share(c->A, ratio0 * c->B));
 	if (!isinf(c->df)) {
 		/* The base rate under H0's boundary, the head's ratio0 times it. */
 		double r0 = n / (c->A + ratio0 * c->B);

@@ -35,7 +35,11 @@ struct dhat {
 	char tu[16]; /* the time unit of "tl" ("instrs") */
 	char mode[16]; /* "heap", "copy", "ad-hoc", "rust-heap"; "" when absent */
 	struct dhat_info *info;
+	unsigned seen, point_seen; /* the document's keys, the program point's (SEEN_) */
 };
+
+/* The keys read once an object: a second would add to the first. */
+enum { SEEN_PPS = 1, SEEN_FTBL = 2, SEEN_FS = 4 };
 
 bool
 dhat_metric_known(const char *name)
@@ -106,6 +110,17 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 	struct dhat *d = ctx;
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a DHAT file is a JSON object");
+	}
+	if (js->depth == 1 && (JSON_AT(js, "pps") || JSON_AT(js, "ftbl")) &&
+	        !jsonstream_once(
+	                js, &d->seen, JSON_AT(js, "pps") ? SEEN_PPS : SEEN_FTBL, "the DHAT file")) {
+		return false;
+	}
+	if (JSON_AT(js, "pps", "#")) {
+		d->point_seen = 0; /* a program point opens */
+	} else if (JSON_AT(js, "pps", "#", "fs") &&
+	           !jsonstream_once(js, &d->point_seen, SEEN_FS, "a program point")) {
+		return false;
 	}
 	if (JSON_AT(js, "pps", "#", "fs", "#")) {
 		uint32_t f;

@@ -16,6 +16,32 @@ struct tables {
 	struct json_u32s func; /* frameTable */
 	struct json_u32s name; /* funcTable */
 	struct json_strings strings;
+	unsigned seen; /* the SEEN_ keys met (jsonstream_once) */
+};
+
+/*
+ * The keys read once an object: each adds to what the key before it held
+ * (a column's values, a thread's samples), where JSON.parse would keep
+ * the last. A table's two spellings of one column (prefix and, since
+ * version 66, prefixOffset; stringArray and stringTable) count as one key.
+ */
+enum {
+	SEEN_STACK_TABLE = 1u << 0,
+	SEEN_FRAME_TABLE = 1u << 1,
+	SEEN_FUNC_TABLE = 1u << 2,
+	SEEN_STRINGS = 1u << 3,
+	SEEN_PREFIX = 1u << 4,
+	SEEN_FRAME = 1u << 5,
+	SEEN_FUNC = 1u << 6,
+	SEEN_NAME = 1u << 7,
+	/* a thread's own */
+	SEEN_THREAD_NAME = 1u << 8,
+	SEEN_SAMPLES = 1u << 9,
+	SEEN_STACK = 1u << 10,
+	SEEN_WEIGHT = 1u << 11,
+	/* the document's */
+	SEEN_THREADS = 1u << 12,
+	SEEN_SHARED = 1u << 13,
 };
 
 struct thread {
@@ -32,6 +58,7 @@ struct thread {
 	uint64_t stack_n, weight_n;
 	bool stacks_done, weights_done, weighted;
 	char weight_type[16];
+	unsigned seen; /* SEEN_THREAD_NAME to SEEN_WEIGHT */
 };
 
 /* The newest processed format read (PROCESSED_PROFILE_VERSION in the Firefox
@@ -44,6 +71,7 @@ struct gecko {
 	struct thread *threads;
 	size_t count, cap;
 	struct gecko_info *info;
+	unsigned seen; /* SEEN_THREADS, SEEN_SHARED */
 };
 
 static void
@@ -89,10 +117,41 @@ index_value(struct jsonstream *js, enum json_kind kind, const char *s, size_t le
  * A value under a table: level base holds the table's key, base + 1 the
  * column's (or the string table's array), base + 2 the column's array.
  */
+/*
+ * A table's or a column's key, as its value opens (level base + 1: a
+ * table, base + 2: a column): each once (jsonstream_once).
+ */
+static bool
+table_key_once(struct jsonstream *js, struct tables *tb, size_t base)
+{
+	unsigned bit = 0;
+	if (js->depth == base + 1) {
+		bit = is(js, base, "stackTable")   ? SEEN_STACK_TABLE
+		      : is(js, base, "frameTable") ? SEEN_FRAME_TABLE
+		      : is(js, base, "funcTable")  ? SEEN_FUNC_TABLE
+		      : is(js, base, "stringArray") || is(js, base, "stringTable") ? SEEN_STRINGS
+		                                                                   : 0;
+	} else if (js->depth == base + 2 && !js->lv[base + 1].array) {
+		bool stack = is(js, base, "stackTable");
+		bit = stack && (is(js, base + 1, "prefix") || is(js, base + 1, "prefixOffset"))
+		              ? SEEN_PREFIX
+		      : stack && is(js, base + 1, "frame")                     ? SEEN_FRAME
+		      : is(js, base, "frameTable") && is(js, base + 1, "func") ? SEEN_FUNC
+		      : is(js, base, "funcTable") && is(js, base + 1, "name")  ? SEEN_NAME
+		                                                               : 0;
+	}
+	return !bit || jsonstream_once(js, &tb->seen, bit,
+	                       base == 1 ? "\"shared\" (or both spellings of one table or column)"
+	                                 : "a thread (or both spellings of one table or column)");
+}
+
 static bool
 table_value(struct jsonstream *js, struct tables *tb, size_t base, enum json_kind kind,
         const char *s, size_t len)
 {
+	if (!table_key_once(js, tb, base)) {
+		return false;
+	}
 	if (js->depth == base + 2 && js->lv[base + 1].array &&
 	        (is(js, base, "stringArray") || is(js, base, "stringTable"))) {
 		if (kind != JSON_STRING) {
@@ -219,6 +278,11 @@ samples_value(
 		        "this is the raw Gecko profile format, which difffold does not read; load "
 		        "it in profiler.firefox.com and save it from there (the processed format)");
 	}
+	if (js->depth == 4 && (is(js, 3, "weight") || is(js, 3, "stack")) &&
+	        !jsonstream_once(js, &th->seen, is(js, 3, "stack") ? SEEN_STACK : SEEN_WEIGHT,
+	                "a thread's \"samples\"")) {
+		return false;
+	}
 	if (js->depth == 4 && is(js, 3, "weight")) {
 		/* Without weights (null) a sample counts 1, so no stack need wait. */
 		th->weighted = kind == JSON_ARRAY;
@@ -250,6 +314,11 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 	if (js->depth == 0 && kind != JSON_OBJECT) {
 		return jsonstream_fail(js, "a Firefox Profiler file is a JSON object");
 	}
+	if (js->depth == 1 && (is(js, 0, "threads") || is(js, 0, "shared")) &&
+	        !jsonstream_once(js, &g->seen, is(js, 0, "threads") ? SEEN_THREADS : SEEN_SHARED,
+	                "the profile")) {
+		return false;
+	}
 	if (js->depth == 2 && is(js, 0, "threads") && js->lv[1].array && kind == JSON_OBJECT) {
 		g->threads = xgrow(g->threads, &g->cap, g->count + 1, sizeof(*g->threads));
 		struct thread *th = &g->threads[g->count++];
@@ -259,7 +328,12 @@ value(void *ctx, struct jsonstream *js, enum json_kind kind, const char *s, size
 	}
 	if (js->depth >= 3 && is(js, 0, "threads") && js->lv[1].array && g->count > 0) {
 		struct thread *th = &g->threads[g->count - 1];
-		if (js->depth == 3 && is(js, 2, "name") && kind == JSON_STRING && !th->name) {
+		if (js->depth == 3 && (is(js, 2, "name") || is(js, 2, "samples")) &&
+		        !jsonstream_once(js, &th->seen,
+		                is(js, 2, "name") ? SEEN_THREAD_NAME : SEEN_SAMPLES, "a thread")) {
+			return false;
+		}
+		if (js->depth == 3 && is(js, 2, "name") && kind == JSON_STRING) {
 			th->name = xmemdup(s, len);
 			return true;
 		}

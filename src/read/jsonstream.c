@@ -139,6 +139,19 @@ jsonstream_fail(struct jsonstream *js, const char *reason)
 	return false;
 }
 
+bool
+jsonstream_once(struct jsonstream *js, unsigned *seen, unsigned bit, const char *where)
+{
+	if (!(*seen & bit)) {
+		*seen |= bit;
+		return true;
+	}
+	char why[160];
+	snprintf(why, sizeof(why), "a second \"%s\" key in %s (JSON.parse would keep the last)",
+	        js->depth ? js->lv[js->depth - 1].key : "", where);
+	return jsonstream_fail(js, why);
+}
+
 static uint64_t
 newlines(const char *p, size_t len)
 {

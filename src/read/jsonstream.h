@@ -108,6 +108,16 @@ jsonstream_tag(const struct jsonstream *js)
 /* Stops the parse with "name:line: reason" at the current line. */
 bool jsonstream_fail(struct jsonstream *js, const char *reason);
 
+/*
+ * The value being opened sits at a key the reader reads once an object:
+ * bit marks it in *seen (zeroed with the object). Met a second time it is
+ * refused ("a second "KEY" key in WHERE"): JSON.parse keeps a key's last
+ * value, and a reader that streams would add both up or keep the first,
+ * so the graph would not be the one the Firefox Profiler or speedscope
+ * shows. Keys whose later value simply replaces the earlier need no check.
+ */
+bool jsonstream_once(struct jsonstream *js, unsigned *seen, unsigned bit, const char *where);
+
 /* A JSON number as an index (a non-negative integer below 2^32). */
 bool json_index(const char *s, size_t len, uint32_t *out);
 /* A non-negative JSON number as a count (exponents included). */

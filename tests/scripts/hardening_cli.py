@@ -140,11 +140,16 @@ def dev_files(exe, tmp):
             record("a failed write leaves a regular file under /dev/shm whole",
                    None if p.returncode == 1 and kept and not left
                    else "exit %d, kept %s, left %r" % (p.returncode, kept, left))
+            before = os.stat(target).st_ino
             p = run(exe, "-o", target, a, a)
             with open(target, "rb") as f:
                 new = f.read().startswith(b"<?xml")
             record("... and a good one replaces it", None if p.returncode == 0 and new
                    else "exit %d, %r" % (p.returncode, p.stderr))
+            # Replaced by a rename, not rewritten in place (9610a8c kept the
+            # inode: a write that failed half-way left half a file).
+            record("... by a new file, not in place",
+                   None if os.stat(target).st_ino != before else "the same inode")
         finally:
             if os.path.exists(target):
                 os.unlink(target)

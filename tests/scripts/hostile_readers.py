@@ -84,6 +84,17 @@ def pprof_id(location_id):
     return p + pprof_tables()
 
 
+def pprof_wide(n):
+    """n samples, each at a function of its own: n + 1 frames."""
+    p = field_bytes(1, field_varint(1, 1) + field_varint(2, 2))
+    for k in range(1, n + 1):
+        p += field_bytes(2, field_varint(1, k) + field_varint(2, 1))
+        p += field_bytes(4, field_varint(1, k) + line(k))
+        p += field_bytes(5, field_varint(1, k) + field_varint(2, 2 + k))
+    strings = [b"", b"cpu", b"nanoseconds"] + [b"f%d" % k for k in range(1, n + 1)]
+    return p + b"".join(field_bytes(6, s) for s in strings)
+
+
 def pprof_empty():
     return field_bytes(1, field_varint(1, 1) + field_varint(2, 2)) + pprof_tables()
 
@@ -184,6 +195,25 @@ def gecko(samples):
     return json.dumps({"meta": {"preprocessedProfileVersion": 44}, "threads": [thread]}).encode()
 
 
+GECKO_TABLES = ('"stackTable":{"prefix":[null],"frame":[0]},"frameTable":{"func":[0]},'
+                '"funcTable":{"name":[0]},"stringArray":["main"]')
+GECKO_SAMPLES = '"samples":{"stack":[0,0],"weight":null}'
+
+
+def gecko_text(thread, top=""):
+    """A Firefox Profiler file written by hand, to repeat a key."""
+    return ('{"meta":{"preprocessedProfileVersion":44},%s"threads":[{"name":"main",%s}]}'
+            % (top, thread)).encode()
+
+
+def dhat_text(body):
+    return ('{"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,'
+            '"bkacc":true,"tu":"instrs","Mtu":"Minstr","cmd":"./x","pid":1,"te":1,"tg":1,'
+            '%s}' % body).encode()
+
+
+DHAT_PP = '{"tb":5,"tbk":1,"fs":[1]}'
+
 DHAT_EMPTY = json.dumps({"dhatFileVersion": 2, "mode": "heap", "verb": "Allocated",
                          "bklt": True, "bkacc": True, "tu": "instrs", "Mtu": "Minstr",
                          "cmd": "./x", "pid": 1, "te": 1, "tg": 1, "pps": [],
@@ -213,6 +243,7 @@ def files():
                              "cfn=f\ncalls=1 0\n0 5\nfn=f\n0 5\n").encode(),
         "two-peaks.massif": MASSIF_TWO_PEAKS.encode(),
         "empty.pb": pprof_empty(),
+        "wide.pb": pprof_wide(200),
         "id-max.pb": pprof_id(2**64 - 1),
         "no-samples.speedscope.json": speedscope({"type": "sampled", "weights": []}),
         "samples-number.speedscope.json": speedscope(
@@ -229,6 +260,35 @@ def files():
         "stack-number.json": gecko({"stack": 5, "weight": None}),
         "zero-samples.json": gecko({"stack": [], "weight": None, "length": 0}),
         "empty.dhat.json": DHAT_EMPTY,
+        # Keys twice: JSON.parse keeps the last, a streaming reader added both.
+        "two-samples.json": gecko_text(GECKO_TABLES + "," + GECKO_SAMPLES + "," + GECKO_SAMPLES),
+        "two-stacks.json": gecko_text(
+            GECKO_TABLES + ',"samples":{"stack":[0],"weight":null,"stack":[0,0,0]}'),
+        "two-weights.json": gecko_text(
+            GECKO_TABLES + ',"samples":{"stack":[0],"weight":[3],"weight":[4]}'),
+        "two-frame-columns.json": gecko_text(
+            GECKO_TABLES.replace('"frame":[0]', '"frame":[0],"frame":[0]') + ","
+            + GECKO_SAMPLES),
+        "prefix-and-offset.json": gecko_text(
+            GECKO_TABLES.replace('"prefix":[null]', '"prefix":[null],"prefixOffset":[0]')
+            + "," + GECKO_SAMPLES),
+        "two-string-tables.json": gecko_text(
+            GECKO_TABLES + ',"stringTable":["other"],' + GECKO_SAMPLES),
+        "two-thread-names.json": gecko_text(
+            GECKO_TABLES + ',"name":"other",' + GECKO_SAMPLES),
+        "two-threads-keys.json": gecko_text(
+            GECKO_TABLES + "," + GECKO_SAMPLES,
+            '"threads":[{"name":"old",%s,%s}],' % (GECKO_TABLES, GECKO_SAMPLES)),
+        "two-shared.json": gecko_text(
+            GECKO_SAMPLES,
+            '"shared":{"stringArray":["main"]},"shared":{"stringArray":["x"]},'
+            ).replace(b'"name":"main",', b'"name":"main",' + GECKO_TABLES.split(
+                ',"stringArray"')[0].encode() + b","),
+        "two-pps.dhat.json": dhat_text('"pps":[%s],"pps":[%s],"ftbl":["[root]","f"]'
+                                       % (DHAT_PP, DHAT_PP)),
+        "two-fs.dhat.json": dhat_text('"pps":[{"tb":5,"fs":[1],"fs":[1]}],"ftbl":["[root]","f"]'),
+        "two-ftbl.dhat.json": dhat_text('"pps":[%s],"ftbl":["[root]","f"],"ftbl":["g"]'
+                                        % DHAT_PP),
         "two-events.perf": PERF_TWO_EVENTS,
         "long-frame.perf": PERF_LONG_FRAME,
     }
@@ -263,6 +323,11 @@ CASES = [
     ("massif with two peak snapshots", ["-f", "folded", "two-peaks.massif"], 1,
      ["two-peaks.massif:", "a second peak snapshot"], []),
     ("pprof without samples", ["good.folded", "empty.pb"], 1, ["empty.pb:"], []),
+    ("pprof: --max-frames applies", ["--max-frames", "100", "good.folded", "wide.pb"], 1,
+     ["wide.pb: byte offset", "the merged tree would have more than 100 frames",
+      "(see --max-frames)"], []),
+    ("pprof: under --max-frames it reads", ["--max-frames", "300", "-f", "folded", "wide.pb"],
+     0, [], ["f1 1\n", "f200 1\n"]),
     ("pprof id 2^64-1", ["-f", "folded", "id-max.pb"], 0, [], ["f 7\n"]),
     ("speedscope sampled without samples", ["good.folded", "no-samples.speedscope.json"], 1,
      ["no-samples.speedscope.json:1: a sampled profile has no \"samples\" array"], []),
@@ -284,6 +349,33 @@ CASES = [
      ["zero-samples.json: the profile has no sample"], []),
     ("DHAT with no program point", ["good.folded", "empty.dhat.json"], 1,
      ["empty.dhat.json:"], []),
+    # A key read once, twice (JSON.parse keeps the last): refused as speedscope's are.
+    ("Firefox thread with two samples keys", ["good.folded", "two-samples.json"], 1,
+     ["two-samples.json:1: a second \"samples\" key in a thread"], []),
+    ("Firefox samples with two stack keys", ["good.folded", "two-stacks.json"], 1,
+     ["two-stacks.json:1: a second \"stack\" key in a thread's \"samples\""], []),
+    ("Firefox samples with two weight keys", ["good.folded", "two-weights.json"], 1,
+     ["two-weights.json:1: a second \"weight\" key in a thread's \"samples\""], []),
+    ("Firefox stack table with two frame columns", ["good.folded", "two-frame-columns.json"],
+     1, ["two-frame-columns.json:1: a second \"frame\" key in a thread"], []),
+    ("Firefox stack table with prefix and prefixOffset",
+     ["good.folded", "prefix-and-offset.json"], 1,
+     ["prefix-and-offset.json:1: a second \"prefixOffset\" key in a thread"], []),
+    ("Firefox thread with stringArray and stringTable",
+     ["good.folded", "two-string-tables.json"], 1,
+     ["two-string-tables.json:1: a second \"stringTable\" key in a thread"], []),
+    ("Firefox thread with two names", ["good.folded", "two-thread-names.json"], 1,
+     ["two-thread-names.json:1: a second \"name\" key in a thread"], []),
+    ("Firefox profile with two threads keys", ["good.folded", "two-threads-keys.json"], 1,
+     ["two-threads-keys.json:1: a second \"threads\" key in the profile"], []),
+    ("Firefox profile with two shared keys", ["good.folded", "two-shared.json"], 1,
+     ["two-shared.json:1: a second \"shared\" key in the profile"], []),
+    ("DHAT with two pps keys", ["good.folded", "two-pps.dhat.json"], 1,
+     ["two-pps.dhat.json:1: a second \"pps\" key in the DHAT file"], []),
+    ("DHAT program point with two fs keys", ["good.folded", "two-fs.dhat.json"], 1,
+     ["two-fs.dhat.json:1: a second \"fs\" key in a program point"], []),
+    ("DHAT with two ftbl keys", ["good.folded", "two-ftbl.dhat.json"], 1,
+     ["two-ftbl.dhat.json:1: a second \"ftbl\" key in the DHAT file"], []),
     ("perf: a first stack line past the detection window", [
         "-f", "folded", "long-frame.perf"], 0, [], ["prog;main;T<T<T<"]),
     ("perf event names escaped", ["two-events.perf"], 1,

@@ -145,6 +145,68 @@ test_counts_one_run(void **state)
 	assert_true(c.p == 1 && c.p_up == 1);
 }
 
+/*
+ * Counts near 2^53, 2^63 and 2^64 - 1 (the largest a count can be). The
+ * binomial's tails there, at a mean of 2, are the Poisson's within 1e-15;
+ * lgamma of such counts is near 8e20, where a double's step is 131,072,
+ * so a log beta formed from lgamma differences misplaced the tails by
+ * factors of e^100,000 (the fuzzer's p of -2e9). Every p of counts so
+ * large, whatever the other side holds, is in [0, 1].
+ */
+static void
+test_counts_near_2_64(void **state)
+{
+	(void)state;
+	const double huge[] = {9007199254740992.0, 9007199254740994.0 /* 2^53 + 2 */,
+	        9223372036854775808.0, 18446744073709551615.0 /* 2^64 as a double */};
+	double e2 = exp(-2);
+	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		double n = huge[i], p = 2 / n;
+		near(stats_binom_upper(1, n, p), 1 - e2, 1e-9);
+		near(stats_binom_lower(2, n, p), 5 * e2, 1e-9);
+		near(stats_incbeta(3, n - 2, p), 1 - 5 * e2, 1e-9);
+		/* The far tail from the near one and P(X = k): head's 2 of n
+		 * against totals in the ratio 2 : n - 2 is the mean itself. */
+		double a = n - 2, A = n - 2, b = 2, B = 2;
+		struct stats_counts c;
+		stats_counts_test(&a, &A, 1, &b, &B, 1, 0.05, &c);
+		near(c.p_down, 5 * e2, 1e-9);
+		near(c.p_up, 1 - 3 * e2, 1e-9);
+		assert_true(c.p == 1);
+		/* A frame gone from head whose share of base would have put 10 of
+		 * head's samples in it: the lower tail e^-10 alone, either way
+		 * round (head's rate then near 1, its complement 10 / n). */
+		near(stats_pair_p(n - 10, n - 10, 0, 10), 2 * exp(-10), 1e-9);
+		near(stats_pair_p(0, 10, n - 10, n - 10), 2 * exp(-10), 1e-9);
+		near(stats_pair_p(n - 10, n - 10, 3, 10), 2 * exp(-10) * (1 + 10 + 50 + 500.0 / 3),
+		        1e-9);
+		/* Counts against their own totals, head's tiny or fractional:
+		 * the same share on both sides is no change. */
+		const double small[] = {1e-9, 0.5, 1, 3, 1000};
+		for (size_t j = 0; j < sizeof(small) / sizeof(small[0]); j++) {
+			for (size_t k = 0; k < sizeof(huge) / sizeof(huge[0]); k++) {
+				double x = huge[k], y = small[j];
+				double same = stats_pair_p(x, x, y, y);
+				if (!(same > 0.5 && same <= 1)) {
+					fail_msg("%.17g of %.17g against %.17g of %.17g: p %.17g",
+					        x, x, y, y, same);
+				}
+				/* Any share: a p, and two of a kind, in [0, 1]. */
+				const double shares[] = {0, 1e-30, 1e-19, 2e-18, 1e-9, 0.5, 1};
+				for (size_t q = 0; q < sizeof(shares) / sizeof(shares[0]); q++) {
+					double x2 = x * shares[q], pr = stats_pair_p(x2, x, y, n);
+					double pl = stats_pair_p(y, n, x2, x);
+					if (!(pr >= 0 && pr <= 1 && pl >= 0 && pl <= 1)) {
+						fail_msg("%.17g of %.17g, %.17g of %.17g: p %.17g, "
+						         "%.17g",
+						        x2, x, y, n, pr, pl);
+					}
+				}
+			}
+		}
+	}
+}
+
 /* Bit for bit, NAN equal to NAN: the fast paths must give the same doubles. */
 static void
 same_double(double got, double want, double a, double A, double b, double B)
@@ -479,6 +541,7 @@ main(void)
 	        cmocka_unit_test(test_welch_without_spread),
 	        cmocka_unit_test(test_binomial_tails),
 	        cmocka_unit_test(test_counts_one_run),
+	        cmocka_unit_test(test_counts_near_2_64),
 	        cmocka_unit_test(test_pair_matches_counts_test),
 	        cmocka_unit_test(test_pair_bound),
 	        cmocka_unit_test(test_tiny_interval_agrees_with_p),
