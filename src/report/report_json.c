@@ -150,10 +150,8 @@ json_verdict(struct buf *b, const struct report *rep, size_t top)
 	buf_adds(b, ",\"verdict\":\"");
 	buf_adds(b, report_verdict_name(rep->verdict));
 	buf_adds(b, "\",\"largest_self_change\":");
-	enum list l;
-	const struct row *r = report_largest_self(s, &l);
-	if (r) {
-		report_json_row(b, s, l, r);
+	if (rep->largest) {
+		report_json_row(b, s, rep->largest_list, rep->largest);
 	} else {
 		buf_adds(b, "null");
 	}
@@ -241,10 +239,9 @@ report_json_summary(struct buf *b, const struct report *r)
 		json_verdict(b, r, top);
 	}
 	report_sections_json(b, r);
-	report_runs_json(b, sum, opt);
+	report_runs_json(b, r);
 	if (sum->differential) {
-		buf_adds(b, report_roots_differ(sum) ? ",\"roots_differ\":true"
-		                                     : ",\"roots_differ\":false");
+		buf_adds(b, r->roots_differ ? ",\"roots_differ\":true" : ",\"roots_differ\":false");
 	}
 	report_match_json(b, t); /* matching across builds */
 	buf_addc(b, '}');
