@@ -166,34 +166,41 @@ entry_evidence(struct buf *b, const struct tree *t, const struct match_entry *e,
 	buf_finish(&hover);
 }
 
+/* open, the matches' headline and close; returns the entries to list. */
+static size_t
+add_headline(struct buf *b, const struct tree *t, const char *open, const char *close)
+{
+	struct buf line;
+	buf_init(&line);
+	match_headline(&line, t);
+	buf_adds(b, open);
+	buf_add(b, line.data, line.len);
+	buf_adds(b, close);
+	buf_finish(&line);
+	return t->match->count < TEXT_ROWS ? t->match->count : TEXT_ROWS;
+}
+
 void
 report_match_md(struct buf *b, const struct tree *t)
 {
 	if (!t->match) {
 		return;
 	}
-	struct buf line;
-	buf_init(&line);
-	match_headline(&line, t);
-	buf_adds(b, "\n_Matched across builds: ");
-	buf_add(b, line.data, line.len);
-	buf_adds(b, "._\n\n| Match | Frame | Evidence | Change | Similarity |\n"
-	            "|:--|:--|:--|--:|--:|\n");
-	size_t n = t->match->count;
-	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+	size_t rows = add_headline(b, t, "\n_Matched across builds: ",
+	        "._\n\n| Match | Frame | Evidence | Change | Similarity "
+	        "|\n|:--|:--|:--|--:|--:|\n");
+	for (size_t i = 0; i < rows; i++) {
 		const struct match_entry *e = &t->match->entries[i];
-		buf_adds(b, "| ");
-		buf_adds(b, match_kind_name((enum match_kind)e->kind));
-		buf_adds(b, " | ");
+		buf_printf(b, "| %s | ", match_kind_name((enum match_kind)e->kind));
 		entry_name(b, t, e, &report_md_style);
 		buf_adds(b, " | ");
 		entry_evidence(b, t, e, &report_md_style);
 		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
 	}
-	if (n > TEXT_ROWS) {
-		buf_printf(b, "\n_And %zu more: every match is in -f json._\n", n - TEXT_ROWS);
+	if (t->match->count > rows) {
+		buf_printf(b, "\n_And %zu more: every match is in -f json._\n",
+		        t->match->count - rows);
 	}
-	buf_finish(&line);
 }
 
 void
@@ -202,25 +209,17 @@ report_match_text(struct buf *b, const struct tree *t)
 	if (!t->match) {
 		return;
 	}
-	struct buf line;
-	buf_init(&line);
-	match_headline(&line, t);
-	buf_adds(b, "Matched across builds: ");
-	buf_add(b, line.data, line.len);
-	buf_adds(b, ".\n");
-	size_t n = t->match->count;
-	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+	size_t rows = add_headline(b, t, "Matched across builds: ", ".\n");
+	for (size_t i = 0; i < rows; i++) {
 		const struct match_entry *e = &t->match->entries[i];
-		buf_adds(b, "  ");
-		buf_adds(b, match_kind_name((enum match_kind)e->kind));
-		buf_adds(b, ": ");
+		buf_printf(b, "  %s: ", match_kind_name((enum match_kind)e->kind));
 		entry_name(b, t, e, &report_text_style);
 		buf_adds(b, " (");
 		entry_evidence(b, t, e, &report_text_style);
 		buf_printf(b, "; change %+.0f, similarity %.2f)\n", e->change, e->similarity);
 	}
-	if (n > TEXT_ROWS) {
-		buf_printf(b, "  and %zu more: every match is in -f json\n", n - TEXT_ROWS);
+	if (t->match->count > rows) {
+		buf_printf(
+		        b, "  and %zu more: every match is in -f json\n", t->match->count - rows);
 	}
-	buf_finish(&line);
 }
