@@ -162,7 +162,7 @@ entry_evidence(struct buf *b, const struct tree *t, const struct match_entry *e,
 	buf_init(&hover);
 	report_match_hover(&hover, t, e->node);
 	/* It quotes frame names: a code span in Markdown, as the names are. */
-	report_add_code(b, st, hover.data ? hover.data : "", hover.len, 400);
+	report_add_code(b, st, hover.data, hover.len, 400);
 	buf_finish(&hover);
 }
 

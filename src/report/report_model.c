@@ -30,7 +30,7 @@ describe_transforms(const struct report_options *opt)
 	buf_init(&shown);
 	transform_describe(opt->transform, &desc);
 	escape_terminal(&shown, desc.data, desc.len, 4096);
-	char *s = xmemdup(shown.data ? shown.data : "", shown.len);
+	char *s = xmemdup(shown.data, shown.len);
 	buf_finish(&shown);
 	buf_finish(&desc);
 	return s;
@@ -40,6 +40,7 @@ static void
 evaluate_gates(struct report *r)
 {
 	r->ngates = report_gates_count(r->opt);
+	size_t top = report_top(r->opt);
 	if (!r->sum.differential || r->ngates == 0) {
 		return;
 	}
@@ -47,6 +48,7 @@ evaluate_gates(struct report *r)
 	for (size_t i = 0; i < r->ngates; i++) {
 		report_gate_eval(&r->sum, r->opt, i, &r->gates[i]);
 		report_gate_reach(&r->sum, r->opt, &r->gates[i]);
+		r->gates[i].listed = r->gates[i].count < top ? r->gates[i].count : top;
 		r->failed += r->gates[i].count > 0;
 	}
 }

@@ -259,6 +259,7 @@ struct gate_eval {
 	size_t examined; /* the functions (and whole profile) the gate looked at */
 	size_t family; /* those its test was corrected over (report_gate.c) */
 	size_t unconfirmed; /* over the limit, but not confirmed by the test */
+	size_t listed; /* offenders the JSON summary lists: --top at most */
 	struct gate_reach reach; /* report_gate_reach fills it */
 };
 
