@@ -426,6 +426,24 @@ report_countname(const struct report_options *opt)
 }
 
 void
+report_note(
+        struct buf *b, const struct report_style *st, enum report_note note, size_t n, size_t of)
+{
+	size_t count = n;
+	for (const char *p = st->notes[note]; *p;) {
+		const char *mark = strstr(p, "%zu");
+		size_t len = mark ? (size_t)(mark - p) : strlen(p);
+		buf_add(b, p, len);
+		p += len;
+		if (mark) {
+			buf_printf(b, "%zu", count);
+			count = of;
+			p += 3;
+		}
+	}
+}
+
+void
 report_add_label(struct buf *b, const struct report_style *st, const char *s)
 {
 	st->inert(b, s, strlen(s), MD_LABEL_CAP);

@@ -731,7 +731,7 @@ section_gate(struct buf *b, size_t start, const struct report *r, const struct g
 		buf_addc(b, '\n');
 	}
 	if (shown < ev->count) {
-		st->note(b, NOTE_AND_MORE, ev->count - shown, 0);
+		report_note(b, st, NOTE_AND_MORE, ev->count - shown, 0);
 	}
 	return b->len - start <= MD_TABLE_BUDGET;
 }
@@ -753,6 +753,6 @@ report_add_gates(struct buf *b, const struct report *r, const struct report_styl
 		}
 	}
 	if (i < n) {
-		st->note(b, NOTE_GATES_NOT_SHOWN, n - i, 0);
+		report_note(b, st, NOTE_GATES_NOT_SHOWN, n - i, 0);
 	}
 }

@@ -302,36 +302,10 @@ md_code(struct buf *b, const char *s, size_t len)
 	escape_md_code(b, s, len);
 }
 
-static void
-md_note(struct buf *b, enum report_note note, size_t n, size_t of)
-{
-	switch (note) {
-	case NOTE_NONE:
-		buf_adds(b, "_None._\n");
-		return;
-	case NOTE_NONE_BEYOND_FLOOR:
-		buf_adds(b, "_None beyond the noise floor._\n");
-		return;
-	case NOTE_NOTHING_STANDS_OUT:
-		buf_adds(b, "Nothing stands out: no change beyond the noise floor.\n");
-		return;
-	case NOTE_SHOWING:
-		buf_printf(b, "\n_Showing %zu of %zu._\n", n, of);
-		return;
-	case NOTE_AND_MORE:
-		buf_printf(b, "  - _and %zu more._\n", n);
-		return;
-	case NOTE_GATES_NOT_SHOWN:
-		buf_printf(b, "\n_%zu more gates not shown._\n", n);
-		return;
-	}
-}
-
 const struct report_style report_md_style = {
         .heading = md_heading,
         .code = md_code,
         .inert = escape_md_inert,
-        .note = md_note,
         .grid = md_grid,
         .strong = "**",
         .emph = "*",
@@ -344,4 +318,14 @@ const struct report_style report_md_style = {
         .reach_close = "._\n",
         .name_cap = MD_NAME_CAP,
         .frame_cap = MD_FRAME_CAP,
+        .notes =
+                {
+                        [NOTE_NONE] = "_None._\n",
+                        [NOTE_NONE_BEYOND_FLOOR] = "_None beyond the noise floor._\n",
+                        [NOTE_NOTHING_STANDS_OUT] =
+                                "Nothing stands out: no change beyond the noise floor.\n",
+                        [NOTE_SHOWING] = "\n_Showing %zu of %zu._\n",
+                        [NOTE_AND_MORE] = "  - _and %zu more._\n",
+                        [NOTE_GATES_NOT_SHOWN] = "\n_%zu more gates not shown._\n",
+                },
 };

@@ -48,6 +48,7 @@ enum report_note {
 	NOTE_SHOWING, /* lines cut by a budget: "shown of all" */
 	NOTE_AND_MORE, /* a gate's offenders past those listed */
 	NOTE_GATES_NOT_SHOWN, /* gates past the section's budget */
+	NOTE_COUNT,
 };
 
 /*
@@ -65,8 +66,6 @@ struct report_style {
 	/* A label or other string from a file or the command line as prose,
 	 * at most cap code points. */
 	void (*inert)(struct buf *b, const char *s, size_t len, size_t cap);
-	/* A note of enum report_note; n and of are its counts when it has any. */
-	void (*note)(struct buf *b, enum report_note note, size_t n, size_t of);
 	/* A table of nrows x ncol cells (row-major) under head, the columns
 	 * whose bit is set in left aligned left; returns the rows written
 	 * (Markdown: within MD_TABLE_BUDGET). */
@@ -80,10 +79,17 @@ struct report_style {
 	const char *paragraph_break; /* before a table after a paragraph */
 	const char *reach_open, *reach_close; /* around a gate's reach line */
 	size_t name_cap, frame_cap; /* code points of a function name, of a path's frame */
+	/* Each note's words; its first "%zu" is written as report_note's n,
+	 * the next as of (no printf: the words are data). */
+	const char *notes[NOTE_COUNT];
 };
 
 extern const struct report_style report_md_style;
 extern const struct report_style report_text_style;
+
+/* A note of st in its words, with its counts n and of when it has any. */
+void report_note(
+        struct buf *b, const struct report_style *st, enum report_note note, size_t n, size_t of);
 
 enum list {
 	LIST_REG_SELF,

@@ -225,7 +225,7 @@ report_add_runs(struct buf *b, const struct report *r, const struct report_style
 	buf_adds(b, st->paragraph_break);
 	size_t shown = st->grid(b, head, c, n, RUNS_COLUMNS, 3u);
 	if (shown < n) {
-		st->note(b, NOTE_SHOWING, shown, n);
+		report_note(b, st, NOTE_SHOWING, shown, n);
 	}
 	for (size_t i = 0; i < n * RUNS_COLUMNS; i++) {
 		buf_finish(&c[i]);

@@ -152,9 +152,9 @@ add_hot_changes(struct buf *b, const struct report *r, const struct report_style
 		}
 	}
 	if (n == 0) {
-		st->note(b, NOTE_NONE_BEYOND_FLOOR, 0, 0);
+		report_note(b, st, NOTE_NONE_BEYOND_FLOOR, 0, 0);
 	} else if (shown < n) {
-		st->note(b, NOTE_SHOWING, shown, n);
+		report_note(b, st, NOTE_SHOWING, shown, n);
 	}
 }
 
@@ -373,7 +373,7 @@ add_investigate(struct buf *b, const struct report *r, const struct report_style
 		buf_addc(b, '\n');
 	}
 	if (sc->ninvestigate == 0) {
-		st->note(b, NOTE_NOTHING_STANDS_OUT, 0, 0);
+		report_note(b, st, NOTE_NOTHING_STANDS_OUT, 0, 0);
 	}
 }
 

@@ -330,7 +330,7 @@ report_add_signals(struct buf *b, const struct report *r, const struct report_st
 	}
 	st->heading(b, "Signals", NULL);
 	if (!report_signals_any(sg)) {
-		st->note(b, NOTE_NONE, 0, 0);
+		report_note(b, st, NOTE_NONE, 0, 0);
 		return;
 	}
 	if (sg->nhot) {

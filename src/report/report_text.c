@@ -238,36 +238,10 @@ text_code(struct buf *b, const char *s, size_t len)
 	buf_add(b, s, len);
 }
 
-static void
-text_note(struct buf *b, enum report_note note, size_t n, size_t of)
-{
-	switch (note) {
-	case NOTE_NONE:
-		buf_adds(b, "  none\n");
-		return;
-	case NOTE_NONE_BEYOND_FLOOR:
-		buf_adds(b, "  none beyond the noise floor\n");
-		return;
-	case NOTE_NOTHING_STANDS_OUT:
-		buf_adds(b, "  Nothing stands out: no change beyond the noise floor.\n");
-		return;
-	case NOTE_SHOWING:
-		buf_printf(b, "  (showing %zu of %zu)\n", n, of);
-		return;
-	case NOTE_AND_MORE:
-		buf_printf(b, "    and %zu more\n", n);
-		return;
-	case NOTE_GATES_NOT_SHOWN:
-		buf_printf(b, "  (%zu more gates not shown)\n", n);
-		return;
-	}
-}
-
 const struct report_style report_text_style = {
         .heading = text_heading,
         .code = text_code,
         .inert = escape_terminal,
-        .note = text_note,
         .grid = text_grid,
         .strong = "",
         .emph = "",
@@ -280,4 +254,14 @@ const struct report_style report_text_style = {
         .reach_close = "\n",
         .name_cap = TEXT_NAME_CAP,
         .frame_cap = TEXT_NAME_CAP / 3,
+        .notes =
+                {
+                        [NOTE_NONE] = "  none\n",
+                        [NOTE_NONE_BEYOND_FLOOR] = "  none beyond the noise floor\n",
+                        [NOTE_NOTHING_STANDS_OUT] =
+                                "  Nothing stands out: no change beyond the noise floor.\n",
+                        [NOTE_SHOWING] = "  (showing %zu of %zu)\n",
+                        [NOTE_AND_MORE] = "    and %zu more\n",
+                        [NOTE_GATES_NOT_SHOWN] = "  (%zu more gates not shown)\n",
+                },
 };
