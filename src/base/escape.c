@@ -323,10 +323,16 @@ add_md_char(struct buf *b, uint32_t cp)
 	}
 }
 
+/* The syntax a name is escaped for: escape_terminal's or escape_md's. */
+enum name_syntax {
+	SYNTAX_TERMINAL,
+	SYNTAX_MARKDOWN,
+};
+
 static void
-add_marker_chars(struct buf *b, uint32_t cp, bool md)
+add_marker_chars(struct buf *b, uint32_t cp, enum name_syntax syntax)
 {
-	if (!md) {
+	if (syntax == SYNTAX_TERMINAL) {
 		escape_add_marker(b, cp);
 		return;
 	}
@@ -335,9 +341,9 @@ add_marker_chars(struct buf *b, uint32_t cp, bool md)
 	buf_adds(b, "&gt;");
 }
 
-/* The cut and replacements of escape_md and escape_terminal; md picks the syntax. */
+/* The cut and replacements of escape_md and escape_terminal, in either syntax. */
 static void
-add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
+add_name(struct buf *b, const char *s, size_t len, size_t cap, enum name_syntax syntax)
 {
 	bool cut = utf8_length(s, len) > cap;
 	size_t shown = 0;
@@ -353,8 +359,8 @@ add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
 		}
 		i += k ? k : 1;
 		if (k != 0 && escape_is_invisible(cp)) {
-			add_marker_chars(b, cp, md);
-		} else if (md) {
+			add_marker_chars(b, cp, syntax);
+		} else if (syntax == SYNTAX_MARKDOWN) {
 			add_md_char(b, cp);
 		} else {
 			utf8_encode(b, cp);
@@ -365,13 +371,13 @@ add_name(struct buf *b, const char *s, size_t len, size_t cap, bool md)
 void
 escape_md(struct buf *b, const char *s, size_t len, size_t cap)
 {
-	add_name(b, s, len, cap, true);
+	add_name(b, s, len, cap, SYNTAX_MARKDOWN);
 }
 
 void
 escape_terminal(struct buf *b, const char *s, size_t len, size_t cap)
 {
-	add_name(b, s, len, cap, false);
+	add_name(b, s, len, cap, SYNTAX_TERMINAL);
 }
 
 /*

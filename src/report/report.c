@@ -289,37 +289,47 @@ add_path(struct buf *b, const struct tree *t, uint32_t id, size_t cap)
 	}
 }
 
-/*
- * The name cell. Markdown gets the name in a code span: there GitHub and
- * GitLab turn no @mention, issue reference or bare URL chosen by the
- * profiled code into a notification or a link.
- */
-static void
-add_row_name(struct buf *b, const struct summary *s, enum list l, const struct row *r, bool md)
+void
+report_add_code(
+        struct buf *b, const struct report_style *st, const char *raw, size_t len, size_t cap)
 {
 	struct buf name;
 	buf_init(&name);
 	buf_add(&name, "", 0);
-	if (l == LIST_PATHS) {
-		add_path(&name, s->t, r->id, md ? MD_FRAME_CAP : TEXT_NAME_CAP / 3);
-	} else {
-		size_t len;
-		const char *raw = intern_name(s->t->names, r->id, &len);
-		escape_terminal(&name, raw, len, md ? MD_NAME_CAP : TEXT_NAME_CAP);
-	}
-	if (md) {
-		escape_md_code(b, name.data, name.len);
-	} else {
-		buf_add(b, name.data, name.len);
-	}
+	escape_terminal(&name, raw, len, cap);
+	st->code(b, name.data, name.len);
 	buf_finish(&name);
 }
 
 void
-report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md)
+report_add_code_name(struct buf *b, const struct report_style *st, const char *raw, size_t len)
 {
-	struct row r = {.id = id};
-	add_row_name(b, s, LIST_PATHS, &r, md);
+	report_add_code(b, st, raw, len, st->name_cap);
+}
+
+void
+report_add_path(struct buf *b, const struct summary *s, const struct report_style *st, uint32_t id)
+{
+	struct buf path;
+	buf_init(&path);
+	buf_add(&path, "", 0);
+	add_path(&path, s->t, id, st->frame_cap);
+	st->code(b, path.data, path.len);
+	buf_finish(&path);
+}
+
+/* The name cell: a function name or a call path, in the style's code span. */
+static void
+add_row_name(struct buf *b, const struct summary *s, const struct report_style *st, enum list l,
+        const struct row *r)
+{
+	if (l == LIST_PATHS) {
+		report_add_path(b, s, st, r->id);
+	} else {
+		size_t len;
+		const char *raw = intern_name(s->t->names, r->id, &len);
+		report_add_code_name(b, st, raw, len);
+	}
 }
 
 /* ---- tables ----------------------------------------------------------- */
@@ -372,13 +382,13 @@ report_summary_name_counts(struct summary *s, const struct report_options *opt)
 
 /* Fills the cells of one row; cell[0] is the name. */
 void
-report_row_cells(
-        const struct summary *s, enum list l, const struct row *r, bool md, struct buf *cell)
+report_row_cells(const struct summary *s, enum list l, const struct row *r,
+        const struct report_style *st, struct buf *cell)
 {
 	for (size_t i = 0; i < NCOL; i++) {
 		buf_reset(&cell[i]);
 	}
-	add_row_name(&cell[0], s, l, r, md);
+	add_row_name(&cell[0], s, st, l, r);
 	if (!s->differential) {
 		report_add_amount(&cell[1], r->head, false);
 		numfmt_report_percent(&cell[2],
@@ -416,17 +426,31 @@ report_countname(const struct report_options *opt)
 }
 
 void
-report_add_label(struct buf *b, const char *s, bool md)
+report_note(
+        struct buf *b, const struct report_style *st, enum report_note note, size_t n, size_t of)
 {
-	if (md) {
-		escape_md_inert(b, s, strlen(s), MD_LABEL_CAP);
-	} else {
-		escape_terminal(b, s, strlen(s), MD_LABEL_CAP);
+	size_t count = n;
+	for (const char *p = st->notes[note]; *p;) {
+		const char *mark = strstr(p, "%zu");
+		size_t len = mark ? (size_t)(mark - p) : strlen(p);
+		buf_add(b, p, len);
+		p += len;
+		if (mark) {
+			buf_printf(b, "%zu", count);
+			count = of;
+			p += 3;
+		}
 	}
 }
 
 void
-report_add_rule(struct buf *b, const struct summary *s, bool md)
+report_add_label(struct buf *b, const struct report_style *st, const char *s)
+{
+	st->inert(b, s, strlen(s), MD_LABEL_CAP);
+}
+
+void
+report_add_rule(struct buf *b, const struct summary *s, const struct report_style *st)
 {
 	if (s->t->run_scaled) {
 		buf_adds(b, "Rule: mean run, base counts multiplied by ");
@@ -443,13 +467,13 @@ report_add_rule(struct buf *b, const struct summary *s, bool md)
 		buf_adds(b, "Rule: absolute counts (no normalisation).");
 	}
 	/* A terminal gets one sentence a line; Markdown joins them anyway. */
-	buf_adds(b, md ? " *Change %* is relative to the function's base; *Points (pp)* are "
-	                 "percentage points of the larger total ("
-	               : "\nChange % is relative to the function's base; Points (pp) are "
-	                 "percentage points of the larger total (");
+	buf_adds(b, st->sentence_break);
+	buf_printf(b, "%sChange %%%s is relative to the function's base; %sPoints (pp)%s are ",
+	        st->emph, st->emph, st->emph, st->emph);
+	buf_adds(b, "percentage points of the larger total (");
 	report_add_amount(b, s->larger, false);
 	buf_adds(b, ").");
-	buf_adds(b, md ? " " : "\n");
+	buf_adds(b, st->sentence_break);
 	buf_adds(b, "Functions are summed over all call sites; a function's total counts "
 	            "each sample once under recursion.\n");
 }

@@ -368,7 +368,7 @@ add_limit(struct buf *b, double v)
 }
 
 void
-report_gate_title(struct buf *b, const struct gate_eval *ev, bool md)
+report_gate_title(struct buf *b, const struct gate_eval *ev, const struct report_style *st)
 {
 	static const char *const names[] = {
 	        [GATE_REGRESSION] = "--fail-on-regression ",
@@ -385,11 +385,7 @@ report_gate_title(struct buf *b, const struct gate_eval *ev, bool md)
 	}
 	numfmt_report_number(&t, ev->limit, 6, true, false);
 	buf_adds(&t, ev->kind == GATE_PATTERN ? "%" : "");
-	if (md) {
-		escape_md_code(b, t.data, t.len);
-	} else {
-		buf_add(b, t.data, t.len);
-	}
+	st->code(b, t.data, t.len);
 	buf_finish(&t);
 }
 
@@ -420,14 +416,14 @@ close_line(struct buf *b, const struct gate_eval *ev, bool named)
 {
 	if (named) {
 		buf_adds(b, ", ");
-		report_gate_title(b, ev, false);
+		report_gate_title(b, ev, &report_text_style);
 	}
 	buf_addc(b, ')');
 }
 
 void
 report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval *ev,
-        const struct offender *o, bool md, bool named)
+        const struct offender *o, const struct report_style *st, bool named)
 {
 	buf_adds(b, "regression: ");
 	if (ev->kind == GATE_NEW) {
@@ -438,11 +434,7 @@ report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval 
 	} else {
 		size_t len;
 		const char *name = intern_name(s->t->names, o->id, &len);
-		if (md) {
-			report_add_code_name(b, name, len, true);
-		} else {
-			escape_terminal(b, name, len, MD_NAME_CAP);
-		}
+		report_add_code(b, st, name, len, MD_NAME_CAP);
 	}
 	switch (ev->kind) {
 	case GATE_REGRESSION:
@@ -493,7 +485,7 @@ gate_lines(struct buf *why, const struct summary *s, const struct gate_eval *ev)
 			over++;
 			continue;
 		}
-		report_gate_line(why, s, ev, o, false, true);
+		report_gate_line(why, s, ev, o, &report_text_style, true);
 		buf_addc(why, '\n');
 	}
 	if (over > 0) {
@@ -570,19 +562,6 @@ report_gates_check(const struct tree *t, const struct report_options *opt, struc
 	return ok;
 }
 
-/* " (2 more over the limit, not confirmed: noise at p < 0.05)" */
-static void
-add_unconfirmed(struct buf *b, const struct summary *s, const struct gate_eval *ev)
-{
-	if (ev->unconfirmed == 0 || !s->t->runs) {
-		return;
-	}
-	buf_printf(b, "; %zu%s over the limit but not confirmed at p < ", ev->unconfirmed,
-	        ev->count ? " more" : "");
-	buf_add_double(b, runs_alpha(s->t->runs), 4);
-	buf_printf(b, " (%zu tested)", ev->family);
-}
-
 /* The heaviest member (by its gated base count) of the gate's family. */
 static uint32_t
 heaviest_member(
@@ -610,7 +589,7 @@ heaviest_member(
  * alone, where the heaviest member's gives the most hopeful figure.
  */
 static void
-add_min_share_reach(struct buf *b, const struct runs *r, const struct report_options *opt,
+min_share_reach(struct gate_reach *rc, const struct runs *r, const struct report_options *opt,
         const struct gate_eval *ev, const struct stats_counts *c, double alpha)
 {
 	if (ev->kind != GATE_FUNCTION || !runs_single(r) || !(opt->gate_min_share > 0)) {
@@ -621,11 +600,9 @@ add_min_share_reach(struct buf *b, const struct runs *r, const struct report_opt
 	if (!isfinite(margin)) {
 		return;
 	}
-	buf_adds(b, "; a function at the minimum share (");
-	numfmt_report_percent(b, opt->gate_min_share * 100, false);
-	buf_adds(b, ") once it grows by about +");
-	numfmt_report_number(b, ((1 + ev->limit / 100) * margin - 1) * 100, 0, false, false);
-	buf_addc(b, '%');
+	rc->min_shown = true;
+	rc->min_share = opt->gate_min_share * 100;
+	rc->min_grows = ((1 + ev->limit / 100) * margin - 1) * 100;
 }
 
 /*
@@ -635,11 +612,12 @@ add_min_share_reach(struct buf *b, const struct runs *r, const struct report_opt
  * on (the limit and the margin), and the samples or runs that would
  * bring the margin down to the limit.
  */
-static void
-add_gate_reach(struct buf *b, const struct summary *s, const struct report_options *opt,
-        const struct gate_eval *ev, bool md)
+void
+report_gate_reach(const struct summary *s, const struct report_options *opt, struct gate_eval *ev)
 {
 	const struct runs *r = s->t->runs;
+	struct gate_reach *rc = &ev->reach;
+	*rc = (struct gate_reach){0};
 	if (!r || ev->kind == GATE_NEW || ev->examined == 0) {
 		return;
 	}
@@ -660,87 +638,121 @@ add_gate_reach(struct buf *b, const struct summary *s, const struct report_optio
 		return;
 	}
 	double limit = 1 + ev->limit / 100;
-	buf_adds(b, md ? "  - _Reach: " : "    reach: ");
-	if (whole) {
+	rc->shown = true;
+	rc->id = id;
+	rc->share = whole ? 0 : report_tested_share(c);
+	rc->grows = (limit * margin - 1) * 100;
+	rc->margin = (margin - 1) * 100;
+	rc->more = margin > limit && ev->limit > 0;
+	rc->single = runs_single(r);
+	if (rc->more) {
+		double k =
+		        stats_samples_factor(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER, limit);
+		rc->factor = k;
+		rc->runs = ceil(k * (double)runs_count(r, SIDE_BASE));
+	}
+	min_share_reach(rc, r, opt, ev, c, alpha);
+}
+
+/* " (2 more over the limit, not confirmed: noise at p < 0.05)" */
+static void
+add_unconfirmed(struct buf *b, const struct report *r, const struct gate_eval *ev)
+{
+	if (ev->unconfirmed == 0 || !r->tested) {
+		return;
+	}
+	buf_printf(b, "; %zu%s over the limit but not confirmed at p < ", ev->unconfirmed,
+	        ev->count ? " more" : "");
+	buf_add_double(b, r->alpha, 4);
+	buf_printf(b, " (%zu tested)", ev->family);
+}
+
+static void
+add_gate_reach(struct buf *b, const struct summary *s, const struct gate_eval *ev,
+        const struct report_style *st)
+{
+	const struct gate_reach *rc = &ev->reach;
+	if (!rc->shown) {
+		return;
+	}
+	buf_adds(b, st->subitem);
+	buf_adds(b, st->reach_open);
+	if (rc->id == GATE_WHOLE) {
 		buf_adds(b, "the whole profile");
 	} else {
-		report_add_share_name(b, s, id, c, md);
+		report_add_share_name(b, s, st, rc->id, rc->share);
 		buf_adds(b, " of the samples)");
 	}
 	buf_adds(b, " trips it 4 times in 5 once it grows by about +");
-	numfmt_report_number(b, (limit * margin - 1) * 100, 0, false, false);
+	numfmt_report_number(b, rc->grows, 0, false, false);
 	buf_adds(b, "%: the limit and a noise margin of ");
-	numfmt_report_number(b, (margin - 1) * 100, 0, false, false);
+	numfmt_report_number(b, rc->margin, 0, false, false);
 	buf_addc(b, '%');
-	if (margin > limit && ev->limit > 0) {
-		double k =
-		        stats_samples_factor(c->a, c->A, c->B, c->phi, alpha, REPORT_POWER, limit);
-		if (runs_single(r)) {
-			buf_adds(b, "; about ");
-			numfmt_report_number(b, k, 1, true, false);
-			buf_adds(b, " times the samples would bring the margin down to the limit");
-		} else {
-			buf_printf(b,
-			        "; about %.0f runs a side would bring the margin down to the limit",
-			        ceil(k * (double)runs_count(r, SIDE_BASE)));
-		}
+	if (rc->more && rc->single) {
+		buf_adds(b, "; about ");
+		numfmt_report_number(b, rc->factor, 1, true, false);
+		buf_adds(b, " times the samples would bring the margin down to the limit");
+	} else if (rc->more) {
+		buf_printf(b, "; about %.0f runs a side would bring the margin down to the limit",
+		        rc->runs);
 	}
-	add_min_share_reach(b, r, opt, ev, c, alpha);
-	buf_adds(b, md ? "._\n" : "\n");
+	if (rc->min_shown) {
+		buf_adds(b, "; a function at the minimum share (");
+		numfmt_report_percent(b, rc->min_share, false);
+		buf_adds(b, ") once it grows by about +");
+		numfmt_report_number(b, rc->min_grows, 0, false, false);
+		buf_addc(b, '%');
+	}
+	buf_adds(b, st->reach_close);
 }
 
 /* One gate's status and offenders; false once the section is over budget. */
 static bool
-section_gate(struct buf *b, size_t start, const struct summary *s, const struct report_options *opt,
-        const struct gate_eval *ev, bool md)
+section_gate(struct buf *b, size_t start, const struct report *r, const struct gate_eval *ev,
+        const struct report_style *st)
 {
-	buf_adds(b, md ? "- " : "  ");
-	report_gate_title(b, ev, md);
+	buf_adds(b, st->item);
+	report_gate_title(b, ev, st);
 	if (ev->count == 0) {
 		buf_adds(b, ": passed");
 	} else {
-		buf_printf(b, md ? ": **failed** (%zu)" : ": failed (%zu)", ev->count);
+		buf_printf(b, ": %sfailed%s (%zu)", st->strong, st->strong, ev->count);
 	}
-	add_unconfirmed(b, s, ev);
+	add_unconfirmed(b, r, ev);
 	buf_addc(b, '\n');
-	add_gate_reach(b, s, opt, ev, md);
+	add_gate_reach(b, &r->sum, ev, st);
 	size_t shown = 0;
 	for (; shown < ev->count && shown < GATE_MAX_LINES; shown++) {
 		if (b->len - start > MD_TABLE_BUDGET) {
 			break;
 		}
-		buf_adds(b, md ? "  - " : "    ");
-		report_gate_line(b, s, ev, &ev->o[shown], md, false);
+		buf_adds(b, st->subitem);
+		report_gate_line(b, &r->sum, ev, &ev->o[shown], st, false);
 		buf_addc(b, '\n');
 	}
 	if (shown < ev->count) {
-		buf_printf(
-		        b, md ? "  - _and %zu more._\n" : "    and %zu more\n", ev->count - shown);
+		report_note(b, st, NOTE_AND_MORE, ev->count - shown, 0);
 	}
 	return b->len - start <= MD_TABLE_BUDGET;
 }
 
 /* The gates section of the Markdown and text reports, when gates were given. */
 void
-report_add_gates(struct buf *b, const struct report *r, bool md)
+report_add_gates(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	const struct summary *s = &r->sum;
-	const struct report_options *opt = r->opt;
 	size_t n = r->ngates;
-	if (n == 0 || !s->differential) {
+	if (n == 0 || !r->sum.differential) {
 		return;
 	}
-	buf_adds(b, md ? "\n#### Gates\n\n" : "\nGates\n");
+	st->heading(b, "Gates", NULL);
 	size_t start = b->len, i = 0;
 	for (; i < n; i++) {
-		if (!section_gate(b, start, s, opt, &r->gates[i], md)) {
+		if (!section_gate(b, start, r, &r->gates[i], st)) {
 			i++;
 			break;
 		}
 	}
 	if (i < n) {
-		buf_printf(b,
-		        md ? "\n_%zu more gates not shown._\n" : "  (%zu more gates not shown)\n",
-		        n - i);
+		report_note(b, st, NOTE_GATES_NOT_SHOWN, n - i, 0);
 	}
 }

@@ -82,10 +82,11 @@ report_json_row(struct buf *b, const struct summary *s, enum list l, const struc
 }
 
 static void
-json_list(struct buf *b, const struct summary *s, enum list l, size_t top)
+json_list(struct buf *b, const struct report *r, enum list l)
 {
+	const struct summary *s = &r->sum;
 	buf_addc(b, '[');
-	for (size_t i = 0; i < s->count[l] && i < top; i++) {
+	for (size_t i = 0; i < r->shown[l]; i++) {
 		if (i > 0) {
 			buf_addc(b, ',');
 		}
@@ -110,7 +111,7 @@ json_offender(struct buf *b, const struct summary *s, const struct offender *o)
 }
 
 static void
-json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, size_t top)
+json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev)
 {
 	static const char *const kinds[] = {
 	        [GATE_REGRESSION] = "fail-on-regression",
@@ -131,7 +132,7 @@ json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, si
 	buf_adds(b, ",\"failed\":");
 	buf_adds(b, ev->count ? "true" : "false");
 	buf_printf(b, ",\"offender_count\":%zu,\"offenders\":[", ev->count);
-	for (size_t i = 0; i < ev->count && i < top; i++) {
+	for (size_t i = 0; i < ev->listed; i++) {
 		if (i > 0) {
 			buf_addc(b, ',');
 		}
@@ -144,16 +145,14 @@ json_gate(struct buf *b, const struct summary *s, const struct gate_eval *ev, si
 
 /* The verdict, the largest self change and every gate's result. */
 static void
-json_verdict(struct buf *b, const struct report *rep, size_t top)
+json_verdict(struct buf *b, const struct report *rep)
 {
 	const struct summary *s = &rep->sum;
 	buf_adds(b, ",\"verdict\":\"");
 	buf_adds(b, report_verdict_name(rep->verdict));
 	buf_adds(b, "\",\"largest_self_change\":");
-	enum list l;
-	const struct row *r = report_largest_self(s, &l);
-	if (r) {
-		report_json_row(b, s, l, r);
+	if (rep->largest) {
+		report_json_row(b, s, rep->largest_list, rep->largest);
 	} else {
 		buf_adds(b, "null");
 	}
@@ -162,7 +161,7 @@ json_verdict(struct buf *b, const struct report *rep, size_t top)
 		if (i > 0) {
 			buf_addc(b, ',');
 		}
-		json_gate(b, s, &rep->gates[i], top);
+		json_gate(b, s, &rep->gates[i]);
 	}
 	buf_addc(b, ']');
 }
@@ -203,7 +202,6 @@ report_json_summary(struct buf *b, const struct report *r)
 	const struct summary *sum = &r->sum;
 	const struct report_options *opt = r->opt;
 	const struct tree *t = sum->t;
-	size_t top = report_top(opt);
 	buf_adds(b, "\"summary\":{\"schema_version\":" REPORT_SCHEMA_VERSION ",\"base_total\":");
 	json_amount(b, sum->base_total);
 	buf_adds(b, ",\"head_total\":");
@@ -223,28 +221,27 @@ report_json_summary(struct buf *b, const struct report *r)
 	buf_adds(b, ",\"points_of\":\"larger_total\",\"larger_total\":");
 	json_amount(b, sum->larger);
 	buf_adds(b, ",\"regressions\":{\"self\":");
-	json_list(b, sum, LIST_REG_SELF, top);
+	json_list(b, r, LIST_REG_SELF);
 	buf_adds(b, ",\"total\":");
-	json_list(b, sum, LIST_REG_TOTAL, top);
+	json_list(b, r, LIST_REG_TOTAL);
 	buf_adds(b, "},\"improvements\":{\"self\":");
-	json_list(b, sum, LIST_IMP_SELF, top);
+	json_list(b, r, LIST_IMP_SELF);
 	buf_adds(b, ",\"total\":");
-	json_list(b, sum, LIST_IMP_TOTAL, top);
+	json_list(b, r, LIST_IMP_TOTAL);
 	buf_adds(b, "},\"new\":");
-	json_list(b, sum, LIST_NEW, top);
+	json_list(b, r, LIST_NEW);
 	buf_adds(b, ",\"removed\":");
-	json_list(b, sum, LIST_REMOVED, top);
+	json_list(b, r, LIST_REMOVED);
 	buf_adds(b, ",\"paths\":");
-	json_list(b, sum, LIST_PATHS, top);
+	json_list(b, r, LIST_PATHS);
 	json_transforms(b, opt);
 	if (sum->differential) {
-		json_verdict(b, r, top);
+		json_verdict(b, r);
 	}
 	report_sections_json(b, r);
-	report_runs_json(b, sum, opt);
+	report_runs_json(b, r);
 	if (sum->differential) {
-		buf_adds(b, report_roots_differ(sum) ? ",\"roots_differ\":true"
-		                                     : ",\"roots_differ\":false");
+		buf_adds(b, r->roots_differ ? ",\"roots_differ\":true" : ",\"roots_differ\":false");
 	}
 	report_match_json(b, t); /* matching across builds */
 	buf_addc(b, '}');

@@ -143,57 +143,83 @@ report_match_hover(struct buf *b, const struct tree *t, uint32_t node)
 /* Rows of the reports' table: the JSON has every match. */
 #define TEXT_ROWS 20
 
-/* One Markdown row (or text line) of an entry. */
+/* An entry's frame name in style st. */
 static void
-text_entry(struct buf *b, const struct tree *t, const struct match_entry *e, bool md)
+entry_name(struct buf *b, const struct tree *t, const struct match_entry *e,
+        const struct report_style *st)
 {
 	size_t len;
 	const char *name = tree_node_name(t, &t->nodes[e->node], &len);
+	report_add_code_name(b, st, name, len);
+}
+
+/* An entry's evidence (its hover line) in style st. */
+static void
+entry_evidence(struct buf *b, const struct tree *t, const struct match_entry *e,
+        const struct report_style *st)
+{
 	struct buf hover;
 	buf_init(&hover);
 	report_match_hover(&hover, t, e->node);
-	buf_adds(b, md ? "| " : "  ");
-	buf_adds(b, match_kind_name((enum match_kind)e->kind));
-	buf_adds(b, md ? " | " : ": ");
-	report_add_code_name(b, name, len, md);
-	buf_adds(b, md ? " | " : " (");
-	if (md) {
-		/* It quotes frame names: a code span, as the names are. */
-		report_add_md_code(b, hover.data, hover.len, 400);
-	} else {
-		escape_terminal(b, hover.data, hover.len, 400);
-	}
-	if (md) {
-		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
-	} else {
-		buf_printf(b, "; change %+.0f, similarity %.2f)\n", e->change, e->similarity);
-	}
+	/* It quotes frame names: a code span in Markdown, as the names are. */
+	report_add_code(b, st, hover.data, hover.len, 400);
 	buf_finish(&hover);
 }
 
+/* open, the matches' headline and close; returns the entries to list. */
+static size_t
+add_headline(struct buf *b, const struct tree *t, const char *open, const char *close)
+{
+	struct buf line;
+	buf_init(&line);
+	match_headline(&line, t);
+	buf_adds(b, open);
+	buf_add(b, line.data, line.len);
+	buf_adds(b, close);
+	buf_finish(&line);
+	return t->match->count < TEXT_ROWS ? t->match->count : TEXT_ROWS;
+}
+
 void
-report_match_text(struct buf *b, const struct tree *t, bool md)
+report_match_md(struct buf *b, const struct tree *t)
 {
 	if (!t->match) {
 		return;
 	}
-	struct buf line;
-	buf_init(&line);
-	match_headline(&line, t);
-	buf_adds(b, md ? "\n_Matched across builds: " : "Matched across builds: ");
-	buf_add(b, line.data, line.len);
-	buf_adds(b, md ? "._\n\n| Match | Frame | Evidence | Change | Similarity "
-	                 "|\n|:--|:--|:--|--:|--:|\n"
-	               : ".\n");
-	size_t n = t->match->count;
-	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-		text_entry(b, t, &t->match->entries[i], md);
+	size_t rows = add_headline(b, t, "\n_Matched across builds: ",
+	        "._\n\n| Match | Frame | Evidence | Change | Similarity "
+	        "|\n|:--|:--|:--|--:|--:|\n");
+	for (size_t i = 0; i < rows; i++) {
+		const struct match_entry *e = &t->match->entries[i];
+		buf_printf(b, "| %s | ", match_kind_name((enum match_kind)e->kind));
+		entry_name(b, t, e, &report_md_style);
+		buf_adds(b, " | ");
+		entry_evidence(b, t, e, &report_md_style);
+		buf_printf(b, " | %+.0f | %.2f |\n", e->change, e->similarity);
 	}
-	if (n > TEXT_ROWS) {
-		buf_printf(b,
-		        md ? "\n_And %zu more: every match is in -f json._\n"
-		           : "  and %zu more: every match is in -f json\n",
-		        n - TEXT_ROWS);
+	if (t->match->count > rows) {
+		buf_printf(b, "\n_And %zu more: every match is in -f json._\n",
+		        t->match->count - rows);
 	}
-	buf_finish(&line);
+}
+
+void
+report_match_text(struct buf *b, const struct tree *t)
+{
+	if (!t->match) {
+		return;
+	}
+	size_t rows = add_headline(b, t, "Matched across builds: ", ".\n");
+	for (size_t i = 0; i < rows; i++) {
+		const struct match_entry *e = &t->match->entries[i];
+		buf_printf(b, "  %s: ", match_kind_name((enum match_kind)e->kind));
+		entry_name(b, t, e, &report_text_style);
+		buf_adds(b, " (");
+		entry_evidence(b, t, e, &report_text_style);
+		buf_printf(b, "; change %+.0f, similarity %.2f)\n", e->change, e->similarity);
+	}
+	if (t->match->count > rows) {
+		buf_printf(
+		        b, "  and %zu more: every match is in -f json\n", t->match->count - rows);
+	}
 }

@@ -15,8 +15,10 @@
 void report_match_json_node(struct buf *b, const struct tree *t, const struct tree_node *n);
 /* The summary's ",\"matches\":{...}" member: the counts and every match with its evidence. */
 void report_match_json(struct buf *b, const struct tree *t);
-/* The reports' lines and, in Markdown, the table of matches. */
-void report_match_text(struct buf *b, const struct tree *t, bool md);
+/* The Markdown report's line and table of matches. */
+void report_match_md(struct buf *b, const struct tree *t);
+/* The text report's lines of matches. */
+void report_match_text(struct buf *b, const struct tree *t);
 /* A frame's hover line ("renamed from A", "moved from a;b"), empty for none. */
 void report_match_hover(struct buf *b, const struct tree *t, uint32_t node);
 

@@ -1,3 +1,8 @@
+/*
+ * report_md: the Markdown report, sized for a pull-request comment, and
+ * report_md_style, the primitives the sections it shares with the text
+ * report write Markdown with.
+ */
 #include "report.h"
 
 #include <string.h>
@@ -6,7 +11,6 @@
 #include "numfmt.h"
 #include "report_match.h"
 #include "report_private.h"
-#include "transform.h"
 
 static void
 md_cells(struct buf *b, const char *const *cells, size_t n)
@@ -19,13 +23,22 @@ md_cells(struct buf *b, const char *const *cells, size_t n)
 	buf_adds(b, "|\n");
 }
 
-size_t
-report_md_grid(struct buf *b, const char *const *head, const char *align, const struct buf *cells,
-        size_t nrows, size_t ncol)
+/* The alignment row: ":--" for a column aligned left, "--:" for one aligned right. */
+static void
+md_align(struct buf *b, size_t ncol, unsigned left)
+{
+	for (size_t i = 0; i < ncol; i++) {
+		buf_adds(b, (left >> i) & 1u ? "|:--" : "|--:");
+	}
+	buf_adds(b, "|\n");
+}
+
+static size_t
+md_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows, size_t ncol,
+        unsigned left)
 {
 	md_cells(b, head, ncol);
-	buf_adds(b, align);
-	buf_addc(b, '\n');
+	md_align(b, ncol, left);
 	size_t start = b->len, r = 0;
 	for (; r < nrows; r++) {
 		const char *c[GRID_MAX_COLUMNS];
@@ -43,8 +56,9 @@ report_md_grid(struct buf *b, const char *const *head, const char *align, const 
 }
 
 static void
-md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct buf *cell)
+md_table(struct buf *b, const struct report *rep, enum list l, struct buf *cell)
 {
+	const struct summary *s = &rep->sum;
 	const char *h[NCOL];
 	size_t ncol = report_columns(s);
 	report_header_cells(s, l, h);
@@ -54,16 +68,12 @@ md_table(struct buf *b, const struct summary *s, enum list l, size_t top, struct
 		return;
 	}
 	md_cells(b, h, ncol);
-	buf_adds(b, "|:--");
-	for (size_t i = 1; i < ncol; i++) {
-		buf_adds(b, "|--:");
-	}
-	buf_adds(b, "|\n");
+	md_align(b, ncol, 1u);
 	struct buf row;
 	buf_init(&row);
 	size_t used = 0, shown = 0;
-	for (; shown < s->count[l] && shown < top; shown++) {
-		report_row_cells(s, l, &s->rows[l][shown], true, cell);
+	for (; shown < rep->shown[l]; shown++) {
+		report_row_cells(s, l, &s->rows[l][shown], &report_md_style, cell);
 		const char *c[NCOL];
 		for (size_t i = 0; i < ncol; i++) {
 			c[i] = cell[i].data;
@@ -161,6 +171,12 @@ md_image(struct buf *b, const struct report_options *opt)
 }
 
 static void
+md_label(struct buf *b, const char *s)
+{
+	report_add_label(b, &report_md_style, s);
+}
+
+static void
 md_headline(struct buf *b, const struct summary *s, const struct report_options *opt)
 {
 	if (opt && (opt->image_url || opt->image_url_dark)) {
@@ -168,16 +184,16 @@ md_headline(struct buf *b, const struct summary *s, const struct report_options 
 	}
 	buf_adds(b, "### difffold: ");
 	if (s->differential) {
-		report_add_label(b, report_label(opt, SIDE_BASE), true);
+		md_label(b, report_label(opt, SIDE_BASE));
 		buf_adds(b, " \u2192 ");
 	}
-	report_add_label(b, report_label(opt, SIDE_HEAD), true);
+	md_label(b, report_label(opt, SIDE_HEAD));
 	buf_adds(b, "\n\n");
 	if (!s->differential) {
 		buf_adds(b, "**");
 		report_add_amount(b, s->head_total, false);
 		buf_adds(b, "** ");
-		report_add_label(b, report_countname(opt), true);
+		md_label(b, report_countname(opt));
 		buf_adds(b, " in one profile.\n");
 		return;
 	}
@@ -192,7 +208,7 @@ md_headline(struct buf *b, const struct summary *s, const struct report_options 
 	buf_adds(b, " \u2192 ");
 	report_add_amount(b, s->head_total, false);
 	buf_addc(b, ' ');
-	report_add_label(b, report_countname(opt), true);
+	md_label(b, report_countname(opt));
 	buf_adds(b, " (");
 	report_add_amount(b, s->change, true);
 	buf_adds(b, ").\n\n");
@@ -213,35 +229,15 @@ report_md_fit(struct buf *b)
 	buf_adds(b, note);
 }
 
-void
-report_add_transforms(struct buf *b, const struct report_options *opt, bool md)
+/* The transforms in a fenced block, where nothing is markup. */
+static void
+md_transforms(struct buf *b, const char *transforms)
 {
-	if (!transform_active(opt->transform)) {
-		return;
-	}
-	struct buf desc;
-	buf_init(&desc);
-	transform_describe(opt->transform, &desc);
-	/*
-	 * The patterns are the user's, but a report may travel: escaped, and in
-	 * Markdown a fenced block, where nothing is markup and '|' needs no
-	 * escape (a code span would show a table's "\|"). The one line starts
-	 * with "--", so it never closes the fence.
-	 */
-	struct buf shown;
-	buf_init(&shown);
-	escape_terminal(&shown, desc.data, desc.len, 4096);
-	if (md) {
+	if (transforms) {
 		buf_adds(b, "\n_Transforms:_\n\n```\n");
-		buf_add(b, shown.data, shown.len);
-		buf_adds(b, "\n```");
-	} else {
-		buf_adds(b, "Transforms: ");
-		buf_add(b, shown.data, shown.len);
+		buf_adds(b, transforms);
+		buf_adds(b, "\n```\n");
 	}
-	buf_addc(b, '\n');
-	buf_finish(&shown);
-	buf_finish(&desc);
 }
 
 void
@@ -255,13 +251,13 @@ report_write_md(struct out *o, const struct report *r)
 		buf_init(&cell[i]);
 	}
 	if (s->differential) {
-		report_add_roots_warning(&b, s, true);
-		report_add_verdict(&b, r, true);
+		report_add_roots_warning(&b, r, &report_md_style);
+		report_add_verdict(&b, r, &report_md_style);
 		buf_addc(&b, '\n');
 	}
 	md_headline(&b, s, opt);
 	if (s->differential) {
-		report_add_rule(&b, s, true);
+		report_add_rule(&b, s, &report_md_style);
 	}
 	if (opt->input_note) {
 		/* It quotes the input (a pprof sample type, a perf event): inert. */
@@ -269,16 +265,16 @@ report_write_md(struct out *o, const struct report *r)
 		escape_md_inert(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
 		buf_adds(&b, "._\n");
 	}
-	report_add_transforms(&b, opt, true);
-	report_match_text(&b, s->t, true); /* matching across builds */
-	report_add_opening(&b, r, true);
+	md_transforms(&b, r->transforms);
+	report_match_md(&b, s->t); /* matching across builds */
+	report_add_opening(&b, r, &report_md_style);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];
 		if (report_title(s, l)) {
-			md_table(&b, s, l, report_top(opt), cell);
+			md_table(&b, r, l, cell);
 		}
 	}
-	report_add_closing(&b, r, true);
+	report_add_closing(&b, r, &report_md_style);
 	report_md_fit(&b);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
@@ -287,3 +283,49 @@ report_write_md(struct out *o, const struct report *r)
 	}
 	buf_finish(&b);
 }
+
+/* ---- the style ----------------------------------------------------------- */
+
+static void
+md_heading(struct buf *b, const char *title, const char *detail)
+{
+	(void)detail; /* a Markdown heading stays short */
+	buf_printf(b, "\n#### %s\n\n", title);
+}
+
+/* Function and frame names in code spans: there GitHub and GitLab turn no
+ * @mention, issue reference or bare URL chosen by the profiled code into a
+ * notification or a link. */
+static void
+md_code(struct buf *b, const char *s, size_t len)
+{
+	escape_md_code(b, s, len);
+}
+
+const struct report_style report_md_style = {
+        .heading = md_heading,
+        .code = md_code,
+        .inert = escape_md_inert,
+        .grid = md_grid,
+        .strong = "**",
+        .emph = "*",
+        .item = "- ",
+        .subitem = "  - ",
+        .bullet = "- ",
+        .sentence_break = " ",
+        .paragraph_break = "\n",
+        .reach_open = "_Reach: ",
+        .reach_close = "._\n",
+        .name_cap = MD_NAME_CAP,
+        .frame_cap = MD_FRAME_CAP,
+        .notes =
+                {
+                        [NOTE_NONE] = "_None._\n",
+                        [NOTE_NONE_BEYOND_FLOOR] = "_None beyond the noise floor._\n",
+                        [NOTE_NOTHING_STANDS_OUT] =
+                                "Nothing stands out: no change beyond the noise floor.\n",
+                        [NOTE_SHOWING] = "\n_Showing %zu of %zu._\n",
+                        [NOTE_AND_MORE] = "  - _and %zu more._\n",
+                        [NOTE_GATES_NOT_SHOWN] = "\n_%zu more gates not shown._\n",
+                },
+};

@@ -2,8 +2,10 @@
  * report_private: what the parts of the report module share. report.c
  * builds the summary (functions summed over call sites, sorted lists) and
  * formats its cells; report_model.c computes struct report once from it
- * (signals, gates, verdict); report_md.c, report_text.c and report_json.c
- * write that report, with the sections the first two share. Not for use
+ * (every figure, row and line each format says); report_md.c,
+ * report_text.c and report_json.c write that report. The sections Markdown
+ * and text share are written once, through a struct report_style: the
+ * format's primitives, never a test of which format it is. Not for use
  * outside src/report*.c.
  */
 #ifndef DIFFFOLD_REPORT_PRIVATE_H
@@ -16,6 +18,7 @@
 #include "buf.h"
 #include "count.h"
 #include "report_options.h"
+#include "stats.h"
 #include "tree.h"
 
 /*
@@ -34,6 +37,59 @@
 #define NCOL 6
 
 struct report;
+
+/* ---- how a format writes (report_md.c, report_text.c) ------------------ */
+
+/* The notes whose words differ between Markdown and text. */
+enum report_note {
+	NOTE_NONE, /* an empty section */
+	NOTE_NONE_BEYOND_FLOOR, /* hot-path changes: nothing beyond the noise floor */
+	NOTE_NOTHING_STANDS_OUT, /* what to investigate: nothing */
+	NOTE_SHOWING, /* lines cut by a budget: "shown of all" */
+	NOTE_AND_MORE, /* a gate's offenders past those listed */
+	NOTE_GATES_NOT_SHOWN, /* gates past the section's budget */
+	NOTE_COUNT,
+};
+
+/*
+ * A format, as cmark's renderers are: the sections Markdown and text share
+ * (report_sections.c, report_signals.c, report_runs.c, report_verdict.c,
+ * report_gate.c) are written once with these, and which format it is is
+ * never asked. Text from a file goes through `code` (already
+ * terminal-safe: a code span in Markdown) or `inert` (prose).
+ */
+struct report_style {
+	/* A section heading; detail: words only a terminal heading adds. */
+	void (*heading)(struct buf *b, const char *title, const char *detail);
+	/* Terminal-safe text (escape_terminal) as a code span, or as it is. */
+	void (*code)(struct buf *b, const char *s, size_t len);
+	/* A label or other string from a file or the command line as prose,
+	 * at most cap code points. */
+	void (*inert)(struct buf *b, const char *s, size_t len, size_t cap);
+	/* A table of nrows x ncol cells (row-major) under head, the columns
+	 * whose bit is set in left aligned left; returns the rows written
+	 * (Markdown: within MD_TABLE_BUDGET). */
+	size_t (*grid)(struct buf *b, const char *const *head, const struct buf *cells,
+	        size_t nrows, size_t ncol, unsigned left);
+	const char *strong; /* around strong words: "**", or nothing */
+	const char *emph; /* around emphasised words: "*", or nothing */
+	const char *item, *subitem; /* a line of a list, and of a list in it */
+	const char *bullet; /* a line of a list of sentences */
+	const char *sentence_break; /* between sentences of one paragraph */
+	const char *paragraph_break; /* before a table after a paragraph */
+	const char *reach_open, *reach_close; /* around a gate's reach line */
+	size_t name_cap, frame_cap; /* code points of a function name, of a path's frame */
+	/* Each note's words; its first "%zu" is written as report_note's n,
+	 * the next as of (no printf: the words are data). */
+	const char *notes[NOTE_COUNT];
+};
+
+extern const struct report_style report_md_style;
+extern const struct report_style report_text_style;
+
+/* A note of st in its words, with its counts n and of when it has any. */
+void report_note(
+        struct buf *b, const struct report_style *st, enum report_note note, size_t n, size_t of);
 
 enum list {
 	LIST_REG_SELF,
@@ -136,30 +192,29 @@ size_t report_top(const struct report_options *opt);
 const char *report_title(const struct summary *s, enum list l);
 size_t report_columns(const struct summary *s);
 void report_header_cells(const struct summary *s, enum list l, const char **h);
-/* Fills cell[0..NCOL) for one row (md: Markdown escaping); cell[0] is the name. */
-void report_row_cells(
-        const struct summary *s, enum list l, const struct row *r, bool md, struct buf *cell);
+/* Fills cell[0..NCOL) for one row in style st; cell[0] is the name. */
+void report_row_cells(const struct summary *s, enum list l, const struct row *r,
+        const struct report_style *st, struct buf *cell);
 /* A count with up to 2 decimals and separators; '+' on positive when plus. */
 void report_add_count(struct buf *b, double v, bool plus);
 /* The same for an amount, digit for digit when it is exact. */
 void report_add_amount(struct buf *b, struct amount a, bool plus);
 /* A change in percentage points of the larger total. */
 double report_points(const struct summary *s, double delta);
-/* A label or unit cut to MD_LABEL_CAP code points: Markdown-inert
- * (escape_md_inert), or terminal-safe text. */
-void report_add_label(struct buf *b, const char *s, bool md);
+/* A label or unit cut to MD_LABEL_CAP code points, as the style's prose. */
+void report_add_label(struct buf *b, const struct report_style *st, const char *s);
 /* Any string of a file (a frame name, a description quoting names) cut to
- * cap code points, terminal-safe, in a Markdown code span for a table cell. */
-void report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap);
-/* A function name cut and escaped: a Markdown code span, or terminal-safe text. */
-void report_add_code_name(struct buf *b, const char *raw, size_t len, bool md);
+ * cap code points, terminal-safe, as the style's code span. */
+void report_add_code(
+        struct buf *b, const struct report_style *st, const char *raw, size_t len, size_t cap);
+/* A function name: report_add_code at the style's name_cap. */
+void report_add_code_name(
+        struct buf *b, const struct report_style *st, const char *raw, size_t len);
 /* --base-label / --head-label, or "base" / "head". */
 const char *report_label(const struct report_options *opt, enum side side);
 const char *report_countname(const struct report_options *opt);
-/* "Transforms: --replace '...' ..." and a newline, when any (report_md.c). */
-void report_add_transforms(struct buf *b, const struct report_options *opt, bool md);
 /* The rule used, shared word for word by the Markdown and text reports. */
-void report_add_rule(struct buf *b, const struct summary *s, bool md);
+void report_add_rule(struct buf *b, const struct summary *s, const struct report_style *st);
 
 /* ---- gates and verdict (report_gate.c) ---------------------------------- */
 
@@ -180,6 +235,27 @@ struct offender {
 	struct amount base, head, delta;
 };
 
+/*
+ * What a gate on tested counts can see, for its heaviest member (or the
+ * whole profile): it trips 4 times in 5 once that grows by about +grows%,
+ * the limit and a noise margin of margin%; past the limit, factor times
+ * the samples (one profile a side) or `runs` runs a side would bring the
+ * margin down to it. Figures in percent.
+ */
+struct gate_reach {
+	bool shown;
+	uint32_t id; /* GATE_WHOLE, or the member (intern id) */
+	double share; /* the member's share of the samples */
+	double grows, margin;
+	bool more; /* the margin is past the limit: factor or runs follows */
+	bool single; /* one profile a side: factor, else runs */
+	double factor, runs;
+	/* The any-function gate, one profile a side: a function at
+	 * --gate-min-share (min_share %) trips it once it grows by min_grows %. */
+	bool min_shown;
+	double min_share, min_grows;
+};
+
 struct gate_eval {
 	enum gate_kind kind;
 	const struct gate_pattern *pattern; /* GATE_PATTERN only */
@@ -189,6 +265,8 @@ struct gate_eval {
 	size_t examined; /* the functions (and whole profile) the gate looked at */
 	size_t family; /* those its test was corrected over (report_gate.c) */
 	size_t unconfirmed; /* over the limit, but not confirmed by the test */
+	size_t listed; /* offenders the JSON summary lists: --top at most */
+	struct gate_reach reach; /* report_gate_reach fills it */
 };
 
 /* The gates opt asks for, in a fixed order: regression, function, new, patterns. */
@@ -197,12 +275,15 @@ size_t report_gates_count(const struct report_options *opt);
 void report_gate_eval(
         const struct summary *s, const struct report_options *opt, size_t i, struct gate_eval *ev);
 void report_gate_finish(struct gate_eval *ev);
+/* The reach figures of an evaluated gate (nothing without a test). */
+void report_gate_reach(
+        const struct summary *s, const struct report_options *opt, struct gate_eval *ev);
 /* The gate as the user gave it: `--fail-on-regression 5`. */
-void report_gate_title(struct buf *b, const struct gate_eval *ev, bool md);
+void report_gate_title(struct buf *b, const struct gate_eval *ev, const struct report_style *st);
 /* One line (no newline) on why an offender tripped the gate; named: the
  * line also names the gate (except --fail-on-regression, as always). */
 void report_gate_line(struct buf *b, const struct summary *s, const struct gate_eval *ev,
-        const struct offender *o, bool md, bool named);
+        const struct offender *o, const struct report_style *st, bool named);
 
 enum verdict {
 	VERDICT_NEUTRAL,
@@ -214,22 +295,36 @@ enum verdict report_verdict(const struct summary *s, size_t gates, size_t failed
 /* Whether base and head share no root frame though both hold samples. */
 bool report_roots_differ(const struct summary *s);
 /* Above the verdict when the roots differ: the warning and its advice. */
-void report_add_roots_warning(struct buf *b, const struct summary *s, bool md);
-/* The function with the largest base self, UINT32_MAX when none. */
-uint32_t report_heaviest(const struct summary *s);
-struct stats_counts;
-/* "`name` (12.3%": function id and its base share of the samples tested by c. */
-void report_add_share_name(
-        struct buf *b, const struct summary *s, uint32_t id, const struct stats_counts *c, bool md);
+void report_add_roots_warning(struct buf *b, const struct report *r, const struct report_style *st);
+/* "`name` (12.3%": function id and its share of the samples (percent). */
+void report_add_share_name(struct buf *b, const struct summary *s, const struct report_style *st,
+        uint32_t id, double share);
+/* A function's share of the samples its test counts (c), in percent. */
+double report_tested_share(const struct stats_counts *c);
 /* The power at which the reports quote the change a test can detect. */
 #define REPORT_POWER 0.8
 const char *report_verdict_name(enum verdict v);
 /* The row with the largest self change beyond the noise floor, or NULL. */
 const struct row *report_largest_self(const struct summary *s, enum list *l);
+
+/*
+ * After a neutral verdict on tested counts: with `samples` samples a side
+ * (a run, unless single), function id (share % of them, the heaviest)
+ * would have to change by about change % to be seen.
+ */
+struct detectable {
+	bool shown;
+	uint32_t id;
+	bool single;
+	double samples, share, change;
+};
+
+/* The verdict's figures: the largest self change and what was detectable. */
+void report_verdict_init(struct report *r);
 /* The verdict sentence after "Verdict: WORD", shared by Markdown and text. */
-void report_add_verdict(struct buf *b, const struct report *r, bool md);
+void report_add_verdict(struct buf *b, const struct report *r, const struct report_style *st);
 /* The gates section of the Markdown and text reports (nothing without gates). */
-void report_add_gates(struct buf *b, const struct report *r, bool md);
+void report_add_gates(struct buf *b, const struct report *r, const struct report_style *st);
 
 /* ---- signals (report_signals.c) ------------------------------------- */
 
@@ -261,49 +356,133 @@ void report_signals_init(
         struct signals *sg, const struct summary *s, const struct report_options *opt);
 bool report_signals_any(const struct signals *sg);
 /* The Signals section of the Markdown and text reports. */
-void report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md);
+void report_add_signals(struct buf *b, const struct report *r, const struct report_style *st);
 /* The glob list of a signal: the user's, or the defaults. */
 const char *const *report_signal_patterns(
         const struct report_options *opt, enum signal_kind k, size_t *n);
+
+/* ---- repeated runs (report_runs.c) ----------------------------------- */
+
+/* A listed function's test: the Repeated runs section's row, the JSON's "functions". */
+struct runs_row {
+	uint32_t id; /* intern id */
+	bool total; /* its total, else its self */
+	struct stats_counts c;
+};
+
+/* What the tests of sampled counts or --runs say beside the lists. */
+struct runs_report {
+	bool shown; /* a tested pair of profiles */
+	bool single; /* one profile a side */
+	size_t runs[2]; /* by side */
+	bool identical[2]; /* a side's runs are all the same */
+	double alpha;
+	size_t not_significant; /* self beyond the noise floor, not confirmed */
+	struct stats_counts whole;
+	struct runs_row *rows; /* the tables' functions, in their order */
+	size_t nrows;
+};
+
+/* Whether row id may be listed in l: always without --runs; with it, only
+ * a change the test confirms (functions, or nodes for LIST_PATHS). */
+bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
+/* The verdict without gates under --runs: the test on the runs' totals. */
+enum verdict report_runs_verdict(const struct summary *s);
+void report_runs_init(
+        struct runs_report *rr, const struct summary *s, const struct report_options *opt);
+void report_runs_finish(struct runs_report *rr);
+/* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
+void report_add_runs(struct buf *b, const struct report *r, const struct report_style *st);
+/* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
+void report_runs_json(struct buf *b, const struct report *r);
+
+/* ---- the sections of issue 19 (report_sections.c) -------------------- */
+
+#define TOP_FUNCTIONS 5
+#define INVESTIGATE_MAX 5
+
+/* A hot-path line: a regression or improvement by self, or new or removed. */
+struct hot {
+	enum list l;
+	const struct row *r;
+};
+
+/* The things to investigate, each one sentence. */
+enum investigate_kind {
+	INVESTIGATE_GATES, /* gates failed */
+	INVESTIGATE_REGRESSION, /* the largest self growth (and its path) */
+	INVESTIGATE_HOT_PATH, /* the heaviest new hot path */
+	INVESTIGATE_ALLOC,
+	INVESTIGATE_IO,
+	INVESTIGATE_DEPTH,
+};
+
+struct investigate {
+	enum investigate_kind kind;
+	const struct row *path; /* REGRESSION: its largest call path, or NULL */
+	double share; /* HOT_PATH: its share of head, percent */
+};
+
+/* The sections' rows: hot-path lines, heaviest functions, what to
+ * investigate, the baseline command (report_sections_init). */
+struct sections {
+	struct hot *hot; /* largest change first, --top at most */
+	size_t nhot;
+	uint32_t top[2][TOP_FUNCTIONS]; /* each side's heaviest by self */
+	size_t ntop[2];
+	struct investigate investigate[INVESTIGATE_MAX];
+	size_t ninvestigate;
+	bool baseline; /* after an improvement: how to update the baseline */
+	char *baseline_command; /* cp -- 'head' 'base' ..., NULL when none is safe */
+};
 
 /* ---- the report, computed once (report_model.c) ------------------------ */
 
 /*
  * Everything the reports say, computed once from the tree and the options:
- * the summary (totals, functions, the ranked lists), the signals, every
- * gate evaluated and the verdict. The renderers (report_md.c,
- * report_text.c, report_json.c and the sections they share) format it and
- * compute nothing that needs a threshold.
+ * the summary (totals, functions, the ranked lists and how many rows of
+ * each are shown), the signals, every gate evaluated with its reach, the
+ * verdict and its figures, the sections' rows and the runs' tests. The
+ * renderers (report_md.c, report_text.c, report_json.c and the sections
+ * they share) format it: they choose no row and compute no figure beyond
+ * a share or a difference of two of these. Only the byte budgets of the
+ * Markdown report, which measure what is written, are kept while writing.
  */
 struct report {
 	struct summary sum;
 	const struct report_options *opt;
+	size_t shown[LIST_COUNT]; /* rows listed: --top at most */
 	struct signals signals;
 	/* The gates opt asks for, in report_gates_count's order, evaluated on
 	 * sum; NULL for one profile, which no gate judges. */
 	struct gate_eval *gates;
 	size_t ngates, failed; /* gates asked for, and those that tripped */
 	enum verdict verdict;
+	bool roots_differ;
+	uint32_t roots[2]; /* when they differ: each side's largest root (node id) */
+	const struct row *largest; /* the largest self change, or NULL */
+	enum list largest_list;
+	struct detectable detectable;
+	bool tested; /* sampled counts or --runs: a test confirms each change */
+	double alpha; /* its significance */
+	struct sections sections;
+	struct runs_report runs;
+	/* The transforms, described and terminal-safe; NULL for none. */
+	char *transforms;
 };
-
-/* ---- the sections of issue 19 (report_sections.c) -------------------- */
 
 /* "B → H UNIT (+d, +x%, +y pp)", "new (H UNIT)" or "removed (B UNIT in
  * base)", for c[2]; unit NULL: no unit. */
-void report_add_change_words(
-        struct buf *b, const struct summary *s, const struct count *c, const char *unit, bool md);
+void report_add_change_words(struct buf *b, const struct summary *s, const struct report_style *st,
+        const struct count *c, const char *unit);
 /* A call path as the tables write it (`a;…;y;z`). */
-void report_add_path(struct buf *b, const struct summary *s, uint32_t id, bool md);
-/* Hot-path changes: one line a function, largest self change first. */
-void report_add_hot_changes(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
-/* The five most expensive functions (self) of base and head side by side. */
-void report_add_top_functions(struct buf *b, const struct summary *s, bool md);
-/* What to investigate: a few bullets from the lists, signals and gates. */
-void report_add_investigate(struct buf *b, const struct report *r, bool md);
-/* After an improvement: the sentence and the command that updates the baseline. */
-void report_add_baseline(struct buf *b, const struct report *r, bool md);
+void report_add_path(
+        struct buf *b, const struct summary *s, const struct report_style *st, uint32_t id);
+void report_sections_init(struct sections *sc, const struct report *r);
+void report_sections_finish(struct sections *sc);
+/* One thing to investigate as a sentence without a newline. */
+void report_add_investigate_item(struct buf *b, const struct report *r,
+        const struct report_style *st, const struct investigate *it);
 /*
  * The last guard of the comment limit: past MD_REPORT_MAX bytes the report
  * is cut after its last whole line and says so. The per-table budgets keep
@@ -313,20 +492,10 @@ void report_add_baseline(struct buf *b, const struct report *r, bool md);
 void report_md_fit(struct buf *b);
 
 /* Before the tables: baseline command, hot-path changes, most expensive functions. */
-void report_add_opening(struct buf *b, const struct report *r, bool md);
+void report_add_opening(struct buf *b, const struct report *r, const struct report_style *st);
 /* After them: signals, repeated runs, what to investigate, gates. */
-void report_add_closing(struct buf *b, const struct report *r, bool md);
-/*
- * A table of nrows x ncol cells (row-major) under head: Markdown with the
- * alignment row `align` ("|:--|--:|"), within MD_TABLE_BUDGET (returns the
- * rows written); or aligned text, the columns whose bit is set in left
- * aligned left.
- */
+void report_add_closing(struct buf *b, const struct report *r, const struct report_style *st);
 #define GRID_MAX_COLUMNS 8
-size_t report_md_grid(struct buf *b, const char *const *head, const char *align,
-        const struct buf *cells, size_t nrows, size_t ncol);
-void report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
-        size_t ncol, unsigned left);
 /* The JSON summary's schema: 2 added the members below and "runs", 3 the
  * gates' "tested" and "unconfirmed", "runs" for one profile a side of
  * sampled counts with "p_up" and "dispersion", and "roots_differ"
@@ -336,18 +505,5 @@ void report_text_grid(struct buf *b, const char *const *head, const struct buf *
 void report_json_row(struct buf *b, const struct summary *s, enum list l, const struct row *r);
 /* The JSON members of all of the above (leading commas). */
 void report_sections_json(struct buf *b, const struct report *r);
-
-/* ---- repeated runs (report_runs.c) ----------------------------------- */
-
-/* Whether row id may be listed in l: always without --runs; with it, only
- * a change the test confirms (functions, or nodes for LIST_PATHS). */
-bool report_runs_keep(const struct summary *s, enum list l, uint32_t id);
-/* The verdict without gates under --runs: the test on the runs' totals. */
-enum verdict report_runs_verdict(const struct summary *s);
-/* The "Repeated runs" section of the Markdown and text reports (nothing without --runs). */
-void report_add_runs(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md);
-/* The ,"runs":{...} member of the JSON summary (nothing without --runs). */
-void report_runs_json(struct buf *b, const struct summary *s, const struct report_options *opt);
 
 #endif

@@ -109,31 +109,71 @@ not_significant(const struct summary *s)
 	return n;
 }
 
-static void
-add_intro(struct buf *b, const struct summary *s, bool md)
+void
+report_runs_init(struct runs_report *rr, const struct summary *s, const struct report_options *opt)
 {
 	const struct runs *r = s->t->runs;
-	if (runs_single(r)) {
-		buf_adds(b, md ? "\n#### Sampling noise\n\n" : "\nSampling noise\n");
+	memset(rr, 0, sizeof(*rr));
+	if (!r || !s->differential) {
+		return;
+	}
+	rr->shown = true;
+	rr->single = runs_single(r);
+	rr->alpha = runs_alpha(r);
+	rr->whole = *runs_whole(r);
+	rr->not_significant = not_significant(s);
+	for (int side = 0; side < 2; side++) {
+		rr->runs[side] = runs_count(r, (enum side)side);
+		rr->identical[side] = runs_identical(r, (enum side)side);
+	}
+	size_t top = report_top(opt), count = 0;
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		size_t k = s->count[shown_lists[li]];
+		count += k < top ? k : top;
+	}
+	rr->rows = xcalloc(count ? count : 1, sizeof(*rr->rows));
+	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
+		enum list l = shown_lists[li];
+		bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
+		for (size_t i = 0; i < s->count[l] && i < top; i++) {
+			struct runs_row *row = &rr->rows[rr->nrows++];
+			row->id = s->rows[l][i].id;
+			row->total = total;
+			runs_function(r, row->id, total, &row->c);
+		}
+	}
+}
+
+void
+report_runs_finish(struct runs_report *rr)
+{
+	free(rr->rows);
+}
+
+static void
+add_intro(struct buf *b, const struct runs_report *rr, const struct report_style *st)
+{
+	if (rr->single) {
+		st->heading(b, "Sampling noise", NULL);
 		buf_adds(b, "One profile a side: each function's count against its profile's "
 		            "total, by an exact binomial test (sampling noise only; how much "
 		            "runs differ needs --runs). Changes not significant at p < ");
 	} else {
-		buf_adds(b, md ? "\n#### Repeated runs\n\n" : "\nRepeated runs\n");
+		st->heading(b, "Repeated runs", NULL);
 		buf_printf(b,
 		        "%zu base and %zu head runs; each function's count against its runs' "
 		        "totals, by a test on counts (exact at the Poisson floor, the runs' "
 		        "spread above it). Changes not significant at p < ",
-		        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+		        rr->runs[SIDE_BASE], rr->runs[SIDE_HEAD]);
 	}
-	buf_add_double(b, runs_alpha(r), 4);
-	size_t n = not_significant(s);
+	buf_add_double(b, rr->alpha, 4);
+	size_t n = rr->not_significant;
 	buf_printf(b,
 	        " are left out of the lists and trip no gate (%zu function%s whose self "
 	        "changed beyond the noise floor).\n",
 	        n, n == 1 ? "" : "s");
 	for (int side = 0; side < 2; side++) {
-		if (runs_identical(r, side)) {
+		if (rr->identical[side]) {
 			buf_printf(b,
 			        "The %s runs are identical (the same file given again?): they show "
 			        "no spread, so the test falls back to the Poisson floor.\n",
@@ -146,58 +186,46 @@ add_intro(struct buf *b, const struct summary *s, bool md)
 
 /* One row's cells: name, measure, base, head, change, p. */
 static void
-row_cells(const struct summary *s, enum list l, const struct row *r, bool md, struct buf *c)
+row_cells(const struct summary *s, const struct runs_report *rr, const struct runs_row *row,
+        const struct report_style *st, struct buf *c)
 {
-	bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
-	struct stats_counts fc, *w = &fc;
-	runs_function(s->t->runs, r->id, total, &fc);
+	const struct stats_counts *w = &row->c;
 	size_t len;
-	const char *name = intern_name(s->t->names, r->id, &len);
-	report_add_code_name(&c[0], name, len, md);
-	buf_adds(&c[1], total ? "total" : "self");
-	add_share(&c[2], w->mean[SIDE_BASE], w->sd[SIDE_BASE], runs_count(s->t->runs, SIDE_BASE));
-	add_share(&c[3], w->mean[SIDE_HEAD], w->sd[SIDE_HEAD], runs_count(s->t->runs, SIDE_HEAD));
+	const char *name = intern_name(s->t->names, row->id, &len);
+	report_add_code_name(&c[0], st, name, len);
+	buf_adds(&c[1], row->total ? "total" : "self");
+	add_share(&c[2], w->mean[SIDE_BASE], w->sd[SIDE_BASE], rr->runs[SIDE_BASE]);
+	add_share(&c[3], w->mean[SIDE_HEAD], w->sd[SIDE_HEAD], rr->runs[SIDE_HEAD]);
 	add_change(&c[4], w);
 	add_p(&c[5], w->p);
 }
 
 void
-report_add_runs(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+report_add_runs(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	if (!s->t->runs || !s->differential) {
+	const struct runs_report *rr = &r->runs;
+	if (!rr->shown) {
 		return;
 	}
-	add_intro(b, s, md);
+	add_intro(b, rr, st);
 	static const char *const head[RUNS_COLUMNS] = {
 	        "Function", "Measure", "Base share", "Head share", "Change (pp)", "p"};
-	size_t top = report_top(opt), n = 0, count = 0;
-	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
-		size_t k = s->count[shown_lists[li]];
-		count += k < top ? k : top;
-	}
-	if (count == 0) {
+	size_t n = rr->nrows;
+	if (n == 0) {
 		return;
 	}
-	struct buf *c = xmalloc(count * RUNS_COLUMNS * sizeof(struct buf));
-	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
-		enum list l = shown_lists[li];
-		for (size_t i = 0; i < s->count[l] && i < top; i++, n++) {
-			for (size_t k = 0; k < RUNS_COLUMNS; k++) {
-				buf_init(&c[n * RUNS_COLUMNS + k]);
-				buf_add(&c[n * RUNS_COLUMNS + k], "", 0);
-			}
-			row_cells(s, l, &s->rows[l][i], md, &c[n * RUNS_COLUMNS]);
-		}
+	struct buf *c = xmalloc(n * RUNS_COLUMNS * sizeof(struct buf));
+	for (size_t i = 0; i < n * RUNS_COLUMNS; i++) {
+		buf_init(&c[i]);
+		buf_add(&c[i], "", 0);
 	}
-	if (md) {
-		buf_addc(b, '\n');
-		size_t shown =
-		        report_md_grid(b, head, "|:--|:--|--:|--:|--:|--:|", c, n, RUNS_COLUMNS);
-		if (shown < n) {
-			buf_printf(b, "\n_Showing %zu of %zu._\n", shown, n);
-		}
-	} else {
-		report_text_grid(b, head, c, n, RUNS_COLUMNS, 3u);
+	for (size_t i = 0; i < n; i++) {
+		row_cells(&r->sum, rr, &rr->rows[i], st, &c[i * RUNS_COLUMNS]);
+	}
+	buf_adds(b, st->paragraph_break);
+	size_t shown = st->grid(b, head, c, n, RUNS_COLUMNS, 3u);
+	if (shown < n) {
+		report_note(b, st, NOTE_SHOWING, shown, n);
 	}
 	for (size_t i = 0; i < n * RUNS_COLUMNS; i++) {
 		buf_finish(&c[i]);
@@ -231,34 +259,28 @@ json_counts(struct buf *b, const struct stats_counts *w)
 }
 
 void
-report_runs_json(struct buf *b, const struct summary *s, const struct report_options *opt)
+report_runs_json(struct buf *b, const struct report *r)
 {
-	const struct runs *r = s->t->runs;
-	if (!r || !s->differential) {
+	const struct runs_report *rr = &r->runs;
+	if (!rr->shown) {
 		return;
 	}
 	buf_printf(b, ",\"runs\":{\"base_runs\":%zu,\"head_runs\":%zu,\"test\":\"counts\"",
-	        runs_count(r, SIDE_BASE), runs_count(r, SIDE_HEAD));
+	        rr->runs[SIDE_BASE], rr->runs[SIDE_HEAD]);
 	buf_adds(b, ",\"significance\":");
-	buf_add_double(b, runs_alpha(r), 6);
+	buf_add_double(b, rr->alpha, 6);
 	buf_adds(b, ",\"whole\":{");
-	json_counts(b, runs_whole(r));
-	buf_printf(b, "},\"not_significant\":%zu,\"functions\":[", not_significant(s));
-	size_t top = report_top(opt), shown = 0;
-	for (size_t li = 0; li < sizeof(shown_lists) / sizeof(shown_lists[0]); li++) {
-		enum list l = shown_lists[li];
-		bool total = l == LIST_REG_TOTAL || l == LIST_IMP_TOTAL;
-		for (size_t i = 0; i < s->count[l] && i < top; i++) {
-			size_t len;
-			const char *name = intern_name(s->t->names, s->rows[l][i].id, &len);
-			buf_adds(b, shown++ ? ",{\"name\":" : "{\"name\":");
-			escape_json_string(b, name, len);
-			buf_adds(b, total ? ",\"measure\":\"total\"," : ",\"measure\":\"self\",");
-			struct stats_counts c;
-			runs_function(r, s->rows[l][i].id, total, &c);
-			json_counts(b, &c);
-			buf_addc(b, '}');
-		}
+	json_counts(b, &rr->whole);
+	buf_printf(b, "},\"not_significant\":%zu,\"functions\":[", rr->not_significant);
+	for (size_t i = 0; i < rr->nrows; i++) {
+		const struct runs_row *row = &rr->rows[i];
+		size_t len;
+		const char *name = intern_name(r->sum.t->names, row->id, &len);
+		buf_adds(b, i ? ",{\"name\":" : "{\"name\":");
+		escape_json_string(b, name, len);
+		buf_adds(b, row->total ? ",\"measure\":\"total\"," : ",\"measure\":\"self\",");
+		json_counts(b, &row->c);
+		buf_addc(b, '}');
 	}
 	buf_adds(b, "]}");
 }

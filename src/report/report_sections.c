@@ -17,23 +17,21 @@
 #include "report_private.h"
 #include "xalloc.h"
 
-#define TOP_FUNCTIONS 5
-#define INVESTIGATE_MAX 5
 #define SECTION_BUDGET 4000 /* bytes of lines per section */
 
 /* The unit after a count: " samples" (nothing when unit is NULL). */
 static void
-add_unit(struct buf *b, const char *unit, bool md)
+add_unit(struct buf *b, const struct report_style *st, const char *unit)
 {
 	if (unit) {
 		buf_addc(b, ' ');
-		report_add_label(b, unit, md);
+		report_add_label(b, st, unit);
 	}
 }
 
 void
-report_add_change_words(
-        struct buf *b, const struct summary *s, const struct count *c, const char *unit, bool md)
+report_add_change_words(struct buf *b, const struct summary *s, const struct report_style *st,
+        const struct count *c, const char *unit)
 {
 	struct amount base = report_amount(s, c[SIDE_BASE], SIDE_BASE);
 	struct amount head = report_amount(s, c[SIDE_HEAD], SIDE_HEAD);
@@ -42,14 +40,14 @@ report_add_change_words(
 		bool is_new = head.v > 0;
 		buf_adds(b, is_new ? "new (" : base.v > 0 ? "removed (" : "0 (");
 		report_add_amount(b, is_new ? head : base, false);
-		add_unit(b, unit, md);
+		add_unit(b, st, unit);
 		buf_adds(b, is_new || base.v == 0 ? ")" : " in base)");
 		return;
 	}
 	report_add_amount(b, base, false);
 	buf_adds(b, " \u2192 ");
 	report_add_amount(b, head, false);
-	add_unit(b, unit, md);
+	add_unit(b, st, unit);
 	buf_adds(b, " (");
 	report_add_amount(b, d, true);
 	buf_adds(b, ", ");
@@ -77,12 +75,6 @@ add_change_short(struct buf *b, const struct summary *s, const struct count *c)
 }
 
 /* ---- hot-path changes ---------------------------------------------------- */
-
-/* One function's line: regressions and improvements by self, new, removed. */
-struct hot {
-	enum list l;
-	const struct row *r;
-};
 
 static int
 compare_hot(const void *pa, const void *pb)
@@ -123,54 +115,47 @@ hot_lines(const struct summary *s, size_t top, size_t *n)
 
 static void
 hot_line(struct buf *b, const struct summary *s, const struct report_options *opt,
-        const struct hot *h, bool md)
+        const struct hot *h, const struct report_style *st)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, h->r->id, &len);
-	buf_adds(b, md ? "- " : "  ");
-	report_add_code_name(b, name, len, md);
+	buf_adds(b, st->item);
+	report_add_code_name(b, st, name, len);
 	buf_adds(b, ": ");
 	if (h->l == LIST_NEW || h->l == LIST_REMOVED) {
 		buf_adds(b, h->l == LIST_NEW ? "new (" : "removed (");
 		report_add_amount(b, h->l == LIST_NEW ? h->r->head : h->r->base, false);
 		buf_addc(b, ' ');
-		report_add_label(b, report_countname(opt), md);
+		report_add_label(b, st, report_countname(opt));
 		buf_adds(b, h->l == LIST_NEW ? ")\n" : " in base)\n");
 		return;
 	}
 	buf_adds(b, "self ");
 	const struct fn fv = report_fn(s, h->r->id), *f = &fv;
-	report_add_change_words(b, s, f->self, report_countname(opt), md);
+	report_add_change_words(b, s, st, f->self, report_countname(opt));
 	buf_adds(b, h->l == LIST_REG_SELF ? " \u26a0\ufe0f regression\n" : " \u2705 improvement\n");
 }
 
-void
-report_add_hot_changes(
-        struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+static void
+add_hot_changes(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	if (!s->differential) {
-		return;
-	}
-	buf_adds(b, md ? "\n#### Hot-path changes\n\n" : "\nHot-path changes\n");
-	size_t n;
-	struct hot *h = hot_lines(s, report_top(opt), &n);
+	const struct hot *h = r->sections.hot;
+	size_t n = r->sections.nhot;
+	st->heading(b, "Hot-path changes", NULL);
 	size_t start = b->len, shown = 0;
 	for (; shown < n; shown++) {
 		size_t at = b->len;
-		hot_line(b, s, opt, &h[shown], md);
+		hot_line(b, &r->sum, r->opt, &h[shown], st);
 		if (b->len - start > SECTION_BUDGET) {
 			buf_setlen(b, at);
 			break;
 		}
 	}
 	if (n == 0) {
-		buf_adds(b, md ? "_None beyond the noise floor._\n"
-		               : "  none beyond the noise floor\n");
+		report_note(b, st, NOTE_NONE_BEYOND_FLOOR, 0, 0);
 	} else if (shown < n) {
-		buf_printf(
-		        b, md ? "\n_Showing %zu of %zu._\n" : "  (showing %zu of %zu)\n", shown, n);
+		report_note(b, st, NOTE_SHOWING, shown, n);
 	}
-	free(h);
 }
 
 /* ---- the most expensive functions ------------------------------------- */
@@ -206,26 +191,24 @@ heaviest(const struct summary *s, enum side side, uint32_t *ids)
 #define TOP_COLUMNS 7
 
 static void
-top_cells(struct buf *c, const struct summary *s, uint32_t id, enum side side, bool md)
+top_cells(struct buf *c, const struct summary *s, const struct report_style *st, uint32_t id,
+        enum side side)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, id, &len);
-	report_add_code_name(&c[0], name, len, md);
+	report_add_code_name(&c[0], st, name, len);
 	const struct fn f = report_fn(s, id);
 	report_add_amount(&c[1], report_amount(s, f.self[side], side), false);
 	add_change_short(&c[2], s, f.self);
 }
 
-void
-report_add_top_functions(struct buf *b, const struct summary *s, bool md)
+static void
+add_top_functions(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	if (!s->differential) {
-		return;
-	}
+	const struct summary *s = &r->sum;
 	static const char *const head[TOP_COLUMNS] = {
 	        "#", "Base", "Self", "Change", "Head", "Self", "Change"};
-	uint32_t ids[2][TOP_FUNCTIONS];
-	size_t n[2] = {heaviest(s, SIDE_BASE, ids[0]), heaviest(s, SIDE_HEAD, ids[1])};
+	const size_t *n = r->sections.ntop;
 	size_t rows = n[0] > n[1] ? n[0] : n[1];
 	struct buf c[TOP_FUNCTIONS * TOP_COLUMNS];
 	for (size_t k = 0; k < rows * TOP_COLUMNS; k++) {
@@ -236,18 +219,13 @@ report_add_top_functions(struct buf *b, const struct summary *s, bool md)
 		buf_printf(&c[i * TOP_COLUMNS], "%zu", i + 1);
 		for (int side = 0; side < 2; side++) {
 			if (i < n[side]) {
-				top_cells(&c[i * TOP_COLUMNS + 1 + 3 * (size_t)side], s,
-				        ids[side][i], (enum side)side, md);
+				top_cells(&c[i * TOP_COLUMNS + 1 + 3 * (size_t)side], s, st,
+				        r->sections.top[side][i], (enum side)side);
 			}
 		}
 	}
-	buf_adds(b, md ? "\n#### Most expensive functions (self)\n\n"
-	               : "\nMost expensive functions (self), each with its change\n");
-	if (md) {
-		report_md_grid(b, head, "|--:|:--|--:|--:|:--|--:|--:|", c, rows, TOP_COLUMNS);
-	} else {
-		report_text_grid(b, head, c, rows, TOP_COLUMNS, 1u << 1 | 1u << 4);
-	}
+	st->heading(b, "Most expensive functions (self)", ", each with its change");
+	st->grid(b, head, c, rows, TOP_COLUMNS, 1u << 1 | 1u << 4);
 	for (size_t k = 0; k < rows * TOP_COLUMNS; k++) {
 		buf_finish(&c[k]);
 	}
@@ -267,35 +245,69 @@ path_of(const struct summary *s, uint32_t id)
 	return NULL;
 }
 
+/* Up to INVESTIGATE_MAX things, in the order the reports list them. */
 static void
-why_regression(struct buf *b, const struct summary *s, const struct report_options *opt, bool md)
+investigate_init(struct sections *sc, const struct report *r)
 {
+	const struct summary *s = &r->sum;
+	const struct signals *sg = &r->signals;
+	size_t n = 0;
+	struct investigate *it = sc->investigate;
+	if (r->failed) {
+		it[n++] = (struct investigate){.kind = INVESTIGATE_GATES};
+	}
+	if (s->count[LIST_REG_SELF]) {
+		it[n++] = (struct investigate){.kind = INVESTIGATE_REGRESSION,
+		        .path = path_of(s, s->rows[LIST_REG_SELF][0].id)};
+	}
+	if (sg->nhot) {
+		double head = count_to_double(
+		        tree_node_total(s->t, tree_node(s->t, sg->hot[0]), SIDE_HEAD));
+		it[n++] = (struct investigate){.kind = INVESTIGATE_HOT_PATH,
+		        .share = head / (s->head_total.v > 0 ? s->head_total.v : 1) * 100};
+	}
+	if (sg->cat[SIGNAL_ALLOC].present && n < INVESTIGATE_MAX) {
+		it[n++] = (struct investigate){.kind = INVESTIGATE_ALLOC};
+	}
+	if (sg->cat[SIGNAL_IO].present && n < INVESTIGATE_MAX) {
+		it[n++] = (struct investigate){.kind = INVESTIGATE_IO};
+	}
+	if (sg->depth_present && n < INVESTIGATE_MAX) {
+		it[n++] = (struct investigate){.kind = INVESTIGATE_DEPTH};
+	}
+	sc->ninvestigate = n;
+}
+
+static void
+why_regression(
+        struct buf *b, const struct report *rep, const struct report_style *st, const struct row *p)
+{
+	const struct summary *s = &rep->sum;
 	const struct row *r = &s->rows[LIST_REG_SELF][0];
 	size_t len;
 	const char *name = intern_name(s->t->names, r->id, &len);
-	report_add_code_name(b, name, len, md);
+	report_add_code_name(b, st, name, len);
 	if (r->base.v == 0) {
 		buf_adds(b, " is new with the largest self growth (");
 		report_add_amount(b, r->head, false);
 		buf_addc(b, ' ');
-		report_add_label(b, report_countname(opt), md);
+		report_add_label(b, st, report_countname(rep->opt));
 		buf_addc(b, ')');
 	} else {
 		buf_adds(b, " has the largest self growth, ");
 		const struct fn f = report_fn(s, r->id);
-		report_add_change_words(b, s, f.self, report_countname(opt), md);
+		report_add_change_words(b, s, st, f.self, report_countname(rep->opt));
 	}
-	const struct row *p = path_of(s, r->id);
 	if (p) {
 		buf_adds(b, "; start on its path ");
-		report_add_path(b, s, p->id, md);
+		report_add_path(b, s, st, p->id);
 	}
 	buf_addc(b, '.');
 }
 
 static void
-why_category(struct buf *b, const struct summary *s, const struct signal_category *c,
-        const char *what, const char *hint, bool md)
+why_category(struct buf *b, const struct summary *s, const struct report_style *st,
+        const struct signal_category *c, const char *what, const char *hint)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, c->fns[0], &len);
@@ -303,82 +315,65 @@ why_category(struct buf *b, const struct summary *s, const struct signal_categor
 	buf_adds(b, " grew by ");
 	numfmt_report_number(b, (c->share[SIDE_HEAD] - c->share[SIDE_BASE]) * 100, 2, false, true);
 	buf_adds(b, " pp, most in ");
-	report_add_code_name(b, name, len, md);
+	report_add_code_name(b, st, name, len);
 	buf_adds(b, hint);
 }
 
-/* Collects up to INVESTIGATE_MAX items, each a sentence without a newline. */
-static size_t
-investigate(struct buf *items, const struct report *r, bool md)
+void
+report_add_investigate_item(struct buf *b, const struct report *r, const struct report_style *st,
+        const struct investigate *it)
 {
 	const struct summary *s = &r->sum;
-	const struct report_options *opt = r->opt;
 	const struct signals *sg = &r->signals;
-	size_t n = 0, gates = r->ngates, failed = r->failed;
-	if (failed) {
-		buf_printf(&items[n++],
+	switch (it->kind) {
+	case INVESTIGATE_GATES:
+		buf_printf(b,
 		        "%zu of %zu gate%s failed: the Gates section says which "
 		        "function tripped each.",
-		        failed, gates, gates == 1 ? "" : "s");
-	}
-	if (s->count[LIST_REG_SELF]) {
-		why_regression(&items[n++], s, opt, md);
-	}
-	if (sg->nhot) {
-		struct buf *b = &items[n++];
-		report_add_path(b, s, sg->hot[0], md);
+		        r->failed, r->ngates, r->ngates == 1 ? "" : "s");
+		return;
+	case INVESTIGATE_REGRESSION:
+		why_regression(b, r, st, it->path);
+		return;
+	case INVESTIGATE_HOT_PATH:
+		report_add_path(b, s, st, sg->hot[0]);
 		buf_adds(b, " is new and takes ");
-		numfmt_report_percent(b,
-		        count_to_double(
-		                tree_node_total(s->t, tree_node(s->t, sg->hot[0]), SIDE_HEAD)) /
-		                (s->head_total.v > 0 ? s->head_total.v : 1) * 100,
-		        false);
+		numfmt_report_percent(b, it->share, false);
 		buf_adds(b, " of head: check that it is meant to run there.");
-	}
-	if (sg->cat[SIGNAL_ALLOC].present && n < INVESTIGATE_MAX) {
-		why_category(&items[n++], s, &sg->cat[SIGNAL_ALLOC], "Allocation",
-		        ": look for allocations added on hot paths (reuse buffers, reserve).", md);
-	}
-	if (sg->cat[SIGNAL_IO].present && n < INVESTIGATE_MAX) {
-		why_category(&items[n++], s, &sg->cat[SIGNAL_IO], "I/O",
-		        ": look for new reads, writes or system calls on the critical path.", md);
-	}
-	if (sg->depth_present && n < INVESTIGATE_MAX) {
+		return;
+	case INVESTIGATE_ALLOC:
+		why_category(b, s, st, &sg->cat[SIGNAL_ALLOC], "Allocation",
+		        ": look for allocations added on hot paths (reuse buffers, reserve).");
+		return;
+	case INVESTIGATE_IO:
+		why_category(b, s, st, &sg->cat[SIGNAL_IO], "I/O",
+		        ": look for new reads, writes or system calls on the critical path.");
+		return;
+	case INVESTIGATE_DEPTH: {
 		bool deeper = sg->depth[SIDE_HEAD] > sg->depth[SIDE_BASE];
-		struct buf *b = &items[n++];
 		buf_adds(b, deeper ? "Stacks got deeper (" : "Stacks got shallower (");
 		numfmt_report_number(
 		        b, sg->depth[SIDE_HEAD] - sg->depth[SIDE_BASE], 1, false, true);
 		buf_adds(b, deeper ? " frames on average): look for added layers, wrappers or "
 		                     "recursion."
 		                   : " frames on average): layers were removed or inlined.");
-	}
-	return n;
-}
-
-void
-report_add_investigate(struct buf *b, const struct report *r, bool md)
-{
-	if (!r->sum.differential) {
 		return;
 	}
-	struct buf items[INVESTIGATE_MAX];
-	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
-		buf_init(&items[i]);
 	}
-	size_t n = investigate(items, r, md);
-	buf_adds(b, md ? "\n#### What to investigate\n\n" : "\nWhat to investigate\n");
-	for (size_t i = 0; i < n; i++) {
-		buf_adds(b, md ? "- " : "  - ");
-		buf_add(b, items[i].data, items[i].len);
+}
+
+static void
+add_investigate(struct buf *b, const struct report *r, const struct report_style *st)
+{
+	const struct sections *sc = &r->sections;
+	st->heading(b, "What to investigate", NULL);
+	for (size_t i = 0; i < sc->ninvestigate; i++) {
+		buf_adds(b, st->bullet);
+		report_add_investigate_item(b, r, st, &sc->investigate[i]);
 		buf_addc(b, '\n');
 	}
-	if (n == 0) {
-		buf_adds(b, md ? "Nothing stands out: no change beyond the noise floor.\n"
-		               : "  Nothing stands out: no change beyond the noise floor.\n");
-	}
-	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
-		buf_finish(&items[i]);
+	if (sc->ninvestigate == 0) {
+		report_note(b, st, NOTE_NOTHING_STANDS_OUT, 0, 0);
 	}
 }
 
@@ -435,47 +430,77 @@ baseline_command(struct buf *b, const struct report_options *opt)
 	return true;
 }
 
-void
-report_add_baseline(struct buf *b, const struct report *r, bool md)
+static void
+add_baseline(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	if (!r->sum.differential || r->verdict != VERDICT_IMPROVEMENT) {
+	const struct sections *sc = &r->sections;
+	if (!sc->baseline) {
 		return;
 	}
-	struct buf cmd;
-	buf_init(&cmd);
-	buf_adds(b, md ? "\n**Head is better overall.** " : "\nHead is better overall. ");
-	if (baseline_command(&cmd, r->opt)) {
+	buf_printf(b, "\n%sHead is better overall.%s ", st->strong, st->strong);
+	if (sc->baseline_command) {
 		buf_adds(b, "Once the improvement is confirmed, make it the new baseline: ");
-		if (md) {
-			escape_md_code(b, cmd.data, cmd.len);
-		} else {
-			buf_add(b, cmd.data, cmd.len);
-		}
+		st->code(b, sc->baseline_command, strlen(sc->baseline_command));
 		buf_addc(b, '\n');
 	} else {
 		buf_adds(b, "Once the improvement is confirmed, copy the head profiles over the "
 		            "baseline.\n");
 	}
+}
+
+/* ---- the sections, chosen once ------------------------------------------ */
+
+void
+report_sections_init(struct sections *sc, const struct report *r)
+{
+	const struct summary *s = &r->sum;
+	memset(sc, 0, sizeof(*sc));
+	if (!s->differential) {
+		return;
+	}
+	sc->hot = hot_lines(s, report_top(r->opt), &sc->nhot);
+	for (int side = 0; side < 2; side++) {
+		sc->ntop[side] = heaviest(s, (enum side)side, sc->top[side]);
+	}
+	investigate_init(sc, r);
+	sc->baseline = r->verdict == VERDICT_IMPROVEMENT;
+	struct buf cmd;
+	buf_init(&cmd);
+	if (sc->baseline && baseline_command(&cmd, r->opt)) {
+		sc->baseline_command = xmemdup(cmd.data, cmd.len);
+	}
 	buf_finish(&cmd);
+}
+
+void
+report_sections_finish(struct sections *sc)
+{
+	free(sc->hot);
+	free(sc->baseline_command);
 }
 
 /* ---- the report around its tables ------------------------------------ */
 
 void
-report_add_opening(struct buf *b, const struct report *r, bool md)
+report_add_opening(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	report_add_baseline(b, r, md);
-	report_add_hot_changes(b, &r->sum, r->opt, md);
-	report_add_top_functions(b, &r->sum, md);
+	if (!r->sum.differential) {
+		return;
+	}
+	add_baseline(b, r, st);
+	add_hot_changes(b, r, st);
+	add_top_functions(b, r, st);
 }
 
 void
-report_add_closing(struct buf *b, const struct report *r, bool md)
+report_add_closing(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	report_add_signals(b, &r->sum, &r->signals, r->opt, md);
-	report_add_runs(b, &r->sum, r->opt, md);
-	report_add_investigate(b, r, md);
-	report_add_gates(b, r, md);
+	report_add_signals(b, r, st);
+	report_add_runs(b, r, st);
+	if (r->sum.differential) {
+		add_investigate(b, r, st);
+	}
+	report_add_gates(b, r, st);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -510,10 +535,11 @@ json_row_with(
 }
 
 static void
-json_hot(struct buf *b, const struct summary *s, const struct report_options *opt)
+json_hot(struct buf *b, const struct report *rep)
 {
-	size_t n;
-	struct hot *h = hot_lines(s, report_top(opt), &n);
+	const struct summary *s = &rep->sum;
+	const struct hot *h = rep->sections.hot;
+	size_t n = rep->sections.nhot;
 	buf_adds(b, ",\"hot_path_changes\":[");
 	for (size_t i = 0; i < n; i++) {
 		struct buf lead;
@@ -526,7 +552,6 @@ json_hot(struct buf *b, const struct summary *s, const struct report_options *op
 		buf_finish(&lead);
 	}
 	buf_addc(b, ']');
-	free(h);
 }
 
 /* A function's self on both sides as a ROW. */
@@ -542,16 +567,14 @@ json_self_row(struct buf *b, const struct summary *s, uint32_t id)
 }
 
 static void
-json_top(struct buf *b, const struct summary *s)
+json_top(struct buf *b, const struct report *rep)
 {
 	buf_adds(b, ",\"top_functions\":{\"measure\":\"self\"");
 	for (int side = 0; side < 2; side++) {
-		uint32_t ids[TOP_FUNCTIONS];
-		size_t n = heaviest(s, (enum side)side, ids);
 		buf_adds(b, side ? ",\"head\":[" : ",\"base\":[");
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < rep->sections.ntop[side]; i++) {
 			buf_adds(b, i ? "," : "");
-			json_self_row(b, s, ids[i]);
+			json_self_row(b, &rep->sum, rep->sections.top[side][i]);
 		}
 		buf_addc(b, ']');
 	}
@@ -626,23 +649,21 @@ report_sections_json(struct buf *b, const struct report *r)
 	if (!s->differential) {
 		return;
 	}
-	json_hot(b, s, opt);
-	json_top(b, s);
+	json_hot(b, r);
+	json_top(b, r);
 	json_signals(b, s, opt, &r->signals);
-	struct buf items[INVESTIGATE_MAX];
-	for (size_t i = 0; i < INVESTIGATE_MAX; i++) {
-		buf_init(&items[i]);
-	}
-	size_t n = investigate(items, r, false);
+	/* Each thing to investigate as the terminal says it. */
+	struct buf item;
+	buf_init(&item);
 	buf_adds(b, ",\"investigate\":[");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < r->sections.ninvestigate; i++) {
+		buf_reset(&item);
+		report_add_investigate_item(
+		        &item, r, &report_text_style, &r->sections.investigate[i]);
 		buf_adds(b, i ? "," : "");
-		escape_json_string(b, items[i].data, items[i].len);
-		buf_finish(&items[i]);
+		escape_json_string(b, item.data, item.len);
 	}
-	for (size_t i = n; i < INVESTIGATE_MAX; i++) {
-		buf_finish(&items[i]);
-	}
+	buf_finish(&item);
 	/* No baseline command: the summary depends on the profiles, never on
 	 * the file names (a pair and its 3-column fold give the same JSON). */
 	buf_addc(b, ']');

@@ -273,10 +273,10 @@ add_shares(struct buf *b, const double *sh)
 }
 
 static void
-add_category(struct buf *b, const struct summary *s, const struct signal_category *c,
-        const char *what, bool md)
+add_category(struct buf *b, const struct summary *s, const struct report_style *st,
+        const struct signal_category *c, const char *what)
 {
-	buf_adds(b, md ? "- " : "  ");
+	buf_adds(b, st->item);
 	buf_adds(b, what);
 	buf_adds(b, " grew: self ");
 	add_shares(b, c->share);
@@ -286,30 +286,32 @@ add_category(struct buf *b, const struct summary *s, const struct signal_categor
 		size_t len;
 		const char *name = intern_name(s->t->names, c->fns[i], &len);
 		buf_adds(b, i ? ", " : "");
-		report_add_code_name(b, name, len, md);
+		report_add_code_name(b, st, name, len);
 		buf_adds(b, " self ");
-		report_add_change_words(b, s, f->self, NULL, md);
+		report_add_change_words(b, s, st, f->self, NULL);
 	}
 	buf_addc(b, '\n');
 }
 
 static void
 add_hot(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md)
+        const struct report_options *opt, const struct report_style *st)
 {
-	buf_adds(b, md ? "- New hot paths" : "  New hot paths");
+	buf_adds(b, st->item);
+	buf_adds(b, "New hot paths");
 	buf_printf(b, " (%zu new frame%s at ", sg->hot_total, sg->hot_total == 1 ? "" : "s");
 	numfmt_report_percent(b, sg->hot_min * 100, false);
 	buf_adds(b, " of head or more):");
 	for (size_t i = 0; i < sg->nhot; i++) {
 		const struct tree_node *n = tree_node(s->t, sg->hot[i]);
-		buf_adds(b, md ? "\n  - " : "\n    ");
-		report_add_path(b, s, sg->hot[i], md);
+		buf_addc(b, '\n');
+		buf_adds(b, st->subitem);
+		report_add_path(b, s, st, sg->hot[i]);
 		buf_adds(b, ": new (");
 		report_add_amount(
 		        b, report_amount(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD), false);
 		buf_addc(b, ' ');
-		report_add_label(b, report_countname(opt), md);
+		report_add_label(b, st, report_countname(opt));
 		buf_adds(b, ", ");
 		numfmt_report_percent(
 		        b, share(s, tree_node_total(s->t, n, SIDE_HEAD), SIDE_HEAD) * 100, false);
@@ -319,29 +321,30 @@ add_hot(struct buf *b, const struct summary *s, const struct signals *sg,
 }
 
 void
-report_add_signals(struct buf *b, const struct summary *s, const struct signals *sg,
-        const struct report_options *opt, bool md)
+report_add_signals(struct buf *b, const struct report *r, const struct report_style *st)
 {
+	const struct summary *s = &r->sum;
+	const struct signals *sg = &r->signals;
 	if (!s->differential) {
 		return;
 	}
-	buf_adds(b, md ? "\n#### Signals\n\n" : "\nSignals\n");
+	st->heading(b, "Signals", NULL);
 	if (!report_signals_any(sg)) {
-		buf_adds(b, md ? "_None._\n" : "  none\n");
+		report_note(b, st, NOTE_NONE, 0, 0);
 		return;
 	}
 	if (sg->nhot) {
-		add_hot(b, s, sg, opt, md);
+		add_hot(b, s, sg, r->opt, st);
 	}
 	if (sg->cat[SIGNAL_ALLOC].present) {
-		add_category(b, s, &sg->cat[SIGNAL_ALLOC], "Allocation", md);
+		add_category(b, s, st, &sg->cat[SIGNAL_ALLOC], "Allocation");
 	}
 	if (sg->cat[SIGNAL_IO].present) {
-		add_category(b, s, &sg->cat[SIGNAL_IO], "I/O", md);
+		add_category(b, s, st, &sg->cat[SIGNAL_IO], "I/O");
 	}
 	if (sg->depth_present) {
-		buf_adds(b, md ? "- Mean stack depth (sample-weighted): "
-		               : "  Mean stack depth (sample-weighted): ");
+		buf_adds(b, st->item);
+		buf_adds(b, "Mean stack depth (sample-weighted): ");
 		numfmt_report_number(b, sg->depth[SIDE_BASE], 1, false, false);
 		buf_adds(b, " \u2192 ");
 		numfmt_report_number(b, sg->depth[SIDE_HEAD], 1, false, false);

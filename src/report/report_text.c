@@ -1,3 +1,8 @@
+/*
+ * report_text: the report for a terminal, optionally coloured, and
+ * report_text_style, the primitives the sections it shares with the
+ * Markdown report write text with.
+ */
 #include "report.h"
 
 #include <stdlib.h>
@@ -65,10 +70,11 @@ text_line(struct buf *b, const char *const *c, const size_t *width, size_t ncol,
 }
 
 static void
-text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool color)
+text_table(struct buf *b, const struct report *rep, enum list l, bool color)
 {
+	const struct summary *s = &rep->sum;
 	const char *h[NCOL];
-	size_t ncol = report_columns(s), n = s->count[l] < top ? s->count[l] : top;
+	size_t ncol = report_columns(s), n = rep->shown[l];
 	report_header_cells(s, l, h);
 	buf_printf(b, "\n%s%s%s\n", color ? ANSI_BOLD : "", report_title(s, l),
 	        color ? ANSI_RESET : "");
@@ -85,7 +91,7 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 		width[i] = utf8_length(h[i], strlen(h[i]));
 	}
 	for (size_t r = 0; r < n; r++) {
-		report_row_cells(s, l, &s->rows[l][r], false, &cells[r * NCOL]);
+		report_row_cells(s, l, &s->rows[l][r], &report_text_style, &cells[r * NCOL]);
 		for (size_t i = 0; i < ncol; i++) {
 			size_t w = utf8_length(cells[r * NCOL + i].data, cells[r * NCOL + i].len);
 			width[i] = w > width[i] ? w : width[i];
@@ -113,8 +119,8 @@ text_table(struct buf *b, const struct summary *s, enum list l, size_t top, bool
 	}
 }
 
-void
-report_text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
+static size_t
+text_grid(struct buf *b, const char *const *head, const struct buf *cells, size_t nrows,
         size_t ncol, unsigned left)
 {
 	size_t width[GRID_MAX_COLUMNS];
@@ -133,6 +139,13 @@ report_text_grid(struct buf *b, const char *const *head, const struct buf *cells
 		}
 		text_line(b, c, width, ncol, NULL, left);
 	}
+	return nrows;
+}
+
+static void
+text_label(struct buf *b, const char *s)
+{
+	report_add_label(b, &report_text_style, s);
 }
 
 static void
@@ -140,15 +153,15 @@ text_headline(struct buf *b, const struct summary *s, const struct report_option
 {
 	buf_adds(b, "difffold: ");
 	if (s->differential) {
-		report_add_label(b, report_label(opt, SIDE_BASE), false);
+		text_label(b, report_label(opt, SIDE_BASE));
 		buf_adds(b, " -> ");
 	}
-	report_add_label(b, report_label(opt, SIDE_HEAD), false);
+	text_label(b, report_label(opt, SIDE_HEAD));
 	buf_adds(b, "\nTotal: ");
 	if (!s->differential) {
 		report_add_amount(b, s->head_total, false);
 		buf_addc(b, ' ');
-		report_add_label(b, report_countname(opt), false);
+		text_label(b, report_countname(opt));
 		buf_addc(b, '\n');
 		return;
 	}
@@ -158,7 +171,7 @@ text_headline(struct buf *b, const struct summary *s, const struct report_option
 	buf_adds(b, " -> ");
 	report_add_amount(b, s->head_total, false);
 	buf_addc(b, ' ');
-	report_add_label(b, report_countname(opt), false);
+	text_label(b, report_countname(opt));
 	buf_adds(b, " (");
 	buf_adds(b, ansi ? ansi : "");
 	report_add_amount(b, s->change, true);
@@ -170,7 +183,7 @@ text_headline(struct buf *b, const struct summary *s, const struct report_option
 	}
 	buf_adds(b, ansi ? ANSI_RESET : "");
 	buf_adds(b, ")\n");
-	report_add_rule(b, s, false);
+	report_add_rule(b, s, &report_text_style);
 }
 
 void
@@ -181,8 +194,8 @@ report_write_text(struct out *o, const struct report *r, bool color)
 	struct buf b;
 	buf_init(&b);
 	if (s->differential) {
-		report_add_roots_warning(&b, s, false);
-		report_add_verdict(&b, r, false);
+		report_add_roots_warning(&b, r, &report_text_style);
+		report_add_verdict(&b, r, &report_text_style);
 	}
 	text_headline(&b, s, opt, color);
 	if (opt->input_note) {
@@ -191,17 +204,64 @@ report_write_text(struct out *o, const struct report *r, bool color)
 		escape_terminal(&b, opt->input_note, strlen(opt->input_note), SIZE_MAX);
 		buf_adds(&b, ".\n");
 	}
-	report_add_transforms(&b, opt, false);
-	report_match_text(&b, s->t, false); /* matching across builds */
-	report_add_opening(&b, r, false);
+	if (r->transforms) {
+		buf_adds(&b, "Transforms: ");
+		buf_adds(&b, r->transforms);
+		buf_addc(&b, '\n');
+	}
+	report_match_text(&b, s->t); /* matching across builds */
+	report_add_opening(&b, r, &report_text_style);
 	for (size_t i = 0; i < LIST_COUNT; i++) {
 		enum list l = report_list_order[i];
 		if (report_title(s, l)) {
-			text_table(&b, s, l, report_top(opt), color);
+			text_table(&b, r, l, color);
 		}
 	}
-	report_add_closing(&b, r, false);
+	report_add_closing(&b, r, &report_text_style);
 	buf_add(&o->b, b.data, b.len);
 	out_maybe_flush(o);
 	buf_finish(&b);
 }
+
+/* ---- the style ----------------------------------------------------------- */
+
+static void
+text_heading(struct buf *b, const char *title, const char *detail)
+{
+	buf_printf(b, "\n%s%s\n", title, detail ? detail : "");
+}
+
+/* Already terminal-safe: a terminal shows it as it is. */
+static void
+text_code(struct buf *b, const char *s, size_t len)
+{
+	buf_add(b, s, len);
+}
+
+const struct report_style report_text_style = {
+        .heading = text_heading,
+        .code = text_code,
+        .inert = escape_terminal,
+        .grid = text_grid,
+        .strong = "",
+        .emph = "",
+        .item = "  ",
+        .subitem = "    ",
+        .bullet = "  - ",
+        .sentence_break = "\n",
+        .paragraph_break = "",
+        .reach_open = "reach: ",
+        .reach_close = "\n",
+        .name_cap = TEXT_NAME_CAP,
+        .frame_cap = TEXT_NAME_CAP / 3,
+        .notes =
+                {
+                        [NOTE_NONE] = "  none\n",
+                        [NOTE_NONE_BEYOND_FLOOR] = "  none beyond the noise floor\n",
+                        [NOTE_NOTHING_STANDS_OUT] =
+                                "  Nothing stands out: no change beyond the noise floor.\n",
+                        [NOTE_SHOWING] = "  (showing %zu of %zu)\n",
+                        [NOTE_AND_MORE] = "    and %zu more\n",
+                        [NOTE_GATES_NOT_SHOWN] = "  (%zu more gates not shown)\n",
+                },
+};

@@ -83,18 +83,18 @@ largest_root(const struct tree *t, enum side side)
 }
 
 void
-report_add_roots_warning(struct buf *b, const struct summary *s, bool md)
+report_add_roots_warning(struct buf *b, const struct report *r, const struct report_style *st)
 {
-	if (!report_roots_differ(s)) {
+	const struct summary *s = &r->sum;
+	if (!r->roots_differ) {
 		return;
 	}
-	buf_adds(b, md ? "**Warning: base and head share no root frame** (base "
-	               : "Warning: base and head share no root frame (base ");
+	buf_printf(
+	        b, "%sWarning: base and head share no root frame%s (base ", st->strong, st->strong);
 	for (int side = 0; side < 2; side++) {
 		size_t len;
-		const char *name =
-		        tree_node_name(s->t, tree_node(s->t, largest_root(s->t, side)), &len);
-		report_add_code_name(b, name, len, md);
+		const char *name = tree_node_name(s->t, tree_node(s->t, r->roots[side]), &len);
+		report_add_code_name(b, st, name, len);
 		buf_adds(b, side == SIDE_BASE ? ", head " : "");
 	}
 	buf_adds(b,
@@ -127,30 +127,9 @@ report_largest_self(const struct summary *s, enum list *l)
 	return reg;
 }
 
-void
-report_add_md_code(struct buf *b, const char *raw, size_t len, size_t cap)
-{
-	struct buf name;
-	buf_init(&name);
-	buf_add(&name, "", 0);
-	escape_terminal(&name, raw, len, cap);
-	escape_md_code(b, name.data, name.len);
-	buf_finish(&name);
-}
-
-void
-report_add_code_name(struct buf *b, const char *raw, size_t len, bool md)
-{
-	if (md) {
-		report_add_md_code(b, raw, len, MD_NAME_CAP);
-	} else {
-		escape_terminal(b, raw, len, TEXT_NAME_CAP);
-	}
-}
-
 /* The function with the largest base self (the heaviest), or UINT32_MAX. */
-uint32_t
-report_heaviest(const struct summary *s)
+static uint32_t
+heaviest(const struct summary *s)
 {
 	uint32_t best = UINT32_MAX;
 	double most = 0;
@@ -166,26 +145,28 @@ report_heaviest(const struct summary *s)
 }
 
 void
-report_add_share_name(
-        struct buf *b, const struct summary *s, uint32_t id, const struct stats_counts *c, bool md)
+report_add_share_name(struct buf *b, const struct summary *s, const struct report_style *st,
+        uint32_t id, double share)
 {
 	size_t len;
 	const char *name = intern_name(s->t->names, id, &len);
-	report_add_code_name(b, name, len, md);
+	report_add_code_name(b, st, name, len);
 	buf_adds(b, " (");
-	numfmt_report_percent(b, c->A > 0 ? c->a / c->A * 100 : 0, false);
+	numfmt_report_percent(b, share, false);
 }
 
-/*
- * After a neutral verdict on tested counts: " No overall change detected;
- * with 28,012 samples a side, `parse` (2.0% of them, the heaviest
- * function) would have to change by about 20% to be seen."
- */
+double
+report_tested_share(const struct stats_counts *c)
+{
+	return c->A > 0 ? c->a / c->A * 100 : 0;
+}
+
+/* After a neutral verdict on tested counts: what the data could have shown. */
 static void
-add_detectable(struct buf *b, const struct summary *s, bool md)
+detectable_init(struct detectable *d, const struct summary *s)
 {
 	const struct runs *r = s->t->runs;
-	uint32_t id = report_heaviest(s);
+	uint32_t id = heaviest(s);
 	if (!r || id == UINT32_MAX) {
 		return;
 	}
@@ -197,13 +178,53 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
 	if (!isfinite(ratio)) {
 		return;
 	}
+	*d = (struct detectable){
+	        .shown = true,
+	        .id = id,
+	        .single = runs_single(r),
+	        .samples = round(runs_samples(r, SIDE_BASE) / (double)runs_count(r, SIDE_BASE)),
+	        .share = report_tested_share(c),
+	        .change = (ratio - 1) * 100,
+	};
+}
+
+void
+report_verdict_init(struct report *r)
+{
+	const struct summary *s = &r->sum;
+	if (!s->differential) {
+		return;
+	}
+	r->roots_differ = report_roots_differ(s);
+	if (r->roots_differ) {
+		for (int side = 0; side < 2; side++) {
+			r->roots[side] = largest_root(s->t, (enum side)side);
+		}
+	}
+	r->largest = report_largest_self(s, &r->largest_list);
+	if (r->verdict == VERDICT_NEUTRAL && !r->roots_differ) {
+		detectable_init(&r->detectable, s);
+	}
+}
+
+/*
+ * " No overall change detected; with 28,012 samples a side, `parse` (2.0%
+ * of them, the heaviest function) would have to change by about 20% to be
+ * seen."
+ */
+static void
+add_detectable(struct buf *b, const struct report *rep, const struct report_style *st)
+{
+	const struct detectable *d = &rep->detectable;
+	if (!d->shown) {
+		return;
+	}
 	buf_adds(b, " No overall change detected; with ");
-	report_add_count(
-	        b, round(runs_samples(r, SIDE_BASE) / (double)runs_count(r, SIDE_BASE)), false);
-	buf_adds(b, runs_single(r) ? " samples a side, " : " samples a run, ");
-	report_add_share_name(b, s, id, c, md);
+	report_add_count(b, d->samples, false);
+	buf_adds(b, d->single ? " samples a side, " : " samples a run, ");
+	report_add_share_name(b, &rep->sum, st, d->id, d->share);
 	buf_adds(b, " of them, the heaviest function) would have to change by about ");
-	numfmt_report_number(b, (ratio - 1) * 100, 0, false, false);
+	numfmt_report_number(b, d->change, 0, false, false);
 	buf_adds(b, "% to be seen.");
 }
 
@@ -212,14 +233,12 @@ add_detectable(struct buf *b, const struct summary *s, bool md)
  * samples); largest self change `zstd_compress` +610 (new)." on one line.
  */
 void
-report_add_verdict(struct buf *b, const struct report *rep, bool md)
+report_add_verdict(struct buf *b, const struct report *rep, const struct report_style *st)
 {
 	const struct summary *s = &rep->sum;
 	size_t gates = rep->ngates, failed = rep->failed;
-	enum verdict v = rep->verdict;
-	buf_adds(b, md ? "**Verdict: " : "Verdict: ");
-	buf_adds(b, report_verdict_name(v));
-	buf_adds(b, md ? "**: " : ": ");
+	buf_printf(
+	        b, "%sVerdict: %s%s: ", st->strong, report_verdict_name(rep->verdict), st->strong);
 	if (gates > 0 && failed > 0) {
 		buf_printf(b, "%zu of %zu gate%s failed; ", failed, gates, gates == 1 ? "" : "s");
 	} else if (gates > 0) {
@@ -237,26 +256,23 @@ report_add_verdict(struct buf *b, const struct report *rep, bool md)
 	buf_adds(b, " (");
 	report_add_amount(b, s->change, true);
 	buf_addc(b, ' ');
-	report_add_label(b, report_countname(rep->opt), md);
+	report_add_label(b, st, report_countname(rep->opt));
 	buf_adds(b, "); ");
-	enum list l;
-	const struct row *r = report_largest_self(s, &l);
+	const struct row *r = rep->largest;
 	if (!r) {
-		buf_adds(b, s->t->runs ? "no function's self changed significantly."
-		                       : "no function's self changed beyond the noise floor.");
+		buf_adds(b, rep->tested ? "no function's self changed significantly."
+		                        : "no function's self changed beyond the noise floor.");
 	} else {
 		size_t len;
 		const char *name = intern_name(s->t->names, r->id, &len);
 		buf_adds(b, "largest self change ");
-		report_add_code_name(b, name, len, md);
+		report_add_code_name(b, st, name, len);
 		buf_addc(b, ' ');
 		report_add_amount(b, r->delta, true);
 		buf_adds(b, " (");
 		numfmt_change_percent(b, r->base.v, r->head.v);
 		buf_adds(b, ").");
 	}
-	if (v == VERDICT_NEUTRAL && !report_roots_differ(s)) {
-		add_detectable(b, s, md);
-	}
+	add_detectable(b, rep, st);
 	buf_addc(b, '\n');
 }

@@ -14,8 +14,10 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "folded.h"
 #include "helpers.h"
+#include "numfmt.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
@@ -1018,6 +1020,92 @@ colours_only_the_confirmed_direction(void **state)
 	tree_destroy(t);
 }
 
+/* Where needle starts in hay, after from; fails when it is not there. */
+static const char *
+find_after(const char *hay, const char *from, const char *needle)
+{
+	const char *at = strstr(from, needle);
+	if (!at) {
+		fail_msg("missing \"%s\" after offset %td in:\n%s", needle, from - hay, hay);
+	}
+	return at;
+}
+
+/*
+ * Every format writes the one report report_create computed: a gate's
+ * reach figures, the hot-path lines in their order, and what to
+ * investigate are the model's in Markdown, text and JSON alike, and the
+ * model keeps --top rows of each list.
+ */
+static void
+formats_render_one_model(void **state)
+{
+	(void)state;
+	struct options o;
+	options_init(&o);
+	o.fail_on_function = 10;
+	o.top = 2;
+	struct tree *t = pair("main;a 10000\nmain;b 90000\nmain;c 5000\nmain;d 3000\n",
+	        "main;a 15000\nmain;b 90000\nmain;c 2000\nmain;e 4000\n", false);
+	runs_attach_single(t, o.significance, false, (const double[2]){0, 0});
+	struct report_options ro;
+	settings_report(&o, &ro);
+	struct report *r = report_create(t, &ro);
+	for (size_t l = 0; l < LIST_COUNT; l++) {
+		assert_int_equal(r->shown[l], r->sum.count[l] < 2 ? r->sum.count[l] : 2);
+	}
+	char *m = md(t, &o), *x = text(t, &o, false), *j = summary(t, &o);
+	/* The reach: the model's figures, in either syntax. */
+	const struct gate_reach *rc = &r->gates[0].reach;
+	assert_true(rc->shown);
+	struct buf want;
+	buf_init(&want);
+	buf_adds(&want, " trips it 4 times in 5 once it grows by about +");
+	numfmt_report_number(&want, rc->grows, 0, false, false);
+	buf_adds(&want, "%: the limit and a noise margin of ");
+	numfmt_report_number(&want, rc->margin, 0, false, false);
+	assert_contains(find_after(m, m, "  - _Reach: `"), want.data);
+	assert_contains(find_after(x, x, "    reach: "), want.data);
+	/* The hot-path lines: the model's, in its order (a's growth, then new e). */
+	assert_int_equal(r->sections.nhot, 2);
+	const char *in_md = find_after(m, m, "#### Hot-path changes");
+	const char *in_text = find_after(x, x, "\nHot-path changes\n");
+	for (size_t i = 0; i < r->sections.nhot; i++) {
+		size_t len;
+		const char *name = intern_name(t->names, r->sections.hot[i].r->id, &len);
+		buf_reset(&want);
+		buf_printf(&want, "\n- `%.*s`: ", (int)len, name);
+		in_md = find_after(m, in_md, want.data) + 1;
+		buf_reset(&want);
+		buf_printf(&want, "\n  %.*s: ", (int)len, name);
+		in_text = find_after(x, in_text, want.data) + 1;
+	}
+	/* What to investigate: the JSON says each item as the text report does. */
+	assert_true(r->sections.ninvestigate >= 2);
+	for (size_t i = 0; i < r->sections.ninvestigate; i++) {
+		struct buf item, json;
+		buf_init(&item);
+		buf_init(&json);
+		report_add_investigate_item(
+		        &item, r, &report_text_style, &r->sections.investigate[i]);
+		escape_json_string(&json, item.data, item.len);
+		assert_contains(j, json.data);
+		buf_reset(&json);
+		buf_printf(&json, "\n  - %s\n", item.data);
+		assert_contains(x, json.data);
+		buf_finish(&json);
+		buf_finish(&item);
+	}
+	buf_finish(&want);
+	free(j);
+	free(x);
+	free(m);
+	report_destroy(r);
+	runs_destroy(t->runs); /* attached here, freed by its owner */
+	tree_destroy(t);
+	options_finish(&o);
+}
+
 int
 main(void)
 {
@@ -1050,6 +1138,7 @@ main(void)
 	        cmocka_unit_test(gates_tell_noise_from_change),
 	        cmocka_unit_test(colours_only_the_confirmed_direction),
 	        cmocka_unit_test(gate_names_are_code_spans),
+	        cmocka_unit_test(formats_render_one_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
