@@ -311,9 +311,10 @@ caption_rank_changes(struct caption *c, const struct caption_input *l, const dou
 				next++;
 			}
 		}
-		/* Under --runs only what the test found counts, as in the reports. */
-		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
-		bool net = fabs(f.head - f.base) > floor && !noise;
+		/* Under --runs only what the test found counts, as in the reports;
+		 * asked only past the floor (most names are not). */
+		bool net = fabs(f.head - f.base) > floor &&
+		           !(t->runs && !runs_function_significant(t->runs, i, false));
 		if (net || f.frame != TREE_NONE) {
 			keep_top(top, &n, &f, t);
 		}
