@@ -31,33 +31,63 @@ struct fn_change {
 	bool top_step; /* that frame is in the strongest colour step */
 };
 
-/* Per name, the strongest drawn frame that is coloured as changed. */
-static void
-strongest_frames(const struct caption_input *l, struct fn_change *fns, uint32_t names)
+/*
+ * A drawn frame coloured as changed, for its name's strongest frame. Only
+ * drawn frames are kept (thousands), not a record for every name (hundreds
+ * of thousands, 40 bytes each: the largest allocation at the outputs).
+ */
+struct strong_frame {
+	uint32_t name;
+	uint32_t frame;
+	double change; /* its |change| */
+	size_t box; /* its box: the first of equal changes wins */
+	bool top_step;
+};
+
+static int
+cmp_strong(const void *pa, const void *pb)
+{
+	const struct strong_frame *a = pa, *b = pb;
+	if (a->name != b->name) {
+		return a->name < b->name ? -1 : 1;
+	}
+	if (a->change != b->change) {
+		return a->change > b->change ? -1 : 1;
+	}
+	return (a->box > b->box) - (a->box < b->box);
+}
+
+/*
+ * Per name, the strongest drawn frame that is coloured as changed: sorted
+ * by name, its first frame the name's strongest (*count of them).
+ */
+static struct strong_frame *
+strongest_frames(const struct caption_input *l, uint32_t names, size_t *count)
 {
 	const struct tree *t = l->tree;
-	for (uint32_t i = 0; i < names; i++) {
-		fns[i].name = i;
-		fns[i].frame = TREE_NONE;
-	}
+	struct strong_frame *s = xmalloc((l->box_count ? l->box_count : 1) * sizeof(*s));
+	size_t n = 0;
 	for (size_t i = 1; i < l->box_count; i++) {
 		const struct layout_box *b = &l->boxes[i];
 		if (b->hidden || b->status == STATUS_SAME) {
 			continue;
 		}
-		const struct tree_node *n = tree_node(t, b->node);
-		if (n->name >= names) {
+		const struct tree_node *node = tree_node(t, b->node);
+		/* A drawn frame's intensity is its |change| over the largest;
+		 * none of 0 (or NaN) is a name's strongest. */
+		double c = b->intensity * l->max_change;
+		if (node->name >= names || !(c > 0)) {
 			continue;
 		}
-		/* A drawn frame's intensity is its |change| over the largest. */
-		double c = b->intensity * l->max_change;
-		struct fn_change *f = &fns[n->name];
-		if (c > f->frame_change) {
-			f->frame_change = c;
-			f->frame = b->node;
-			f->top_step = color_step(b->intensity) == COLOR_STEPS;
-		}
+		s[n++] = (struct strong_frame){.name = node->name,
+		        .frame = b->node,
+		        .change = c,
+		        .box = i,
+		        .top_step = color_step(b->intensity) == COLOR_STEPS};
 	}
+	qsort(s, n, sizeof(*s), cmp_strong);
+	*count = n;
+	return s;
 }
 
 static double
@@ -261,24 +291,35 @@ caption_rank_changes(struct caption *c, const struct caption_input *l, const dou
 {
 	const struct tree *t = l->tree;
 	uint32_t names = intern_count(t->names);
-	struct fn_change *fns = xcalloc(names ? names : 1, sizeof(*fns));
-	strongest_frames(l, fns, names);
+	size_t strong_count;
+	struct strong_frame *strong = strongest_frames(l, names, &strong_count);
+	size_t next = 0; /* strong[next]: the next name's strongest frame */
 	double base = tree_total(t, SIDE_BASE), head = tree_total(t, SIDE_HEAD);
 	double floor = t->opt.min_delta * (base > head ? base : head);
 	struct fn_change top[CAPTION_CHANGES_MAX];
 	size_t n = 0;
 	for (uint32_t i = 0; i < names; i++) {
-		struct fn_change *f = &fns[i];
-		f->base = by_name[i][SIDE_BASE];
-		f->head = by_name[i][SIDE_HEAD];
-		/* Under --runs only what the test found counts, as in the reports. */
-		bool noise = t->runs && !runs_function_significant(t->runs, i, false);
-		bool net = fabs(f->head - f->base) > floor && !noise;
-		if (net || f->frame != TREE_NONE) {
-			keep_top(top, &n, f, t);
+		struct fn_change f = {.name = i,
+		        .base = by_name[i][SIDE_BASE],
+		        .head = by_name[i][SIDE_HEAD],
+		        .frame = TREE_NONE};
+		if (next < strong_count && strong[next].name == i) {
+			f.frame_change = strong[next].change;
+			f.frame = strong[next].frame;
+			f.top_step = strong[next].top_step;
+			while (next < strong_count && strong[next].name == i) {
+				next++;
+			}
+		}
+		/* Under --runs only what the test found counts, as in the reports;
+		 * asked only past the floor (most names are not). */
+		bool net = fabs(f.head - f.base) > floor &&
+		           !(t->runs && !runs_function_significant(t->runs, i, false));
+		if (net || f.frame != TREE_NONE) {
+			keep_top(top, &n, &f, t);
 		}
 	}
-	free(fns);
+	free(strong);
 	n = rows_kept(top, n);
 	char letter = 'A';
 	for (size_t i = 0; i < n; i++) {

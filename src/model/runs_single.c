@@ -410,6 +410,41 @@ test_names(const struct runs *r, double *const sums[2], int total, struct pair_m
 	family_cut(&fam);
 }
 
+/*
+ * test_names of the names' self sums in the picture's case, whole samples
+ * and both totals under 2^32: a name's sum is then under 2^32 too (the
+ * self counts add up to the total), so it is kept in 32 bits, 8 bytes a
+ * name instead of 16 (on big trees this array set the run's peak), and
+ * tested as pair_p tests it. False, and nothing done, otherwise.
+ */
+static bool
+test_names_whole(const struct runs *r, struct pair_memo *memo)
+{
+	const struct tree *t = r->single;
+	if (!r->plain || !(r->exposure[SIDE_BASE] < 4294967296.0) ||
+	        !(r->exposure[SIDE_HEAD] < 4294967296.0)) {
+		return false;
+	}
+	uint32_t(*sums)[2] = xcalloc(r->nnames ? r->nnames : 1, sizeof(*sums));
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		if (n->self_units[0] | n->self_units[1]) {
+			sums[n->name][0] += (uint32_t)n->self_units[0];
+			sums[n->name][1] += (uint32_t)n->self_units[1];
+		}
+	}
+	struct family fam;
+	family_init(&fam, r->alpha, r->fn_sig, 0, false);
+	for (uint32_t name = 0; name < r->nnames; name++) {
+		uint32_t a = sums[name][SIDE_BASE], b = sums[name][SIDE_HEAD];
+		double p = a | b ? whole_pair_p(r, memo, a, b) : 1;
+		family_add(&fam, name, (float)p);
+	}
+	family_cut(&fam);
+	free(sums);
+	return true;
+}
+
 /* Zeroed sums of each name, self and, with total, total (else NULL). */
 static void
 new_sums(uint32_t nnames, bool total, double *fsum[2][2])
@@ -481,11 +516,13 @@ runs_attach_single(struct tree *t, double alpha, bool weighted, const double per
 	 * once the frames' candidates are gone (a lower peak); the totals'
 	 * wait for a report. */
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
-	double *fsum[2][2];
-	new_sums(r->nnames, false, fsum);
-	name_sums(r, fsum);
-	test_names(r, fsum[0], 0, memo);
-	free_sums(fsum);
+	if (!test_names_whole(r, memo)) {
+		double *fsum[2][2];
+		new_sums(r->nnames, false, fsum);
+		name_sums(r, fsum);
+		test_names(r, fsum[0], 0, memo);
+		free_sums(fsum);
+	}
 	memo_finish(memo);
 	free(memo);
 	t->runs = r;

@@ -145,6 +145,58 @@ test_largest_changes(void **state)
 	tree_destroy(t);
 }
 
+/* The node named leaf whose parent is named parent, TREE_NONE when none. */
+static uint32_t
+node_under(const struct tree *t, const char *parent, const char *leaf)
+{
+	for (uint32_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, id);
+		size_t len, plen;
+		const char *name = intern_name(t->names, n->name, &len);
+		const char *pname = intern_name(t->names, tree_node(t, n->parent)->name, &plen);
+		if (len == strlen(leaf) && memcmp(name, leaf, len) == 0 && plen == strlen(parent) &&
+		        memcmp(pname, parent, plen) == 0) {
+			return id;
+		}
+	}
+	return TREE_NONE;
+}
+
+/*
+ * A row points at its function's strongest drawn frame (where its marker
+ * goes); of frames that changed as much, the first drawn.
+ */
+static void
+test_row_frames(void **state)
+{
+	(void)state;
+	struct tree_options to = {.min_delta = 0.001};
+	struct tree *t = tree_create(&to);
+	/* hot: +50 under a, +200 under b; even: +100 under c and under d. */
+	add_stack(t, SIDE_BASE, "main;a;hot", 1000);
+	add_stack(t, SIDE_BASE, "main;b;hot", 1000);
+	add_stack(t, SIDE_BASE, "main;c;even", 1000);
+	add_stack(t, SIDE_BASE, "main;d;even", 1000);
+	add_stack(t, SIDE_HEAD, "main;a;hot", 1050);
+	add_stack(t, SIDE_HEAD, "main;b;hot", 1200);
+	add_stack(t, SIDE_HEAD, "main;c;even", 1100);
+	add_stack(t, SIDE_HEAD, "main;d;even", 1100);
+	tree_finish(t, true);
+	struct options o;
+	setup_options(&o);
+	struct layout *l = layout_of(t, &o);
+	const struct caption c = *l->caption;
+	assert_int_equal(c.change_count, 2);
+	assert_string_equal(c.changes[0].name, "hot");
+	assert_int_equal(c.changes[0].frame, node_under(t, "b", "hot"));
+	assert_string_equal(c.changes[1].name, "even");
+	assert_int_equal(c.changes[1].frame, node_under(t, "c", "even"));
+	assert_int_not_equal(c.changes[1].frame, TREE_NONE);
+	layout_destroy(l);
+	options_finish(&o);
+	tree_destroy(t);
+}
+
 /* A CI path is shortened in the middle, keeping its file name. */
 static void
 test_long_names(void **state)
@@ -258,6 +310,7 @@ main(void)
 	        cmocka_unit_test(test_exact_totals),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_largest_changes),
+	        cmocka_unit_test(test_row_frames),
 	        cmocka_unit_test(test_long_names),
 	        cmocka_unit_test(test_options_in_captions),
 	        cmocka_unit_test(test_single),

@@ -1106,6 +1106,33 @@ formats_render_one_model(void **state)
 	options_finish(&o);
 }
 
+/*
+ * One profile a side: a function's self test sums its call sites. f grows
+ * by a quarter at each of four, within noise at any one of them, clearly
+ * over the four.
+ */
+static void
+functions_tested_on_their_sums(void **state)
+{
+	(void)state;
+	struct tree *t = pair("main;a;f 100\nmain;b;f 100\nmain;c;f 100\nmain;d;f 100\n"
+	                      "main;z 10000\n",
+	        "main;a;f 125\nmain;b;f 125\nmain;c;f 125\nmain;d;f 125\nmain;z 10000\n", false);
+	runs_attach_single(t, 0.05, false, (const double[2]){0, 0});
+	uint32_t main_id = child_named(t, TREE_ROOT, "main");
+	uint32_t z = child_named(t, main_id, "z");
+	for (const char *const *site = (const char *const[]){"a", "b", "c", "d", NULL}; *site;
+	        site++) {
+		uint32_t f = child_named(t, child_named(t, main_id, *site), "f");
+		assert_int_not_equal(f, TREE_NONE);
+		assert_false(runs_node_significant(t->runs, f, false));
+		assert_true(runs_function_significant(t->runs, tree_node(t, f)->name, false));
+	}
+	assert_false(runs_function_significant(t->runs, tree_node(t, z)->name, false));
+	runs_destroy(t->runs); /* attached here, freed by its owner */
+	tree_destroy(t);
+}
+
 int
 main(void)
 {
@@ -1137,6 +1164,7 @@ main(void)
 	        cmocka_unit_test(summarises_the_verdict_in_json),
 	        cmocka_unit_test(gates_tell_noise_from_change),
 	        cmocka_unit_test(colours_only_the_confirmed_direction),
+	        cmocka_unit_test(functions_tested_on_their_sums),
 	        cmocka_unit_test(gate_names_are_code_spans),
 	        cmocka_unit_test(formats_render_one_model),
 	};
