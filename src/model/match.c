@@ -89,6 +89,14 @@ match_note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_na
 	e->node = node;
 	e->peer = TREE_NONE;
 	e->similarity = (float)sim;
+	if (kind == MATCH_WRAPPER_ADDED || kind == MATCH_WRAPPER_REMOVED) {
+		if (!c->wrappers) {
+			c->wrappers = xcalloc(intern_count(c->t->names), 1);
+		}
+		uint32_t w = kind == MATCH_WRAPPER_ADDED ? c->t->nodes[node].name : other_name;
+		c->wrappers[w] |=
+		        (uint8_t)(kind == MATCH_WRAPPER_ADDED ? WRAPPER_INSERTED : WRAPPER_INLINED);
+	}
 	if (other_name != TREE_NONE) {
 		e->other_at = add_string(m, c->t, other_name, &e->other_len);
 	}
@@ -625,8 +633,6 @@ pass_structure(struct ctx *c)
 	free(rs);
 	free(ns);
 	free(taken);
-	free(c->pair_to);
-	c->pair_to = NULL;
 	apply(c);
 }
 
@@ -705,6 +711,8 @@ match_run(struct tree *t, const struct match_settings *s)
 		pass_structure(&c);
 		match_moves(&c);
 		plan_finish(&c.plan);
+		free(c.pair_to);
+		free(c.wrappers);
 		free(c.tops[SIDE_BASE]);
 		free(c.tops[SIDE_HEAD]);
 	}

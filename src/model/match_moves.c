@@ -24,7 +24,7 @@
 #include "xalloc.h"
 
 /* Frames of a function, per side, beyond which it is not weighed. */
-#define MOVE_MAX_FRAMES 64
+#define MOVE_MAX_FRAMES 256
 /* Pairs of a function's frames beyond which they are not compared path by path. */
 #define MOVE_MAX_PAIRS 1024
 
@@ -197,17 +197,46 @@ share_cmp(const void *a, const void *b)
 	return (x->name > y->name) - (x->name < y->name);
 }
 
+/* One child's share, as the head would call it, into mv->sh[side]. */
+static void
+add_share(struct moves *mv, enum side side, uint32_t name, double v)
+{
+	const struct ctx *c = mv->c;
+	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] != TREE_NONE) {
+		name = c->pair_to[name]; /* a rename found by its subtree elsewhere */
+	}
+	mv->sh[side] =
+	        xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1, sizeof(struct share));
+	mv->sh[side][mv->nsh[side]++] = (struct share){c->g.rank[name], v};
+}
+
+/*
+ * Whether child k of side's frame is a wrapper found elsewhere on that
+ * side (inlined from the base, inserted in the head): what it calls is
+ * what its caller calls in the other build.
+ */
+static bool
+see_through(const struct moves *mv, enum side side, uint32_t k)
+{
+	const struct tree *t = mv->c->t;
+	uint8_t bit = side == SIDE_BASE ? WRAPPER_INLINED : WRAPPER_INSERTED;
+	return mv->c->wrappers && (mv->c->wrappers[t->nodes[k].name] & bit) &&
+	       t->nodes[k].first_child != TREE_NONE;
+}
+
 /*
  * The children of frames fs (side's) as shares of their total tt, summed
  * by name and in the order of the names' ranks, into mv->sh[side];
- * returns the self share.
+ * returns the self share. A function moved with its callees, and they
+ * changed with the rest of the build: a rename or a wrapper the passes
+ * before found elsewhere is read as the head has it.
  */
 static double
 shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
 {
 	const struct tree *t = mv->c->t;
-	const uint32_t *rank = mv->c->g.rank;
 	double self = 0;
+	bool sorted = n == 1 && !mv->c->renamed && !mv->c->wrappers;
 	mv->nsh[side] = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct tree_node *f = &t->nodes[fs[i]];
@@ -217,14 +246,23 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 			if (v <= 0) {
 				continue;
 			}
-			mv->sh[side] = xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1,
-			        sizeof(struct share));
-			mv->sh[side][mv->nsh[side]++] = (struct share){rank[t->nodes[k].name], v};
+			if (!see_through(mv, side, k)) {
+				add_share(mv, side, t->nodes[k].name, v);
+				continue;
+			}
+			self += tree_value(t, &t->nodes[k], side, true) / tt;
+			for (uint32_t g = t->nodes[k].first_child; g != TREE_NONE;
+			        g = t->nodes[g].next_sibling) {
+				double w = tree_value(t, &t->nodes[g], side, false) / tt;
+				if (w > 0) {
+					add_share(mv, side, t->nodes[g].name, w);
+				}
+			}
 		}
 	}
 	struct share *s = mv->sh[side];
 	size_t k = 0;
-	if (n == 1) {
+	if (sorted) {
 		return self; /* one frame's children are in rank order, each once */
 	}
 	if (mv->nsh[side]) {

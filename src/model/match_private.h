@@ -32,6 +32,12 @@ struct plan {
 	uint8_t *planned; /* per frame */
 };
 
+/* What a name was as a wrapper somewhere (ctx.wrappers). */
+enum {
+	WRAPPER_INLINED = 1, /* the base had it between a parent and a child, the head not */
+	WRAPPER_INSERTED = 2, /* the head has it between a parent and a child, the base not */
+};
+
 struct root {
 	uint32_t name, node;
 };
@@ -43,6 +49,7 @@ struct ctx {
 	struct graft g;
 	struct plan plan;
 	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
+	uint8_t *wrappers; /* per name: WRAPPER_ bits of the wrappers noted; NULL for none */
 	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
 	size_t ntops[2], captops[2];
 	bool renamed; /* pair_to holds a rename */

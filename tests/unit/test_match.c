@@ -248,6 +248,37 @@ test_move_gathered_from_several_paths(void **state)
 }
 
 static void
+test_move_through_an_inlined_callee(void **state)
+{
+	(void)state;
+	/* f moved from x to y, and w, which the base's f called, was inlined everywhere. */
+	struct tree *t = build("app;main;x;f;w;g 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;w;q 8,app;main;p;r 3",
+	        "app;main;y;f;g 10,app;main;x;h 5,app;main;y;k 4,app;main;p;q 8,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;q"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_move_calling_a_renamed_callee(void **state)
+{
+	(void)state;
+	/* f moved from x to y, and a, which f calls, was renamed b everywhere. */
+	struct tree *t = build("app;main;x;f;a;c 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;a;c 6,app;main;p;a;d 4,app;main;p;r 3",
+	        "app;main;y;f;b;c 10,app;main;x;h 5,app;main;y;k 4,app;main;p;b;c 6,"
+	        "app;main;p;b;d 4,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_RENAMED);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
 test_stacked_wrappers_are_no_move(void **state)
 {
 	(void)state;
@@ -311,6 +342,8 @@ main(void)
 	        cmocka_unit_test(test_move),
 	        cmocka_unit_test(test_move_below_a_removed_caller),
 	        cmocka_unit_test(test_move_gathered_from_several_paths),
+	        cmocka_unit_test(test_move_through_an_inlined_callee),
+	        cmocka_unit_test(test_move_calling_a_renamed_callee),
 	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
 	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
