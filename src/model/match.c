@@ -272,8 +272,6 @@ pass_names(struct ctx *c)
 /* Far more candidates than this under one parent are not compared pairwise. */
 #define MAX_PAIRS 4096
 
-#define NAME_CONFLICT (TREE_NONE - 1)
-
 static bool
 planned(const struct plan *p, uint32_t id)
 {

@@ -64,13 +64,6 @@ struct moves {
 	size_t nsteps, capsteps;
 };
 
-static bool
-one_sided(const struct tree *t, uint32_t id, enum side side)
-{
-	const struct tree_node *n = &t->nodes[id];
-	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
-}
-
 /*
  * Of side but for a residue of the other, MATCH_MOVE_RESIDUE of side's
  * total at most: a move often leaves a few samples behind.
@@ -111,7 +104,7 @@ collect(struct moves *mv, enum side side)
 		}
 		mv->skip[top] |= (uint8_t)(SKIP_WALKED << side);
 		uint32_t p = t->nodes[top].parent;
-		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
+		if (side_alone(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
 		        !(mv->skip[p] & (SKIP_TAKEN | SKIP_MATCHED)) &&
 		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
 			add_cand(mv, side, p);
@@ -119,7 +112,7 @@ collect(struct moves *mv, enum side side)
 		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
 			const struct tree_node *n = &t->nodes[id];
 			if (!(mv->skip[id] & (SKIP_TAKEN | SKIP_MATCHED)) &&
-			        one_sided(t, id, side) && !graft_crowded(&c->g, n->parent)) {
+			        side_alone(t, id, side) && !graft_crowded(&c->g, n->parent)) {
 				add_cand(mv, side, id);
 			}
 		}
@@ -202,7 +195,7 @@ static void
 add_share(struct moves *mv, enum side side, uint32_t name, double v)
 {
 	const struct ctx *c = mv->c;
-	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] != TREE_NONE) {
+	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
 		name = c->pair_to[name]; /* a rename found by its subtree elsewhere */
 	}
 	mv->sh[side] =
@@ -386,102 +379,6 @@ enum apart {
 	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
 };
 
-/* Whether frame w calls anything in side's build. */
-static bool
-calls_in(const struct tree *t, uint32_t w, enum side side)
-{
-	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
-		if (has(t, &t->nodes[k], side)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * A caller of side's path that the other build has not there: of side
- * alone, or calling nothing there in the other build (a wrapper inlined
- * keeps its own samples where it was a leaf).
- */
-static bool
-lost_caller(const struct tree *t, uint32_t w, enum side side)
-{
-	return one_sided(t, w, side) || !calls_in(t, w, !side);
-}
-
-/* Callers of a frame compared up to where two paths meet; more are not compared. */
-#define MOVE_MAX_CALLERS 128
-
-/*
- * Whether the callers of base frame b and head frame h, up to where their
- * paths meet, are the same but for frames that one build alone has there
- * (wrappers inserted or inlined, renames the structure pass did not take,
- * several at once): the function did not move, what is around it
- * changed. A caller that both builds have at one path and not at the
- * other is a move, even when the move took most of its samples.
- */
-static bool
-same_callers(const struct tree *t, uint32_t b, uint32_t h)
-{
-	uint32_t bs[MOVE_MAX_CALLERS], hs[MOVE_MAX_CALLERS];
-	size_t nb = 0, nh = 0;
-	uint32_t u = t->nodes[b].parent, v = t->nodes[h].parent;
-	while (u != v) {
-		if (nb == MOVE_MAX_CALLERS || nh == MOVE_MAX_CALLERS) {
-			return false;
-		}
-		uint32_t du = t->nodes[u].depth, dv = t->nodes[v].depth;
-		if (du >= dv) {
-			bs[nb++] = u;
-			u = t->nodes[u].parent;
-		}
-		if (dv >= du) {
-			hs[nh++] = v;
-			v = t->nodes[v].parent;
-		}
-	}
-	/* From the bottom up: equal names pair, a frame of one build alone may stay unpaired. */
-	size_t i = 0, j = 0;
-	while (i < nb || j < nh) {
-		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
-			i++;
-			j++;
-		} else if (i < nb && lost_caller(t, bs[i], SIDE_BASE)) {
-			i++;
-		} else if (j < nh && lost_caller(t, hs[j], SIDE_HEAD)) {
-			j++;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
-static uint32_t
-caller_name(const struct tree *t, uint32_t id)
-{
-	return t->nodes[t->nodes[id].parent].name;
-}
-
-/*
- * Whether base frame b and head frame h have callers of one name, or but
- * for a caller that one build lost there (a wrapper inlined or inserted).
- */
-static bool
-same_caller(const struct tree *t, uint32_t b, uint32_t h)
-{
-	uint32_t bp = t->nodes[b].parent, hp = t->nodes[h].parent;
-	if (t->nodes[bp].name == t->nodes[hp].name) {
-		return true;
-	}
-	if (bp != TREE_ROOT && caller_name(t, bp) == t->nodes[hp].name &&
-	        lost_caller(t, bp, SIDE_BASE)) {
-		return true;
-	}
-	return hp != TREE_ROOT && caller_name(t, hp) == t->nodes[bp].name &&
-	       lost_caller(t, hp, SIDE_HEAD);
-}
-
 /*
  * g without the frames whose caller is of a name that a frame of the
  * other side has for caller (or but for a wrapper): a function moves when
@@ -489,12 +386,12 @@ same_caller(const struct tree *t, uint32_t b, uint32_t h)
  * changed is above it.
  */
 static void
-same_caller_names(const struct tree *t, struct group *g)
+same_caller_names(const struct ctx *c, struct group *g)
 {
 	uint8_t drop_b[MOVE_MAX_FRAMES] = {0}, drop_h[MOVE_MAX_FRAMES] = {0};
 	for (size_t i = 0; i < g->nb; i++) {
 		for (size_t j = 0; j < g->nh; j++) {
-			if (same_caller(t, g->b[i], g->h[j])) {
+			if (match_same_caller(c, g->b[i], g->h[j])) {
 				drop_b[i] = drop_h[j] = 1;
 			}
 		}
@@ -542,7 +439,7 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 		return APART_NOT;
 	}
 	if (w == u) {
-		if (!mostly(t, u, SIDE_BASE) && calls_in(t, u, SIDE_HEAD)) {
+		if (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD)) {
 			return APART_NOT; /* W still calls there: the function moved up a level */
 		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
@@ -588,22 +485,6 @@ pair_wrappers(struct moves *mv, struct group *g)
 	g->nh = compact(g->h, g->nh);
 }
 
-/*
- * The head's frames a function can have moved to: those whose caller the
- * base has too. Below a new caller, a function came with its caller.
- */
-static size_t
-moved_to(const struct tree *t, uint32_t *fs, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (has(t, &t->nodes[t->nodes[fs[i]].parent], SIDE_BASE)) {
-			fs[k++] = fs[i];
-		}
-	}
-	return k;
-}
-
 /* The functions of names in both builds' candidates whose two sides are alike. */
 static void
 weigh_groups(struct moves *mv)
@@ -642,8 +523,8 @@ weigh_groups(struct moves *mv)
 		if (!mv->moves) {
 			continue;
 		}
-		g.nh = moved_to(t, g.h, g.nh);
-		same_caller_names(t, &g);
+		g.nh = match_moved_to(mv->c, g.h, g.nh);
+		same_caller_names(mv->c, &g);
 		if (alike(mv, &g)) {
 			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
 			mv->groups[mv->ngroups++] = g;
@@ -704,7 +585,8 @@ note_group(struct moves *mv, struct group *g)
 	if (g->nb * g->nh <= MOVE_MAX_PAIRS) {
 		for (size_t i = 0; i < g->nb; i++) {
 			for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
-				if (g->h[j] != TREE_NONE && same_callers(t, g->b[i], g->h[j])) {
+				if (g->h[j] != TREE_NONE &&
+				        match_same_callers(c, g->b[i], g->h[j])) {
 					g->b[i] = g->h[j] = TREE_NONE;
 				}
 			}

@@ -32,6 +32,9 @@ struct plan {
 	uint8_t *planned; /* per frame */
 };
 
+/* In ctx.pair_to: a base name renamed into two head names, so into neither. */
+#define NAME_CONFLICT (TREE_NONE - 1)
+
 /* What a name was as a wrapper somewhere (ctx.wrappers). */
 enum {
 	WRAPPER_INLINED = 1, /* the base had it between a parent and a child, the head not */
@@ -74,6 +77,14 @@ head_only(const struct tree *t, const struct tree_node *n)
 	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
 }
 
+/* Of side alone: the base only, or the head only. */
+static inline bool
+side_alone(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
+}
+
 /* A new entry of kind for node; other_name: the other name, or TREE_NONE. */
 void match_note(
         struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim);
@@ -82,6 +93,17 @@ void match_note(
  * of recursion is a change of behaviour, not a wrapper.
  */
 bool match_recursive(const struct tree *t, uint32_t w);
+/* Whether frame w calls anything in side's build (match_callers.c). */
+bool match_calls_in(const struct tree *t, uint32_t w, enum side side);
+/*
+ * Whether the callers of base frame b and head frame h, up to where their
+ * paths meet, are the same but for frames one build alone has there.
+ */
+bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
+/* Whether base frame b and head frame h have callers of one name, or but for a wrapper. */
+bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
+/* fs (head frames) without those whose callers the base did not run; returns how many. */
+size_t match_moved_to(const struct ctx *c, uint32_t *fs, size_t n);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 

@@ -279,6 +279,45 @@ test_move_calling_a_renamed_callee(void **state)
 }
 
 static void
+test_move_under_a_renamed_caller_path(void **state)
+{
+	(void)state;
+	/*
+	 * f moved from x to y; y's caller q was renamed r, found under p, and
+	 * not taken under main, where r grew by f's samples past the size test.
+	 */
+	struct tree *t = build("app;main;x;f;g 10,app;main;x;h 5,app;main;q;y;k 4,"
+	                       "app;main;p;q;c 6,app;main;p;q;d 4",
+	        "app;main;r;y;f;g 10,app;main;x;h 5,app;main;r;y;k 4,app;main;p;r;c 6,"
+	        "app;main;p;r;d 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;r"), MATCH_RENAMED);
+	assert_int_equal(kind_at(t, "app;main;r;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_renamed_caller_is_no_move(void **state)
+{
+	(void)state;
+	/*
+	 * s was renamed t (found under p; not taken under b;w, where t grew
+	 * past the size test): f went from a;w;s to b;w;t, from s to s by
+	 * another name, which is no move.
+	 */
+	struct tree *t = build("app;main;a;w;s;f;g 10,app;main;a;w;k 5,app;main;b;w;k 5,"
+	                       "app;main;b;w;s;m 1,app;main;p;s;c 6,app;main;p;s;d 4",
+	        "app;main;b;w;t;f;g 10,app;main;a;w;k 5,app;main;b;w;k 5,app;main;b;w;t;m 1,"
+	        "app;main;p;t;c 6,app;main;p;t;d 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;t"), MATCH_RENAMED);
+	assert_true(kind_at(t, "app;main;b;w;t;f") != MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
 test_stacked_wrappers_are_no_move(void **state)
 {
 	(void)state;
@@ -344,6 +383,8 @@ main(void)
 	        cmocka_unit_test(test_move_gathered_from_several_paths),
 	        cmocka_unit_test(test_move_through_an_inlined_callee),
 	        cmocka_unit_test(test_move_calling_a_renamed_callee),
+	        cmocka_unit_test(test_move_under_a_renamed_caller_path),
+	        cmocka_unit_test(test_renamed_caller_is_no_move),
 	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
 	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
