@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "match_private.h"
+#include "match_text.h"
 #include "normalize.h"
 #include "xalloc.h"
 
@@ -100,6 +101,15 @@ match_note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_na
 	if (other_name != TREE_NONE) {
 		e->other_at = add_string(m, c->t, other_name, &e->other_len);
 	}
+}
+
+void
+match_note_path(struct ctx *c, struct match_entry *e, uint32_t node)
+{
+	size_t at = c->m->strings.len;
+	match_path(&c->m->strings, c->t, node, UINT32_MAX);
+	e->other_at = (uint32_t)at;
+	e->other_len = (uint32_t)(c->m->strings.len - at);
 }
 
 static void
@@ -715,11 +725,19 @@ match_run(struct tree *t, const struct match_settings *s)
 		free(c.tops[SIDE_HEAD]);
 	}
 	struct match *m = c.m;
+	size_t kept = 0;
 	for (size_t i = 0; i < m->count; i++) {
 		struct match_entry *e = &m->entries[i];
-		e->node = graft_holder(&c.g, e->node);
+		uint32_t holder = graft_holder(&c.g, e->node);
+		/* Gone with no frame of its name to hold it (a caller a move left empty). */
+		if (t->nodes[holder].name != t->nodes[e->node].name) {
+			continue;
+		}
+		e->node = holder;
 		e->peer = e->peer == TREE_NONE ? TREE_NONE : graft_holder(&c.g, e->peer);
+		m->entries[kept++] = *e;
 	}
+	m->count = kept;
 	graft_finish(&c.g);
 	if (m->count == 0) {
 		match_destroy(m);

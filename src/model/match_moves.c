@@ -39,6 +39,7 @@ struct group {
 	uint32_t b[MOVE_MAX_FRAMES], h[MOVE_MAX_FRAMES];
 	size_t nb, nh;
 	double bt, ht, sim;
+	bool noted; /* a move: its ends were noted */
 };
 
 enum {
@@ -527,6 +528,7 @@ weigh_groups(struct moves *mv)
 		same_caller_names(mv->c, &g);
 		if (alike(mv, &g)) {
 			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
+			g.noted = false;
 			mv->groups[mv->ngroups++] = g;
 		}
 	}
@@ -575,7 +577,23 @@ largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
 	return best;
 }
 
-/* Moves noted: every frame of each end, against the largest of the other. */
+/*
+ * Whether the base frame b of a move to the one head frame of g is carried
+ * there to be compared: of the base alone (a frame that kept a residue of
+ * the head stays, marked), and the head's frame one.
+ */
+static bool
+carried(const struct tree *t, const struct group *g, uint32_t b)
+{
+	return g->nh == 1 && base_only(t, &t->nodes[b]);
+}
+
+/*
+ * Moves noted: every frame of each end, against the largest of the other,
+ * whose path the entry keeps (the frame may be carried away). A base frame
+ * that will be carried to the head's (carried()) is noted by the head's
+ * frame alone.
+ */
 static void
 note_group(struct moves *mv, struct group *g)
 {
@@ -601,17 +619,47 @@ note_group(struct moves *mv, struct group *g)
 			return;
 		}
 	}
+	g->noted = true;
 	double bt = g->bt, ht = g->ht;
 	uint32_t from = largest(t, g->b, nb, SIDE_BASE), to = largest(t, g->h, nh, SIDE_HEAD);
 	for (size_t k = 0; k < nb + nh; k++) {
 		bool in = k >= nb;
+		if (!in && carried(t, g, g->b[k])) {
+			continue;
+		}
 		match_note(c, in ? MATCH_MOVED_IN : MATCH_MOVED_OUT, in ? g->h[k - nb] : g->b[k],
 		        TREE_NONE, g->sim);
 		struct match_entry *e = &c->m->entries[c->m->count - 1];
-		e->peer = in ? from : to;
+		uint32_t peer = in ? from : to;
+		match_note_path(c, e, peer);
+		e->peer = in && carried(t, g, from) ? TREE_NONE : peer;
 		e->peers = (uint32_t)(in ? nb : nh);
 		e->moved_base = bt;
 		e->moved_head = ht;
+	}
+}
+
+/*
+ * The base's frames of the moves to one head frame carried there, so that
+ * the head's frame and what it calls are compared with the base's, not
+ * drawn as new.
+ */
+static void
+carry_moves(struct moves *mv)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		const struct group *g = &mv->groups[i];
+		if (!g->noted || g->nh != 1 || !graft_alive(&c->g, g->h[0])) {
+			continue;
+		}
+		uint32_t h = g->h[0];
+		for (size_t k = 0; k < g->nb; k++) {
+			if (graft_alive(&c->g, g->b[k]) && carried(t, g, g->b[k])) {
+				graft_carry(&c->g, g->b[k], t->nodes[h].parent, t->nodes[h].name);
+			}
+		}
 	}
 }
 
@@ -700,6 +748,7 @@ match_moves(struct ctx *c)
 		for (size_t i = 0; i < mv.ngroups; i++) {
 			note_group(&mv, &mv.groups[i]);
 		}
+		carry_moves(&mv);
 	}
 	carry_out(&mv);
 	free(mv.skip);

@@ -88,6 +88,8 @@ side_alone(const struct tree *t, uint32_t id, enum side side)
 /* A new entry of kind for node; other_name: the other name, or TREE_NONE. */
 void match_note(
         struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim);
+/* Entry e's other string: the path of node (a move's other end), kept in case it moves. */
+void match_note_path(struct ctx *c, struct match_entry *e, uint32_t node);
 /*
  * A frame of its parent's name or of a child's: one more or one less level
  * of recursion is a change of behaviour, not a wrapper.
