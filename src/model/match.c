@@ -721,6 +721,7 @@ match_run(struct tree *t, const struct match_settings *s)
 		plan_finish(&c.plan);
 		free(c.pair_to);
 		free(c.wrappers);
+		free(c.known);
 		free(c.tops[SIDE_BASE]);
 		free(c.tops[SIDE_HEAD]);
 	}

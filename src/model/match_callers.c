@@ -5,6 +5,7 @@
  * callers are code the base ran.
  */
 #include "match_private.h"
+#include "xalloc.h"
 
 /* Whether frame w calls anything in side's build. */
 bool
@@ -181,15 +182,25 @@ known_callers(const struct ctx *c, uint32_t h)
  * with its caller.
  */
 size_t
-match_moved_to(const struct ctx *c, uint32_t *fs, size_t n)
+match_moved_to(struct ctx *c, uint32_t *fs, size_t n)
 {
 	const struct tree *t = c->t;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (has(t, &t->nodes[t->nodes[fs[i]].parent], SIDE_BASE) ||
-		        known_callers(c, fs[i])) {
-			fs[k++] = fs[i];
+		uint32_t p = t->nodes[fs[i]].parent;
+		if (!has(t, &t->nodes[p], SIDE_BASE)) {
+			/* Frames of many names share a caller: its answer is kept. */
+			if (!c->known) {
+				c->known = xcalloc(t->node_count, 1);
+			}
+			if (!c->known[p]) {
+				c->known[p] = known_callers(c, fs[i]) ? 1 : 2;
+			}
+			if (c->known[p] != 1) {
+				continue;
+			}
 		}
+		fs[k++] = fs[i];
 	}
 	return k;
 }

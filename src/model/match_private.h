@@ -53,6 +53,8 @@ struct ctx {
 	struct plan plan;
 	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
 	uint8_t *wrappers; /* per name: WRAPPER_ bits of the wrappers noted; NULL for none */
+	uint8_t *
+	        known; /* per frame of the head alone: 1 its callers are known to the base, 2 not */
 	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
 	size_t ntops[2], captops[2];
 	bool renamed; /* pair_to holds a rename */
@@ -105,7 +107,7 @@ bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
 /* Whether base frame b and head frame h have callers of one name, or but for a wrapper. */
 bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
 /* fs (head frames) without those whose callers the base did not run; returns how many. */
-size_t match_moved_to(const struct ctx *c, uint32_t *fs, size_t n);
+size_t match_moved_to(struct ctx *c, uint32_t *fs, size_t n);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 
