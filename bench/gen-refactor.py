@@ -20,8 +20,11 @@ and, as distractors that must not match, real changes: new leaf functions,
 removed leaf functions, stacks slower and faster, and Poisson noise on
 every count. --truth writes JSON: {"renames": [[old, new]...],
 "wrappers_added": [[wrapper, child]...], "wrappers_removed": [name...],
-"moves": [[name, old_caller, new_caller]...]}. bench/match-score.py reads
-it. The same arguments give the same bytes. Only the standard library.
+"moves": [[name, old_caller, new_caller]...], "new_functions": [name...],
+"new_samples": N}: the last two are the really new code, the leaf
+functions the head added as real changes and their head samples (a
+renamed, wrapped or moved frame is no new code). bench/match-score.py
+reads it. The same arguments give the same bytes. Only the standard library.
 """
 
 import argparse
@@ -146,7 +149,7 @@ def main():
         moves[f] = (old, new)
         taken.add(new)
     gone = set(pick([f for f in pool if f not in inner], k))
-    head = {}
+    head, really_new = {}, {}
     for p, c in base.items():
         out = [p[0]]
         for i, f in enumerate(p[1:], 1):
@@ -162,9 +165,14 @@ def main():
         if p[-1] in gone:
             continue
         lam = c * math.exp(rng.gauss(0, 0.1)) * (1.5 if rng.random() < 0.02 else 1.0)
+        added = None
         if rng.random() < 0.01:
-            out.append(next(fresh))
-        head[tuple(out)] = head.get(tuple(out), 0) + poisson(rng, lam)
+            added = next(fresh)
+            out.append(added)
+        n = poisson(rng, lam)
+        head[tuple(out)] = head.get(tuple(out), 0) + n
+        if added and n > 0:
+            really_new[added] = really_new.get(added, 0) + n
     for path, fname in ((a.out_base, base), (a.out_head, head)):
         with open(path, "w") as fh:
             for p in sorted(fname):
@@ -173,7 +181,9 @@ def main():
     truth = {"renames": sorted([o, n] for o, n in renames.items()),
              "wrappers_added": sorted([w, e[1]] for e, w in wrappers.items()),
              "wrappers_removed": sorted(removed),
-             "moves": sorted([f, o, n] for f, (o, n) in moves.items())}
+             "moves": sorted([f, o, n] for f, (o, n) in moves.items()),
+             "new_functions": sorted(really_new),
+             "new_samples": sum(really_new.values())}
     with open(a.truth, "w") as fh:
         json.dump(truth, fh, indent=1, sort_keys=True)
 

@@ -12,7 +12,12 @@ prints, from the summary's "matches" member (docs/matching.md):
   not hold (a rename, a wrapper or a move of names it does not list);
 * always: the matches by kind, and the head samples drawn as new (self
   counts of frames only in the head) with matching off and on, and of
-  those with matching on, how many are under a frame marked as moved in.
+  those with matching on, how many are under a frame marked as moved in;
+* with TRUTH, also per class how many matches are right (precision), and
+  the samples really new by the truth ("new_samples", "new_functions":
+  the leaves the generator added as real changes) against those drawn as
+  new: how many of the really new are drawn as new (recall) and how many
+  of those drawn as new are really new (precision).
 
 Only the Python 3 standard library is used. Nothing here asserts.
 """
@@ -28,18 +33,24 @@ def run(binary, base, head, *extra):
     return json.loads(out)
 
 
-def new_samples(doc):
-    """Head samples drawn as new, and of those the ones under a moved_in
-    frame (drawn in the new colour, but outlined as moved)."""
-    total, moved, stack = 0, 0, [(doc["root"], False)]
+def new_samples(doc, really=()):
+    """Head samples drawn as new; of those the ones under a moved_in frame
+    (drawn in the new colour, but outlined as moved), and the ones in
+    frames of the names in really."""
+    total, moved, hit, stack = 0, 0, 0, [(doc["root"], False)]
     while stack:
         n, under = stack.pop()
         under = under or n.get("match", {}).get("kind") == "moved_in"
         if n["base"] == 0:
             total += n["head_self"]
             moved += n["head_self"] if under else 0
+            hit += n["head_self"] if n["name"] in really else 0
         stack.extend((c, under) for c in n.get("children", []))
-    return total, moved
+    return total, moved, hit
+
+
+def pct(a, b):
+    return 100.0 * a / b if b else 100.0
 
 
 def parent_of(path):
@@ -53,7 +64,7 @@ def score(matches, truth):
     wremoved = set(truth["wrappers_removed"])
     moves = {x[0]: (x[1], x[2]) for x in truth["moves"]}
     seen = {"renames": set(), "wrappers_added": set(), "wrappers_removed": set(), "moves": set()}
-    wrong, total = [], 0
+    wrong, total, made = [], 0, {}
     for m in matches:
         k = m["kind"]
         if k in ("name", "renamed"):
@@ -71,16 +82,18 @@ def score(matches, truth):
         else:
             continue  # moved_out: the other end of a moved_in
         total += 1
+        made[cls] = made.get(cls, 0) + 1
         if ok:
             seen[cls].add(key)
         else:
-            wrong.append((k, key))
+            wrong.append((k, key, cls))
     want = {"renames": renames, "wrappers_added": wadded, "wrappers_removed": wremoved,
             "moves": set(moves)}
     for cls in want:
-        n = len(want[cls])
-        print("%-17s %4d of %4d matched (%.1f%%)" % (cls, len(seen[cls]), n,
-                                                   100.0 * len(seen[cls]) / n if n else 100.0))
+        n, right = len(want[cls]), made.get(cls, 0) - sum(1 for k in wrong if k[2] == cls)
+        print("%-17s %4d of %4d matched (recall %.1f%%); %4d of %4d frames matched right"
+              " (precision %.1f%%)" % (cls, len(seen[cls]), n, pct(len(seen[cls]), n), right,
+                                       made.get(cls, 0), pct(right, made.get(cls, 0))))
     print("wrong matches     %4d of %4d frames matched (%.2f%%)" % (
         len(wrong), total, 100.0 * len(wrong) / total if total else 0.0))
     inserted = {w for w, _ in wadded}
@@ -93,7 +106,7 @@ def score(matches, truth):
                 any(b[:i] + b[i + 1:] == a and b[i] in inserted for i in range(len(b))):
             explained += 1
     print("  of which moves explained by a true wrapper (one frame apart): %d" % explained)
-    for k, key in wrong[:10]:
+    for k, key, _ in wrong[:10]:
         print("  wrong: %s %r" % (k, key))
 
 
@@ -110,13 +123,23 @@ def main():
     print("matches by kind   %s; names matched by the rules: %d" % (
         ", ".join("%s %d" % kv for kv in sorted(kinds.items())) or "none",
         m.get("names_matched", 0)))
-    new_on, moved_on = new_samples(on)
+    truth = None
+    if len(sys.argv) == 5:
+        with open(sys.argv[4]) as fh:
+            truth = json.load(fh)
+    really = set(truth.get("new_functions", [])) if truth else set()
+    new_on, moved_on, hit = new_samples(on, really)
     print("drawn as new      %d head samples with --no-match, %d with matching"
           " (of which %d under a frame outlined as moved)" % (new_samples(off)[0], new_on,
                                                               moved_on))
-    if len(sys.argv) == 5:
-        with open(sys.argv[4]) as fh:
-            score(m["list"], json.load(fh))
+    if truth is None:
+        return
+    if "new_samples" in truth:
+        real = truth["new_samples"]
+        print("really new        %d head samples by the truth; drawn as new with matching:"
+              " %d of them (recall %.1f%%), %d of %d drawn as new are really new"
+              " (precision %.1f%%)" % (real, hit, pct(hit, real), hit, new_on, pct(hit, new_on)))
+    score(m["list"], truth)
 
 
 if __name__ == "__main__":

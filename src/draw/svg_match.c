@@ -21,17 +21,10 @@ svg_match_attrs(struct buf *b, const struct tree *t, uint32_t node)
 	buf_adds(b, " data-match=\"");
 	buf_adds(b, match_kind_name((enum match_kind)e->kind));
 	buf_adds(b, "\" data-match-other=\"");
-	struct buf raw;
-	buf_init(&raw);
-	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
-		match_path(&raw, t, e->peer, UINT32_MAX);
-	} else {
-		size_t len;
-		const char *other = match_other_name(t, e, &len);
-		buf_add(&raw, other, len);
-	}
-	escape_xml(b, raw.data, raw.len);
-	buf_finish(&raw);
+	/* The other name, or a move's other path. */
+	size_t len;
+	const char *other = match_other_name(t, e, &len);
+	escape_xml(b, other, len);
 	buf_addc(b, '"');
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "match_private.h"
+#include "match_text.h"
 #include "normalize.h"
 #include "xalloc.h"
 
@@ -89,9 +90,26 @@ match_note(struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_na
 	e->node = node;
 	e->peer = TREE_NONE;
 	e->similarity = (float)sim;
+	if (kind == MATCH_WRAPPER_ADDED || kind == MATCH_WRAPPER_REMOVED) {
+		if (!c->wrappers) {
+			c->wrappers = xcalloc(intern_count(c->t->names), 1);
+		}
+		uint32_t w = kind == MATCH_WRAPPER_ADDED ? c->t->nodes[node].name : other_name;
+		c->wrappers[w] |=
+		        (uint8_t)(kind == MATCH_WRAPPER_ADDED ? WRAPPER_INSERTED : WRAPPER_INLINED);
+	}
 	if (other_name != TREE_NONE) {
 		e->other_at = add_string(m, c->t, other_name, &e->other_len);
 	}
+}
+
+void
+match_note_path(struct ctx *c, struct match_entry *e, uint32_t node)
+{
+	size_t at = c->m->strings.len;
+	match_path(&c->m->strings, c->t, node, UINT32_MAX);
+	e->other_at = (uint32_t)at;
+	e->other_len = (uint32_t)(c->m->strings.len - at);
 }
 
 static void
@@ -263,8 +281,6 @@ pass_names(struct ctx *c)
 
 /* Far more candidates than this under one parent are not compared pairwise. */
 #define MAX_PAIRS 4096
-
-#define NAME_CONFLICT (TREE_NONE - 1)
 
 static bool
 planned(const struct plan *p, uint32_t id)
@@ -625,8 +641,6 @@ pass_structure(struct ctx *c)
 	free(rs);
 	free(ns);
 	free(taken);
-	free(c->pair_to);
-	c->pair_to = NULL;
 	apply(c);
 }
 
@@ -705,15 +719,26 @@ match_run(struct tree *t, const struct match_settings *s)
 		pass_structure(&c);
 		match_moves(&c);
 		plan_finish(&c.plan);
+		free(c.pair_to);
+		free(c.wrappers);
+		free(c.known);
 		free(c.tops[SIDE_BASE]);
 		free(c.tops[SIDE_HEAD]);
 	}
 	struct match *m = c.m;
+	size_t kept = 0;
 	for (size_t i = 0; i < m->count; i++) {
 		struct match_entry *e = &m->entries[i];
-		e->node = graft_holder(&c.g, e->node);
+		uint32_t holder = graft_holder(&c.g, e->node);
+		/* Gone with no frame of its name to hold it (a caller a move left empty). */
+		if (t->nodes[holder].name != t->nodes[e->node].name) {
+			continue;
+		}
+		e->node = holder;
 		e->peer = e->peer == TREE_NONE ? TREE_NONE : graft_holder(&c.g, e->peer);
+		m->entries[kept++] = *e;
 	}
+	m->count = kept;
 	graft_finish(&c.g);
 	if (m->count == 0) {
 		match_destroy(m);

@@ -57,9 +57,14 @@ struct match_settings {
 struct match_entry {
 	uint8_t kind; /* enum match_kind */
 	uint32_t node; /* the frame, in the finished tree */
-	uint32_t peer; /* MOVED_*: the largest frame at the other end, else TREE_NONE */
+	/*
+	 * MOVED_*: the largest frame at the other end; TREE_NONE for none, or
+	 * when it was carried into this one (a move to one head frame).
+	 */
+	uint32_t peer;
 	uint32_t peers; /* MOVED_*: how many frames the other end has (peer is one of them) */
-	uint32_t other_at, other_len; /* in match->strings: the base's name, or the wrapper's */
+	/* In match->strings: the base's name, the wrapper's, or a move's other end's path. */
+	uint32_t other_at, other_len;
 	uint32_t rules; /* MATCH_NAME: the rules (bits of normalize_rules) that fired */
 	float similarity; /* the evidence: share of the children that agreed (1 for names) */
 	bool elsewhere; /* MATCH_RENAMED: the same rename was found by its subtree elsewhere */
@@ -127,7 +132,7 @@ match_moved(const struct tree *t, uint32_t node, double *net)
 	return true;
 }
 
-/* An entry's other name (the base's, or the wrapper's). */
+/* An entry's other name (the base's, or the wrapper's), or a move's other path. */
 static inline const char *
 match_other_name(const struct tree *t, const struct match_entry *e, size_t *len)
 {

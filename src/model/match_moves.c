@@ -24,7 +24,7 @@
 #include "xalloc.h"
 
 /* Frames of a function, per side, beyond which it is not weighed. */
-#define MOVE_MAX_FRAMES 64
+#define MOVE_MAX_FRAMES 256
 /* Pairs of a function's frames beyond which they are not compared path by path. */
 #define MOVE_MAX_PAIRS 1024
 
@@ -39,6 +39,7 @@ struct group {
 	uint32_t b[MOVE_MAX_FRAMES], h[MOVE_MAX_FRAMES];
 	size_t nb, nh;
 	double bt, ht, sim;
+	bool noted; /* a move: its ends were noted */
 };
 
 enum {
@@ -63,13 +64,6 @@ struct moves {
 	struct step *steps;
 	size_t nsteps, capsteps;
 };
-
-static bool
-one_sided(const struct tree *t, uint32_t id, enum side side)
-{
-	const struct tree_node *n = &t->nodes[id];
-	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
-}
 
 /*
  * Of side but for a residue of the other, MATCH_MOVE_RESIDUE of side's
@@ -111,7 +105,7 @@ collect(struct moves *mv, enum side side)
 		}
 		mv->skip[top] |= (uint8_t)(SKIP_WALKED << side);
 		uint32_t p = t->nodes[top].parent;
-		if (one_sided(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
+		if (side_alone(t, top, side) && p != TREE_ROOT && t->nodes[p].parent != TREE_ROOT &&
 		        !(mv->skip[p] & (SKIP_TAKEN | SKIP_MATCHED)) &&
 		        !graft_crowded(&c->g, t->nodes[p].parent) && mostly(t, p, side)) {
 			add_cand(mv, side, p);
@@ -119,7 +113,7 @@ collect(struct moves *mv, enum side side)
 		for (uint32_t id = top; id != TREE_NONE; id = tree_next_preorder(t, id, top)) {
 			const struct tree_node *n = &t->nodes[id];
 			if (!(mv->skip[id] & (SKIP_TAKEN | SKIP_MATCHED)) &&
-			        one_sided(t, id, side) && !graft_crowded(&c->g, n->parent)) {
+			        side_alone(t, id, side) && !graft_crowded(&c->g, n->parent)) {
 				add_cand(mv, side, id);
 			}
 		}
@@ -197,17 +191,46 @@ share_cmp(const void *a, const void *b)
 	return (x->name > y->name) - (x->name < y->name);
 }
 
+/* One child's share, as the head would call it, into mv->sh[side]. */
+static void
+add_share(struct moves *mv, enum side side, uint32_t name, double v)
+{
+	const struct ctx *c = mv->c;
+	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
+		name = c->pair_to[name]; /* a rename found by its subtree elsewhere */
+	}
+	mv->sh[side] =
+	        xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1, sizeof(struct share));
+	mv->sh[side][mv->nsh[side]++] = (struct share){c->g.rank[name], v};
+}
+
+/*
+ * Whether child k of side's frame is a wrapper found elsewhere on that
+ * side (inlined from the base, inserted in the head): what it calls is
+ * what its caller calls in the other build.
+ */
+static bool
+see_through(const struct moves *mv, enum side side, uint32_t k)
+{
+	const struct tree *t = mv->c->t;
+	uint8_t bit = side == SIDE_BASE ? WRAPPER_INLINED : WRAPPER_INSERTED;
+	return mv->c->wrappers && (mv->c->wrappers[t->nodes[k].name] & bit) &&
+	       t->nodes[k].first_child != TREE_NONE;
+}
+
 /*
  * The children of frames fs (side's) as shares of their total tt, summed
  * by name and in the order of the names' ranks, into mv->sh[side];
- * returns the self share.
+ * returns the self share. A function moved with its callees, and they
+ * changed with the rest of the build: a rename or a wrapper the passes
+ * before found elsewhere is read as the head has it.
  */
 static double
 shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
 {
 	const struct tree *t = mv->c->t;
-	const uint32_t *rank = mv->c->g.rank;
 	double self = 0;
+	bool sorted = n == 1 && !mv->c->renamed && !mv->c->wrappers;
 	mv->nsh[side] = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct tree_node *f = &t->nodes[fs[i]];
@@ -217,14 +240,23 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 			if (v <= 0) {
 				continue;
 			}
-			mv->sh[side] = xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1,
-			        sizeof(struct share));
-			mv->sh[side][mv->nsh[side]++] = (struct share){rank[t->nodes[k].name], v};
+			if (!see_through(mv, side, k)) {
+				add_share(mv, side, t->nodes[k].name, v);
+				continue;
+			}
+			self += tree_value(t, &t->nodes[k], side, true) / tt;
+			for (uint32_t g = t->nodes[k].first_child; g != TREE_NONE;
+			        g = t->nodes[g].next_sibling) {
+				double w = tree_value(t, &t->nodes[g], side, false) / tt;
+				if (w > 0) {
+					add_share(mv, side, t->nodes[g].name, w);
+				}
+			}
 		}
 	}
 	struct share *s = mv->sh[side];
 	size_t k = 0;
-	if (n == 1) {
+	if (sorted) {
 		return self; /* one frame's children are in rank order, each once */
 	}
 	if (mv->nsh[side]) {
@@ -348,102 +380,6 @@ enum apart {
 	APART_RECURSION, /* one level of recursion more or less: a change, not a match */
 };
 
-/* Whether frame w calls anything in side's build. */
-static bool
-calls_in(const struct tree *t, uint32_t w, enum side side)
-{
-	for (uint32_t k = t->nodes[w].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
-		if (has(t, &t->nodes[k], side)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * A caller of side's path that the other build has not there: of side
- * alone, or calling nothing there in the other build (a wrapper inlined
- * keeps its own samples where it was a leaf).
- */
-static bool
-lost_caller(const struct tree *t, uint32_t w, enum side side)
-{
-	return one_sided(t, w, side) || !calls_in(t, w, !side);
-}
-
-/* Callers of a frame compared up to where two paths meet; more are not compared. */
-#define MOVE_MAX_CALLERS 128
-
-/*
- * Whether the callers of base frame b and head frame h, up to where their
- * paths meet, are the same but for frames that one build alone has there
- * (wrappers inserted or inlined, renames the structure pass did not take,
- * several at once): the function did not move, what is around it
- * changed. A caller that both builds have at one path and not at the
- * other is a move, even when the move took most of its samples.
- */
-static bool
-same_callers(const struct tree *t, uint32_t b, uint32_t h)
-{
-	uint32_t bs[MOVE_MAX_CALLERS], hs[MOVE_MAX_CALLERS];
-	size_t nb = 0, nh = 0;
-	uint32_t u = t->nodes[b].parent, v = t->nodes[h].parent;
-	while (u != v) {
-		if (nb == MOVE_MAX_CALLERS || nh == MOVE_MAX_CALLERS) {
-			return false;
-		}
-		uint32_t du = t->nodes[u].depth, dv = t->nodes[v].depth;
-		if (du >= dv) {
-			bs[nb++] = u;
-			u = t->nodes[u].parent;
-		}
-		if (dv >= du) {
-			hs[nh++] = v;
-			v = t->nodes[v].parent;
-		}
-	}
-	/* From the bottom up: equal names pair, a frame of one build alone may stay unpaired. */
-	size_t i = 0, j = 0;
-	while (i < nb || j < nh) {
-		if (i < nb && j < nh && t->nodes[bs[i]].name == t->nodes[hs[j]].name) {
-			i++;
-			j++;
-		} else if (i < nb && lost_caller(t, bs[i], SIDE_BASE)) {
-			i++;
-		} else if (j < nh && lost_caller(t, hs[j], SIDE_HEAD)) {
-			j++;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
-static uint32_t
-caller_name(const struct tree *t, uint32_t id)
-{
-	return t->nodes[t->nodes[id].parent].name;
-}
-
-/*
- * Whether base frame b and head frame h have callers of one name, or but
- * for a caller that one build lost there (a wrapper inlined or inserted).
- */
-static bool
-same_caller(const struct tree *t, uint32_t b, uint32_t h)
-{
-	uint32_t bp = t->nodes[b].parent, hp = t->nodes[h].parent;
-	if (t->nodes[bp].name == t->nodes[hp].name) {
-		return true;
-	}
-	if (bp != TREE_ROOT && caller_name(t, bp) == t->nodes[hp].name &&
-	        lost_caller(t, bp, SIDE_BASE)) {
-		return true;
-	}
-	return hp != TREE_ROOT && caller_name(t, hp) == t->nodes[bp].name &&
-	       lost_caller(t, hp, SIDE_HEAD);
-}
-
 /*
  * g without the frames whose caller is of a name that a frame of the
  * other side has for caller (or but for a wrapper): a function moves when
@@ -451,12 +387,12 @@ same_caller(const struct tree *t, uint32_t b, uint32_t h)
  * changed is above it.
  */
 static void
-same_caller_names(const struct tree *t, struct group *g)
+same_caller_names(const struct ctx *c, struct group *g)
 {
 	uint8_t drop_b[MOVE_MAX_FRAMES] = {0}, drop_h[MOVE_MAX_FRAMES] = {0};
 	for (size_t i = 0; i < g->nb; i++) {
 		for (size_t j = 0; j < g->nh; j++) {
-			if (same_caller(t, g->b[i], g->h[j])) {
+			if (match_same_caller(c, g->b[i], g->h[j])) {
 				drop_b[i] = drop_h[j] = 1;
 			}
 		}
@@ -504,7 +440,7 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 		return APART_NOT;
 	}
 	if (w == u) {
-		if (!mostly(t, u, SIDE_BASE) && calls_in(t, u, SIDE_HEAD)) {
+		if (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD)) {
 			return APART_NOT; /* W still calls there: the function moved up a level */
 		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
@@ -550,22 +486,6 @@ pair_wrappers(struct moves *mv, struct group *g)
 	g->nh = compact(g->h, g->nh);
 }
 
-/*
- * The head's frames a function can have moved to: those whose caller the
- * base has too. Below a new caller, a function came with its caller.
- */
-static size_t
-moved_to(const struct tree *t, uint32_t *fs, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (has(t, &t->nodes[t->nodes[fs[i]].parent], SIDE_BASE)) {
-			fs[k++] = fs[i];
-		}
-	}
-	return k;
-}
-
 /* The functions of names in both builds' candidates whose two sides are alike. */
 static void
 weigh_groups(struct moves *mv)
@@ -604,10 +524,11 @@ weigh_groups(struct moves *mv)
 		if (!mv->moves) {
 			continue;
 		}
-		g.nh = moved_to(t, g.h, g.nh);
-		same_caller_names(t, &g);
+		g.nh = match_moved_to(mv->c, g.h, g.nh);
+		same_caller_names(mv->c, &g);
 		if (alike(mv, &g)) {
 			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
+			g.noted = false;
 			mv->groups[mv->ngroups++] = g;
 		}
 	}
@@ -656,7 +577,23 @@ largest(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
 	return best;
 }
 
-/* Moves noted: every frame of each end, against the largest of the other. */
+/*
+ * Whether the base frame b of a move to the one head frame of g is carried
+ * there to be compared: of the base alone (a frame that kept a residue of
+ * the head stays, marked), and the head's frame one.
+ */
+static bool
+carried(const struct tree *t, const struct group *g, uint32_t b)
+{
+	return g->nh == 1 && base_only(t, &t->nodes[b]);
+}
+
+/*
+ * Moves noted: every frame of each end, against the largest of the other,
+ * whose path the entry keeps (the frame may be carried away). A base frame
+ * that will be carried to the head's (carried()) is noted by the head's
+ * frame alone.
+ */
 static void
 note_group(struct moves *mv, struct group *g)
 {
@@ -666,7 +603,8 @@ note_group(struct moves *mv, struct group *g)
 	if (g->nb * g->nh <= MOVE_MAX_PAIRS) {
 		for (size_t i = 0; i < g->nb; i++) {
 			for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
-				if (g->h[j] != TREE_NONE && same_callers(t, g->b[i], g->h[j])) {
+				if (g->h[j] != TREE_NONE &&
+				        match_same_callers(c, g->b[i], g->h[j])) {
 					g->b[i] = g->h[j] = TREE_NONE;
 				}
 			}
@@ -681,17 +619,47 @@ note_group(struct moves *mv, struct group *g)
 			return;
 		}
 	}
+	g->noted = true;
 	double bt = g->bt, ht = g->ht;
 	uint32_t from = largest(t, g->b, nb, SIDE_BASE), to = largest(t, g->h, nh, SIDE_HEAD);
 	for (size_t k = 0; k < nb + nh; k++) {
 		bool in = k >= nb;
+		if (!in && carried(t, g, g->b[k])) {
+			continue;
+		}
 		match_note(c, in ? MATCH_MOVED_IN : MATCH_MOVED_OUT, in ? g->h[k - nb] : g->b[k],
 		        TREE_NONE, g->sim);
 		struct match_entry *e = &c->m->entries[c->m->count - 1];
-		e->peer = in ? from : to;
+		uint32_t peer = in ? from : to;
+		match_note_path(c, e, peer);
+		e->peer = in && carried(t, g, from) ? TREE_NONE : peer;
 		e->peers = (uint32_t)(in ? nb : nh);
 		e->moved_base = bt;
 		e->moved_head = ht;
+	}
+}
+
+/*
+ * The base's frames of the moves to one head frame carried there, so that
+ * the head's frame and what it calls are compared with the base's, not
+ * drawn as new.
+ */
+static void
+carry_moves(struct moves *mv)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	for (size_t i = 0; i < mv->ngroups; i++) {
+		const struct group *g = &mv->groups[i];
+		if (!g->noted || g->nh != 1 || !graft_alive(&c->g, g->h[0])) {
+			continue;
+		}
+		uint32_t h = g->h[0];
+		for (size_t k = 0; k < g->nb; k++) {
+			if (graft_alive(&c->g, g->b[k]) && carried(t, g, g->b[k])) {
+				graft_carry(&c->g, g->b[k], t->nodes[h].parent, t->nodes[h].name);
+			}
+		}
 	}
 }
 
@@ -780,6 +748,7 @@ match_moves(struct ctx *c)
 		for (size_t i = 0; i < mv.ngroups; i++) {
 			note_group(&mv, &mv.groups[i]);
 		}
+		carry_moves(&mv);
 	}
 	carry_out(&mv);
 	free(mv.skip);

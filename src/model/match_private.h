@@ -32,6 +32,15 @@ struct plan {
 	uint8_t *planned; /* per frame */
 };
 
+/* In ctx.pair_to: a base name renamed into two head names, so into neither. */
+#define NAME_CONFLICT (TREE_NONE - 1)
+
+/* What a name was as a wrapper somewhere (ctx.wrappers). */
+enum {
+	WRAPPER_INLINED = 1, /* the base had it between a parent and a child, the head not */
+	WRAPPER_INSERTED = 2, /* the head has it between a parent and a child, the base not */
+};
+
 struct root {
 	uint32_t name, node;
 };
@@ -43,6 +52,9 @@ struct ctx {
 	struct graft g;
 	struct plan plan;
 	uint32_t *pair_to; /* per name: the head name of a rename found by subtree, or TREE_NONE */
+	uint8_t *wrappers; /* per name: WRAPPER_ bits of the wrappers noted; NULL for none */
+	uint8_t *
+	        known; /* per frame of the head alone: 1 its callers are known to the base, 2 not */
 	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
 	size_t ntops[2], captops[2];
 	bool renamed; /* pair_to holds a rename */
@@ -67,14 +79,35 @@ head_only(const struct tree *t, const struct tree_node *n)
 	return !has(t, n, SIDE_BASE) && has(t, n, SIDE_HEAD);
 }
 
+/* Of side alone: the base only, or the head only. */
+static inline bool
+side_alone(const struct tree *t, uint32_t id, enum side side)
+{
+	const struct tree_node *n = &t->nodes[id];
+	return side == SIDE_BASE ? base_only(t, n) : head_only(t, n);
+}
+
 /* A new entry of kind for node; other_name: the other name, or TREE_NONE. */
 void match_note(
         struct ctx *c, enum match_kind kind, uint32_t node, uint32_t other_name, double sim);
+/* Entry e's other string: the path of node (a move's other end), kept in case it moves. */
+void match_note_path(struct ctx *c, struct match_entry *e, uint32_t node);
 /*
  * A frame of its parent's name or of a child's: one more or one less level
  * of recursion is a change of behaviour, not a wrapper.
  */
 bool match_recursive(const struct tree *t, uint32_t w);
+/* Whether frame w calls anything in side's build (match_callers.c). */
+bool match_calls_in(const struct tree *t, uint32_t w, enum side side);
+/*
+ * Whether the callers of base frame b and head frame h, up to where their
+ * paths meet, are the same but for frames one build alone has there.
+ */
+bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
+/* Whether base frame b and head frame h have callers of one name, or but for a wrapper. */
+bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
+/* fs (head frames) without those whose callers the base did not run; returns how many. */
+size_t match_moved_to(struct ctx *c, uint32_t *fs, size_t n);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 

@@ -36,6 +36,22 @@ match_path(struct buf *b, const struct tree *t, uint32_t node, uint32_t last)
 	free(ids);
 }
 
+/* The last `last` frames of a ';'-joined path, after "...;" when it has more. */
+static void
+last_frames(struct buf *b, const char *path, size_t len, uint32_t last)
+{
+	size_t at = len;
+	uint32_t seen = 0;
+	while (at > 0) {
+		if (path[at - 1] == ';' && ++seen == last) {
+			buf_adds(b, "...;");
+			break;
+		}
+		at--;
+	}
+	buf_add(b, path + at, len - at);
+}
+
 void
 match_describe(struct buf *b, const struct tree *t, const struct match_entry *e, uint32_t last)
 {
@@ -43,7 +59,9 @@ match_describe(struct buf *b, const struct tree *t, const struct match_entry *e,
 	        "wrapper inserted above ", "wrapper removed: ", "moved from ", "moved to "};
 	buf_adds(b, words[e->kind]);
 	if (e->kind == MATCH_MOVED_IN || e->kind == MATCH_MOVED_OUT) {
-		match_path(b, t, e->peer, last);
+		size_t len;
+		const char *path = match_other_name(t, e, &len);
+		last_frames(b, path, len, last);
 		if (e->peers > 1) {
 			buf_printf(
 			        b, " and %u other path%s", e->peers - 1, e->peers > 2 ? "s" : "");

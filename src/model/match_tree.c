@@ -257,6 +257,49 @@ graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 	return place(g, a, p, name);
 }
 
+/* side's total of frame id less c (no more than it holds). */
+static void
+take_base(struct graft *g, uint32_t id, struct count c)
+{
+	struct tree *t = g->t;
+	mark(g, id);
+	set_base(t, id, false, count_sub(tree_node_total(t, &t->nodes[id], SIDE_BASE), c));
+}
+
+uint32_t
+graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
+{
+	struct tree *t = g->t;
+	g->changed = true;
+	struct count c = tree_node_total(t, &t->nodes[a], SIDE_BASE);
+	uint32_t from = t->nodes[a].parent;
+	unlink_child(t, a);
+	/* The old callers lose a's counts; one left with no counts at all goes. */
+	for (uint32_t x = from; x != TREE_ROOT;) {
+		take_base(g, x, c);
+		uint32_t up = t->nodes[x].parent;
+		const struct tree_node *n = &t->nodes[x];
+		if (count_is_zero(tree_node_total(t, n, SIDE_BASE)) &&
+		        count_is_zero(tree_node_total(t, n, SIDE_HEAD)) && g->fwd[x] == TREE_NONE) {
+			unlink_child(t, x);
+			bury(g, x, up);
+		}
+		x = up;
+	}
+	take_base(g, TREE_ROOT, c);
+	/* The new ones gain them: every count moved was under the root's total already. */
+	for (uint32_t x = p;; x = t->nodes[x].parent) {
+		struct count sum;
+		mark(g, x);
+		(void)count_add(tree_node_total(t, &t->nodes[x], SIDE_BASE), c, &sum);
+		set_base(t, x, false, sum);
+		if (x == TREE_ROOT) {
+			break;
+		}
+	}
+	return place(g, a, p, name);
+}
+
 uint32_t
 graft_raise(struct graft *g, uint32_t a)
 {

@@ -69,6 +69,14 @@ uint32_t graft_holder(const struct graft *g, uint32_t id);
  */
 uint32_t graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
 /*
+ * Frame a, of the base alone, goes under p as name, p anywhere but in a's
+ * subtree: merged into p's child of that name when there is one. The
+ * totals of a's old callers and of p and its callers change by a's; an
+ * old caller left with no counts goes. Returns the frame that holds a's
+ * counts now.
+ */
+uint32_t graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
+/*
  * Frame a, of the base alone, goes up a level: from under its parent w to
  * under w's parent, merged into the frame of its name there when there is
  * one; w keeps the rest. Returns the frame that holds a's counts now.

@@ -50,7 +50,7 @@ json_evidence(struct buf *b, const struct tree *t, const struct match_entry *e)
 	case MATCH_MOVED_IN:
 	case MATCH_MOVED_OUT:
 		buf_adds(b, e->kind == MATCH_MOVED_IN ? ",\"from_path\":" : ",\"to_path\":");
-		json_path(b, t, e->peer);
+		escape_json_string(b, other, len); /* the other end's path */
 		/* The other end's frames: from_path/to_path is the largest of them. */
 		buf_printf(b, ",\"other_paths\":%u", e->peers);
 		break;

@@ -190,6 +190,16 @@ test_unrelated_leaves_stay_apart(void **state)
 	drop(t);
 }
 
+/* Entry e's other name, or a move's other path, as a string to compare. */
+static void
+assert_other(const struct tree *t, const struct match_entry *e, const char *want)
+{
+	size_t len;
+	const char *s = match_other_name(t, e, &len);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(s, want, len);
+}
+
 static void
 test_move(void **state)
 {
@@ -199,11 +209,33 @@ test_move(void **state)
 	match_run(t, &all);
 	assert_non_null(t->match);
 	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
+	assert_other(t, e, "app;main;x;f");
+	/* Moved to one frame, the base's frame is carried there and compared, not new. */
+	assert_int_equal(e->peer, TREE_NONE);
+	assert_int_equal(find(t, "app;main;x;f"), TREE_NONE);
+	assert_true(base_of(t, "app;main;y;f") == 10);
+	assert_true(base_of(t, "app;main;y;f;g") == 10);
+	assert_true(base_of(t, "app;main;y") == 14);
+	assert_true(base_of(t, "app;main;x") == 5);
+	assert_true(base_of(t, "app;main") == 19);
+	drop(t);
+}
+
+static void
+test_move_scattered_is_kept_marked(void **state)
+{
+	(void)state;
+	/* f went to two callers: which frame its base counts go to would be a guess. */
+	struct tree *t = build("app;main;x;f;g 20,app;main;x;h 5,app;main;y;k 4,app;main;z;k 4",
+	        "app;main;y;f;g 10,app;main;z;f;g 10,app;main;x;h 5,app;main;y;k 4,app;main;z;k 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
 	assert_int_equal(kind_at(t, "app;main;x;f"), MATCH_MOVED_OUT);
 	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
 	assert_int_equal(e->peer, find(t, "app;main;x;f"));
-	/* A move is marked, not merged: both frames keep their counts. */
-	assert_true(base_of(t, "app;main;x;f") == 10);
+	assert_true(base_of(t, "app;main;x;f") == 20);
 	drop(t);
 }
 
@@ -218,11 +250,13 @@ test_move_below_a_removed_caller(void **state)
 	match_run(t, &all);
 	assert_non_null(t->match);
 	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
-	assert_int_equal(kind_at(t, "app;main;x;old;f"), MATCH_MOVED_OUT);
 	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
-	assert_int_equal(e->peer, find(t, "app;main;x;old;f"));
+	assert_other(t, e, "app;main;x;old;f");
+	/* old, left with nothing, went with it. */
+	assert_int_equal(find(t, "app;main;x;old"), TREE_NONE);
+	assert_true(base_of(t, "app;main;y;f") == 15);
 	double net;
-	assert_true(match_moved(t, find(t, "app;main;x;old;f"), &net));
+	assert_true(match_moved(t, find(t, "app;main;y;f"), &net));
 	assert_true(net == 0);
 	drop(t);
 }
@@ -240,10 +274,82 @@ test_move_gathered_from_several_paths(void **state)
 	match_run(t, &all);
 	assert_non_null(t->match);
 	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
-	assert_int_equal(kind_at(t, "app;main;c;old;f"), MATCH_MOVED_OUT);
+	assert_int_equal(find(t, "app;main;c;old;f"), TREE_NONE);
+	assert_true(base_of(t, "app;main;c;old") == 5);
 	const struct match_entry *e = match_of(t, find(t, "app;main;y;f"));
 	assert_int_equal(e->peers, 4);
 	assert_true(e->moved_base == 12 && e->moved_head == 12);
+	assert_true(base_of(t, "app;main;y;f;g") == 12);
+	drop(t);
+}
+
+static void
+test_move_through_an_inlined_callee(void **state)
+{
+	(void)state;
+	/* f moved from x to y, and w, which the base's f called, was inlined everywhere. */
+	struct tree *t = build("app;main;x;f;w;g 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;w;q 8,app;main;p;r 3",
+	        "app;main;y;f;g 10,app;main;x;h 5,app;main;y;k 4,app;main;p;q 8,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;q"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_move_calling_a_renamed_callee(void **state)
+{
+	(void)state;
+	/* f moved from x to y, and a, which f calls, was renamed b everywhere. */
+	struct tree *t = build("app;main;x;f;a;c 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;a;c 6,app;main;p;a;d 4,app;main;p;r 3",
+	        "app;main;y;f;b;c 10,app;main;x;h 5,app;main;y;k 4,app;main;p;b;c 6,"
+	        "app;main;p;b;d 4,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_RENAMED);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_move_under_a_renamed_caller_path(void **state)
+{
+	(void)state;
+	/*
+	 * f moved from x to y; y's caller q was renamed r, found under p, and
+	 * not taken under main, where r grew by f's samples past the size test.
+	 */
+	struct tree *t = build("app;main;x;f;g 10,app;main;x;h 5,app;main;q;y;k 4,"
+	                       "app;main;p;q;c 6,app;main;p;q;d 4",
+	        "app;main;r;y;f;g 10,app;main;x;h 5,app;main;r;y;k 4,app;main;p;r;c 6,"
+	        "app;main;p;r;d 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;r"), MATCH_RENAMED);
+	assert_int_equal(kind_at(t, "app;main;r;y;f"), MATCH_MOVED_IN);
+	drop(t);
+}
+
+static void
+test_renamed_caller_is_no_move(void **state)
+{
+	(void)state;
+	/*
+	 * s was renamed t (found under p; not taken under b;w, where t grew
+	 * past the size test): f went from a;w;s to b;w;t, from s to s by
+	 * another name, which is no move.
+	 */
+	struct tree *t = build("app;main;a;w;s;f;g 10,app;main;a;w;k 5,app;main;b;w;k 5,"
+	                       "app;main;b;w;s;m 1,app;main;p;s;c 6,app;main;p;s;d 4",
+	        "app;main;b;w;t;f;g 10,app;main;a;w;k 5,app;main;b;w;k 5,app;main;b;w;t;m 1,"
+	        "app;main;p;t;c 6,app;main;p;t;d 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;t"), MATCH_RENAMED);
+	assert_true(kind_at(t, "app;main;b;w;t;f") != MATCH_MOVED_IN);
 	drop(t);
 }
 
@@ -309,8 +415,13 @@ main(void)
 	        cmocka_unit_test(test_rename_by_subtree),
 	        cmocka_unit_test(test_unrelated_leaves_stay_apart),
 	        cmocka_unit_test(test_move),
+	        cmocka_unit_test(test_move_scattered_is_kept_marked),
 	        cmocka_unit_test(test_move_below_a_removed_caller),
 	        cmocka_unit_test(test_move_gathered_from_several_paths),
+	        cmocka_unit_test(test_move_through_an_inlined_callee),
+	        cmocka_unit_test(test_move_calling_a_renamed_callee),
+	        cmocka_unit_test(test_move_under_a_renamed_caller_path),
+	        cmocka_unit_test(test_renamed_caller_is_no_move),
 	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
 	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
