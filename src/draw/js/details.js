@@ -1,3 +1,11 @@
+// details.js: the details line, what hover or focus says of a frame.
+//
+// The full name with its counts and changes in the wording rule of
+// docs/pictures.md, narrowed to fit the graph. Defines for the others:
+// describe, showDetails. Uses: frames.js's counts, labels.js
+// (colorBySelf), zoom.js (display, term), input.js (typed).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	function fmt(v) {
 		var r = Math.round(v * 100) / 100;
 		var parts = String(Math.abs(r)).split('.');

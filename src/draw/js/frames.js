@@ -5,8 +5,22 @@
 // geometry rules from data- attributes of the root svg element. No frame name is
 // ever part of this file. One listener per event type on the root element
 // serves every frame, search writes only the fills that change, and zoom moves
-// the frames with one transform (see zoom below), so graphs of 50,000 frames
+// the frames with one transform (see zoom.js), so graphs of 50,000 frames
 // stay smooth.
+//
+// The script is one function written as several files, one job each,
+// which src/draw/embed.py joins in the order src/meson.build lists them:
+// that order is the order the statements run in, and no file runs alone.
+// The pieces share this function's variables; each file's header says
+// what it defines for the others and what it uses of theirs. Functions
+// are hoisted, so a piece may call one a later piece defines; a var is
+// set only when its piece's statements have run.
+//
+// frames.js: finds the svg, reads the graph's settings from its data-
+// attributes and every frame once (geometry, counts, the tree from
+// pre-order and depth) into arrays indexed by frame number (els, rects,
+// texts, base, head, parent, end...), which every other piece uses.
+// Opens the function start.js closes.
 (function () {
 	'use strict';
 

@@ -1,3 +1,12 @@
+// hash.js: the state in the URL hash ("#PREFIXview=base&zoom=12&search=x").
+//
+// Writes it on each change (a zoom is a history step of its own) and
+// applies it when the graph opens. Defines for the others: hashState,
+// writeHash, readHash. Uses: zoom.js (view, zoomed, term,
+// caseSensitive, zoom), view.js (setView), search.js (linkSearch,
+// pending). Back, Forward and hash changes are history.js's.
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	function hashState() {
 		var parts = [];
 		if (view !== widths) {

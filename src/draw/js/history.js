@@ -1,3 +1,10 @@
+// history.js: Back, Forward and links followed in the tab.
+//
+// popstate and hashchange: an entry's view and zoom apply, a linked
+// search as on a fresh load. Uses hash.js (hashState, readHash,
+// writeHash), zoom.js, view.js and search.js (linkSearch).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	// The search a hash carries (undecoded), or null.
 	function hashSearch(h) {
 		var s = /(?:^|&)search=([^&]*)(?:&|$)/.exec(h.slice(1 + prefix.length));

@@ -1,3 +1,15 @@
+// input.js: what the pointer and the keys do.
+//
+// The search field typed into in the SVG, hover, the roving keyboard
+// focus on frames (arrows move, Enter zooms), clicks on frames and
+// buttons, and the page-wide keys (Ctrl+F, F3, Escape). The listeners
+// call the other pieces' actions: zoom.js (zoom, reset), view.js
+// (setView), search.js (search, clearSearch), details.js (describe,
+// showDetails), labels.js (inkFor), pin.js (pinControls). Defines for
+// the others: typed, the pattern being typed (null while the field is
+// closed).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	function frameOf(target) {
 		var g = target && target.closest ? target.closest('g.frame') : null;
 		return g && index.has(g) ? index.get(g) : -1;

@@ -1,3 +1,13 @@
+// labels.js: the label a frame gets at a width, and writing it.
+//
+// The label rule of the C code (layout_label): names shortened as
+// shortname.c does, the change word ("+12.5%", "new") as
+// numfmt_label_change writes it, the ink (black or white) for a fill.
+// Defines for the others: fit, suffixOf, changeWord, colorBySelf, inkFor,
+// round1, setLabel. Uses from frames.js: the frame arrays, cw, pad,
+// labelDy, differential, truncateLeft.
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	// A name with its template arguments and parameter lists folded, as
 	// shortname.c does: "f<…>::g(…)". Operators and a part that starts
 	// with "<" or "(" are kept; unbalanced brackets are left as they are.

@@ -1,3 +1,10 @@
+// pin.js: keeps the controls in sight on a graph taller than the window.
+//
+// Defines for the others: pinControls, which the search field and a
+// link's prompt call when they appear. Uses frames.js (details,
+// resetButton, num) and zoom.js (change, display).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	// The controls stay in the visible part of the window whatever the
 	// scroll: on a graph taller than the window the buttons' row, then the
 	// details line (with the search field, Matched: and a link's prompt)

@@ -1,3 +1,12 @@
+// search.js: highlighting the frames whose name matches a pattern.
+//
+// Also "Matched: N%" and the search a link brings, which waits for a
+// click unless it is a plain word. Defines for the others: search,
+// clearSearch, showMatched, linkSearch, pending. Uses: frames.js's
+// arrays, zoom.js (term, caseSensitive, matched shares, display),
+// hash.js (writeHash), pin.js (pinControls).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	function restoreFill(i) {
 		if (fills[i] === null) {
 			rects[i].removeAttribute('fill');

@@ -1,3 +1,11 @@
+// start.js: starts the script once every piece is defined, and ends it.
+//
+// Shows the controls, draws the view buttons, applies the URL hash,
+// listens to scroll and resize, and gives pages and tests
+// window.difffold (zoom, reset, search, clearSearch, view, state). Closes
+// the function frames.js opens.
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	display(searchButton, true);
 	display(caseToggle, true);
 	makeViewButtons();

@@ -1,3 +1,12 @@
+// view.js: the head / base / union view toggle of a differential graph.
+//
+// Lays every frame out again under the chosen basis, renames the
+// header's "widths:" to the view shown and draws the three buttons.
+// Defines for the others: setView, makeViewButtons. Uses: frames.js's
+// counts and geometry, zoom.js (view, zoomed, zoom, reset), hash.js
+// (writeHash).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	// The view toggle: every frame re-laid out from its counts under the
 	// chosen basis. Widths in samples; a frame starts where the frames
 	// before it among its siblings end (frames pruned in every basis are

@@ -1,3 +1,13 @@
+// zoom.js: zoom into a frame and back (reset).
+//
+// Also the writes that move or hide one frame (place, show), display()
+// for any element, and the state the interactive pieces share: view,
+// zoomed, term, caseSensitive, matchedPercent, matchedZoomPercent.
+// Defines for the others: zoom, reset, change, display. Uses:
+// frames.js's arrays and geometry, labels.js (fit, suffixOf, setLabel,
+// round1), search.js (showMatched), hash.js (writeHash).
+// One piece of the SVG's script; frames.js says how the pieces join.
+
 	function place(i, x, w) {
 		if (cx[i] !== x) {
 			var sx = round1(x);
