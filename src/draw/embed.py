@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Turns asset files (the SVG's JavaScript and CSS) into a C source and header.
 
-usage: embed.py OUT.c OUT.h NAME=FILE...
+usage: embed.py OUT.c OUT.h NAME=[FILE] [FILE...]...
 
 Each NAME becomes `const char NAME[]` (NUL-terminated) and `const size_t
-NAME_len`. The SVG backend writes these assets inside CDATA sections, so a
+NAME_len`, holding its files one after the other in the order given: the
+file after "NAME=" (if any) and every argument up to the next "NAME=". The
+SVG's script is written as several files, one job each (src/draw/js/), and
+the order src/meson.build lists them in is the order the script runs in. The SVG backend writes these assets inside CDATA sections, so a
 file that contains "]]>" (or "</script"/"</style", which would end the
 element when the SVG is pasted into HTML) is refused here, at build time,
 instead of producing a broken image.
@@ -20,6 +23,8 @@ import re
 import sys
 
 FORBIDDEN = [b"]]>", b"</script", b"</style"]
+# An argument that starts an asset: "NAME=" and, optionally, its first file.
+ASSET_START = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 
 
 # One JavaScript token: a string, a number or name, or one punctuator.
@@ -95,19 +100,44 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     out_c, out_h = argv[1], argv[2]
+    specs = []  # (name, [paths])
+    for arg in argv[3:]:
+        start = ASSET_START.match(arg)
+        if start:
+            first = arg[start.end():]
+            specs.append((start.group(1), [first] if first else []))
+        elif specs:
+            specs[-1][1].append(arg)
+        else:
+            sys.stderr.write("embed.py: %s comes before any NAME=\n" % arg)
+            return 2
     assets = []
-    for spec in argv[3:]:
-        name, _, path = spec.partition("=")
-        with open(path, "rb") as f:
-            data = f.read()
-        for bad in FORBIDDEN:
-            if bad in data.lower():
-                sys.stderr.write("embed.py: %s contains %r, which would end its CDATA/"
-                                 "element in the SVG\n" % (path, bad.decode()))
+    for name, paths in specs:
+        if not paths:
+            sys.stderr.write("embed.py: %s= names no file\n" % name)
+            return 2
+        if len({os.path.splitext(p)[1] for p in paths}) != 1:
+            sys.stderr.write("embed.py: %s= mixes kinds of file\n" % name)
+            return 2
+        data = b""
+        for path in paths:
+            with open(path, "rb") as f:
+                piece = f.read()
+            # A piece that does not end its last line would fuse it with
+            # the next piece's first; ending with one, no forbidden string
+            # (none holds a newline) can begin in one piece and end in the next.
+            if piece and not piece.endswith(b"\n"):
+                sys.stderr.write("embed.py: %s does not end with a newline\n" % path)
                 return 1
-        if path.endswith(".js"):
+            for bad in FORBIDDEN:
+                if bad in piece.lower():
+                    sys.stderr.write("embed.py: %s contains %r, which would end its CDATA/"
+                                     "element in the SVG\n" % (path, bad.decode()))
+                    return 1
+            data += piece
+        if paths[0].endswith(".js"):
             data = squeeze_js(data)
-        elif path.endswith(".css"):
+        elif paths[0].endswith(".css"):
             data = squeeze_css(data)
         assets.append((name, data))
     guard = "DIFFFOLD_" + os.path.basename(out_h).upper().replace(".", "_")
