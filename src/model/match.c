@@ -739,6 +739,15 @@ match_run(struct tree *t, const struct match_settings *s)
 		m->entries[kept++] = *e;
 	}
 	m->count = kept;
+	uint8_t *named = xcalloc(t->node_count, 1);
+	for (size_t i = 0; i < m->count; i++) {
+		named[m->entries[i].node] = 1;
+		if (m->entries[i].peer != TREE_NONE) {
+			named[m->entries[i].peer] = 1;
+		}
+	}
+	graft_drop_empty(&c.g, named);
+	free(named);
 	graft_finish(&c.g);
 	if (m->count == 0) {
 		match_destroy(m);

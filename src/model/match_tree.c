@@ -328,3 +328,29 @@ graft_lift(struct graft *g, uint32_t w)
 	merge_pairs(g, n);
 	bury(g, w, p);
 }
+
+static bool
+empty_leaf(const struct graft *g, uint32_t x, const uint8_t *keep)
+{
+	const struct tree *t = g->t;
+	const struct tree_node *n = &t->nodes[x];
+	return x != TREE_ROOT && graft_alive(g, x) && !keep[x] && n->first_child == TREE_NONE &&
+	       count_is_zero(tree_node_total(t, n, SIDE_BASE)) &&
+	       count_is_zero(tree_node_total(t, n, SIDE_HEAD));
+}
+
+void
+graft_drop_empty(struct graft *g, const uint8_t *keep)
+{
+	struct tree *t = g->t;
+	/* Only frames whose counts changed can have lost them all. */
+	for (size_t i = 0; i < g->touched_count; i++) {
+		for (uint32_t x = g->touched_list[i]; empty_leaf(g, x, keep);) {
+			uint32_t up = t->nodes[x].parent;
+			unlink_child(t, x);
+			bury(g, x, up);
+			g->changed = true;
+			x = up;
+		}
+	}
+}

@@ -84,5 +84,13 @@ uint32_t graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
 uint32_t graft_raise(struct graft *g, uint32_t a);
 /* Frame w, of the base alone, is dropped: its self count to its parent, its children up to it. */
 void graft_lift(struct graft *g, uint32_t w);
+/*
+ * Frames the surgery left with no counts on either side and no children
+ * (a wrapper whose callees were raised out of it) go, and so does a
+ * caller that this leaves empty, unless keep[frame] is set (a frame a
+ * match entry names). Without this they would stay in the tree as frames
+ * of zero samples, listed in the JSON and the folded output.
+ */
+void graft_drop_empty(struct graft *g, const uint8_t *keep);
 
 #endif

@@ -7,7 +7,9 @@ Generates a 4000-stack pair with its truth in a temporary folder, scores
 difffold on it, and checks that the score has every line, that at least
 90 % of the renames and of the inserted and removed wrappers were matched
 (deterministic: a fixed seed), and that no rename or wrapper match is
-wrong. Exits 1 with the reason.
+wrong. Matching moves frames of the finished tree: no frame may be left
+behind with no samples on either side (the folded output would list it
+as a stack of "0 0"). Exits 1 with the reason.
 """
 
 import os
@@ -27,7 +29,13 @@ def main():
         out = subprocess.run([sys.executable, os.path.join(repo, "bench", "match-score.py"),
                               exe, base, head, truth], check=True, stdout=subprocess.PIPE,
                              text=True).stdout
+        folded = subprocess.run([exe, "-f", "folded", base, head], check=True,
+                                stdout=subprocess.PIPE, text=True).stdout
     print(out, end="")
+    empty = [line for line in folded.splitlines() if line.endswith(" 0 0")]
+    if empty:
+        sys.exit("FAIL: %d frames of no samples left by matching, such as %s"
+                 % (len(empty), empty[0][-120:]))
     for cls in ("renames", "wrappers_added", "wrappers_removed"):
         m = re.search(r"^%s\s+(\d+) of\s+(\d+) matched" % cls, out, re.M)
         if not m:

@@ -2,6 +2,7 @@
 #include "match.h"
 
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,10 +15,34 @@
 #include "match_tree.h"
 #include "tree_build.h"
 
-/* The tree and the match the test attached to it. */
+/*
+ * No frame a walk from the root meets is empty on both sides: surgery that
+ * raises or carries a frame away must not leave its old caller behind as
+ * a frame of zero samples (it would be listed in the JSON and the folded
+ * output).
+ */
+static void
+assert_no_empty_frame(const struct tree *t)
+{
+	for (size_t i = 1; i < t->node_count; i++) {
+		const struct tree_node *n = &t->nodes[i];
+		bool linked = false;
+		for (uint32_t k = t->nodes[n->parent].first_child; k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			linked |= k == i;
+		}
+		if (linked) {
+			assert_false(tree_value(t, n, SIDE_BASE, false) == 0 &&
+			             tree_value(t, n, SIDE_HEAD, false) == 0);
+		}
+	}
+}
+
+/* The tree and the match the test attached to it, checked and freed. */
 static void
 drop(struct tree *t)
 {
+	assert_no_empty_frame(t);
 	match_destroy(t->match);
 	tree_destroy(t);
 }
