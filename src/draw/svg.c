@@ -13,6 +13,7 @@
 #include "match.h"
 #include "runs.h"
 #include "svg_assets.h"
+#include "svg_interval.h"
 #include "svg_markers.h"
 #include "svg_match.h"
 #include "svg_theme.h"
@@ -392,27 +393,6 @@ row_shift(const struct layout *l)
 	return round(l->graph_y) - l->graph_y;
 }
 
-/*
- * --runs: data-interval="LO HI P", the (1 - alpha) confidence interval of
- * the change in the frame's share of its run (head - base, percentage
- * points, under --color-by) and the test's p value.
- */
-static void
-add_interval(struct buf *b, const struct layout *l, uint32_t id)
-{
-	if (!l->tree->runs) {
-		return;
-	}
-	double lo, hi, p;
-	runs_node_interval(l->tree->runs, id, l->opt->color_by == COLOR_BY_TOTAL, &lo, &hi, &p);
-	buf_adds(b, "\" data-interval=\"");
-	buf_add_double(b, lo * 100, 4);
-	buf_addc(b, ' ');
-	buf_add_double(b, hi * 100, 4);
-	buf_addc(b, ' ');
-	buf_add_double(b, p, 6);
-}
-
 /* Room for the longest frame opening, 65 bytes, copied as one move. */
 enum { OPENING_SLOT = 80 };
 
@@ -677,7 +657,7 @@ write_frame(struct buf *b, const struct layout *l, const struct layout_box *box,
 	p = put_self(b, p, t, n, SIDE_HEAD, head_at, head_len);
 	if (t->runs) {
 		done(b, p);
-		add_interval(b, l, box->node);
+		svg_interval_attr(b, t->runs, box->node, l->opt->color_by == COLOR_BY_TOTAL);
 		p = room(b, FRAME_HEAD_ROOM);
 	}
 	if (match_of(t, box->node)) { /* matching across builds */

@@ -57,6 +57,29 @@ beta_fraction(double a, double b, double x)
  */
 #define LGAMMA_EXACT_BELOW 65536.0
 
+/*
+ * lgamma(x), kept for whole x under LGAMMA_KEPT once worked out: the
+ * tests of one graph meet the same totals and counts again and again, and
+ * a call of lgamma cost over a hundred instructions. The same double as
+ * lgamma's, being its answer. 0 marks a slot not yet filled (lgamma(1) and
+ * lgamma(2), the only whole zeros, are simply asked again).
+ */
+#define LGAMMA_KEPT 4096
+
+static double
+lgamma_kept(double x)
+{
+	static _Thread_local double kept[LGAMMA_KEPT];
+	if (!(x >= 1 && x < LGAMMA_KEPT) || x != (double)(int)x) {
+		return lgamma(x);
+	}
+	double *slot = &kept[(int)x];
+	if (*slot == 0) {
+		*slot = lgamma(x);
+	}
+	return *slot;
+}
+
 /* lgamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2): Stirling's series, x >= 2^16. */
 static double
 stirling_rest(double x)
@@ -76,7 +99,7 @@ log_inv_beta(double a, double b)
 {
 	double lo = fmin(a, b), hi = fmax(a, b);
 	if (hi < LGAMMA_EXACT_BELOW) {
-		return lgamma(a + b) - lgamma(a) - lgamma(b);
+		return lgamma_kept(a + b) - lgamma_kept(a) - lgamma_kept(b);
 	}
 	/* lgamma(hi + lo) - lgamma(hi) */
 	double rest = stirling_rest(hi + lo) - stirling_rest(hi);
@@ -181,9 +204,10 @@ binom_exact(double n, struct rate r)
 static double
 binom_mass(double k, double n, struct rate r)
 {
-	double log_choose = n + 1 < LGAMMA_EXACT_BELOW
-	                            ? lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)
-	                            : log_inv_beta(k + 1, n - k + 1) - log(n + 1);
+	double log_choose =
+	        n + 1 < LGAMMA_EXACT_BELOW
+	                ? lgamma_kept(n + 1) - lgamma_kept(k + 1) - lgamma_kept(n - k + 1)
+	                : log_inv_beta(k + 1, n - k + 1) - log(n + 1);
 	double log_p, log_q;
 	log_both(r.p, r.q, &log_p, &log_q);
 	return exp(log_choose + k * log_p + (n - k) * log_q);

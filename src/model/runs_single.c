@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idmap.h"
+#include "hash.h"
 #include "runs_private.h"
 #include "xalloc.h"
 
@@ -28,9 +28,10 @@
 #define SMALL_COUNTS ((size_t)64)
 
 struct single_functions {
-	/* The intervals of small whole pairs shown so far, [(base *
-	 * SMALL_COUNTS + head) * 2 + low/high], NAN: not yet (the exact
-	 * test's interval costs a few Newton steps), NULL until one is. */
+	/* The intervals and p of small whole pairs shown so far, [(base *
+	 * SMALL_COUNTS + head) * 3 + low/high/p], NAN: not yet (the exact
+	 * test's interval costs a few Newton steps, its p a sum of terms;
+	 * the picture asks both of every frame), NULL until one is. */
 	double *interval;
 	bool summed; /* fsum filled in */
 	bool total_tested; /* fn_sig's total bits set */
@@ -46,12 +47,23 @@ struct single_functions {
  */
 #define QUIET_P 0.75
 
+/* A whole pair past the small table: base << 32 | head (never 0) and its p. */
+struct pair_entry {
+	uint64_t key; /* 0: an empty slot */
+	double p;
+};
+
 struct pair_memo {
 	struct stats_pair_bound bound;
 	double small[SMALL_COUNTS * SMALL_COUNTS]; /* base * SMALL_COUNTS + head; NAN: not yet */
-	struct idmap map; /* base << 32 | head of other whole counts -> index in p */
-	double *p;
-	size_t len, cap;
+	/* The other whole pairs: open addressing, at most half full, with the
+	 * p beside its key (one probe reads it: an idmap to an array of p
+	 * cost twice as much a look-up), hashed with a seed drawn once a run,
+	 * since the counts come from the input. NULL until the first. */
+	struct pair_entry *big;
+	size_t mask, count;
+	uint64_t seed;
+	size_t first_slots; /* the table's first size: doubling from small cost more */
 };
 
 /*
@@ -83,13 +95,52 @@ memo_init(struct pair_memo *memo, const struct runs *r, size_t most_tests)
 	for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS; i++) {
 		memo->small[i] = NAN;
 	}
+	memo->small[0] = 1; /* no count on either side: stats_pair_p's own answer */
+	/* A slot for every fourth test, up to 2^16 (1 MiB): about the pairs
+	 * past the small table that the generator's graphs hold. */
+	memo->first_slots = 1024;
+	while (memo->first_slots < most_tests / 4 && memo->first_slots < 65536) {
+		memo->first_slots *= 2;
+	}
 }
 
 static void
 memo_finish(struct pair_memo *memo)
 {
-	idmap_finish(&memo->map);
-	free(memo->p);
+	free(memo->big);
+}
+
+/* The slot of key in memo->big: its entry, or the empty one it would take. */
+static inline struct pair_entry *
+memo_slot(const struct pair_memo *memo, uint64_t key)
+{
+	size_t i = (size_t)hash_end(hash_mix(memo->seed, key), 8) & memo->mask;
+	while (memo->big[i].key && memo->big[i].key != key) {
+		i = (i + 1) & memo->mask;
+	}
+	return &memo->big[i];
+}
+
+/* Room in memo->big for one more pair: twice the slots when half full. */
+static void
+memo_room(struct pair_memo *memo)
+{
+	if (memo->big && (memo->count + 1) * 2 <= memo->mask + 1) {
+		return;
+	}
+	struct pair_entry *old = memo->big;
+	size_t old_slots = old ? memo->mask + 1 : 0, slots = old ? 2 * old_slots : memo->first_slots;
+	if (!old) {
+		memo->seed = hash_seed();
+	}
+	memo->big = xcalloc(slots, sizeof(*memo->big));
+	memo->mask = slots - 1;
+	for (size_t i = 0; i < old_slots; i++) {
+		if (old[i].key) {
+			*memo_slot(memo, old[i].key) = old[i];
+		}
+	}
+	free(old);
 }
 
 /* (double)u, through the signed conversion (one instruction) when it fits. */
@@ -107,15 +158,19 @@ static double
 whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
 {
 	double *slot = NULL;
-	uint32_t at;
+	struct pair_entry *e = NULL;
 	uint64_t key = a << 32 | b;
 	if ((a | b) < SMALL_COUNTS) {
 		slot = &memo->small[a * SMALL_COUNTS + b];
 		if (!isnan(*slot)) {
 			return *slot;
 		}
-	} else if (idmap_get(&memo->map, key, &at)) {
-		return memo->p[at];
+	} else {
+		memo_room(memo);
+		e = memo_slot(memo, key);
+		if (e->key) {
+			return e->p;
+		}
 	}
 	double x = units_double(a), y = units_double(b);
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p;
@@ -131,10 +186,9 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 	}
 	if (slot) {
 		*slot = p;
-	} else if (memo->len < UINT32_MAX) {
-		memo->p = xgrow(memo->p, &memo->cap, memo->len + 1, sizeof(double));
-		memo->p[memo->len] = p;
-		idmap_set(&memo->map, key, (uint32_t)memo->len++);
+	} else {
+		*e = (struct pair_entry){key, p};
+		memo->count++;
 	}
 	return p;
 }
@@ -154,21 +208,32 @@ pair_p(const struct runs *r, struct pair_memo *memo, double a, double b)
 	return stats_pair_p(a, r->exposure[SIDE_BASE], b, r->exposure[SIDE_HEAD]);
 }
 
-/* pair_p of a node's counts, [side], as they are kept: units (and nanos). */
+/*
+ * count_pair_p of whole units with no nanos and a weight of 1 (r->plain):
+ * the frames' loop's case, most of whose pairs are small and met before.
+ */
+static inline double
+units_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
+{
+	if ((a | b) < SMALL_COUNTS) {
+		double p = memo->small[a * SMALL_COUNTS + b];
+		if (!isnan(p)) {
+			return p;
+		}
+	}
+	if ((a | b) < 4294967296u) {
+		return whole_pair_p(r, memo, a, b); /* a | b: not 0, small[0] is set */
+	}
+	return pair_p(r, memo, units_double(a), units_double(b));
+}
+
+/*
+ * pair_p of a node's counts, [side], as they are kept (units and nanos),
+ * over each side's weight: the frames' loop's case when r->plain is not.
+ */
 static inline double
 count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[2])
 {
-	if (r->plain && (c[0].units | c[1].units) < 4294967296u) {
-		/* Whole samples: the units are the counts, and the key. Most
-		 * frames hold a few samples: their p is looked up here. */
-		if ((c[0].units | c[1].units) < SMALL_COUNTS) {
-			double p = memo->small[c[0].units * SMALL_COUNTS + c[1].units];
-			if (!isnan(p)) {
-				return p;
-			}
-		}
-		return c[0].units | c[1].units ? whole_pair_p(r, memo, c[0].units, c[1].units) : 1;
-	}
 	return pair_p(r, memo, count_to_double(c[0]) / r->weight[SIDE_BASE],
 	        count_to_double(c[1]) / r->weight[SIDE_HEAD]);
 }
@@ -193,7 +258,9 @@ family_candidate(struct family *f, uint32_t id, double p)
 		family_pass(f, id);
 		return;
 	}
-	f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
+	if (f->len == f->cap) {
+		f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
+	}
 	f->c[f->len++] = (struct candidate){id, p};
 }
 
@@ -242,7 +309,7 @@ family_cut(struct family *f)
 		 * of -2e9 there, which cast a negative rank to size_t. Checked in
 		 * builds with asserts, read as its nearest bound in the others. */
 		assert(f->c[i].p >= 0 && f->c[i].p <= 1);
-		double p = f->c[i].p > 0 ? fmin(f->c[i].p, 1) : 0;
+		double p = f->c[i].p > 0 ? (f->c[i].p < 1 ? f->c[i].p : 1) : 0; /* fmin's, inline */
 		/* The estimate is within a rank or two of the bucket; the levels
 		 * as bh_cut compares them settle it. */
 		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
@@ -335,6 +402,44 @@ sample_weight(const struct tree *t)
 	return g ? (double)g : 1;
 }
 
+/*
+ * The frames' loop when the counts are plain (whole samples, weight 1):
+ * the units alone, no struct count built, and each family's hypotheses
+ * counted in a local, so that the loop keeps its state in registers (the
+ * verdicts' bytes could alias anything in memory).
+ */
+static void
+plain_nodes(
+        const struct runs *r, const struct tree *t, struct pair_memo *memo, struct family fam[2])
+{
+	const struct tree_node *nodes = t->nodes;
+	size_t count = t->node_count, m_self = 0, m_total = 0;
+	double alpha = r->alpha;
+	for (size_t id = 0; id < count; id++) {
+		const struct tree_node *n = &nodes[id];
+		uint64_t s0 = n->self_units[SIDE_BASE], s1 = n->self_units[SIDE_HEAD];
+		uint64_t t0 = n->total_units[SIDE_BASE], t1 = n->total_units[SIDE_HEAD];
+		/* No self on either side (most inner frames): p 1, no
+		 * hypothesis, nothing for family_add to count. */
+		double p_self = 1;
+		if (s0 | s1) {
+			p_self = units_pair_p(r, memo, s0, s1);
+			m_self += p_self < 1;
+			if (p_self <= alpha) {
+				family_candidate(&fam[0], (uint32_t)id, p_self);
+			}
+		}
+		/* A leaf's self is its total: the same test. */
+		double p_total = s0 == t0 && s1 == t1 ? p_self : units_pair_p(r, memo, t0, t1);
+		m_total += p_total < 1;
+		if (p_total <= alpha) {
+			family_candidate(&fam[1], (uint32_t)id, p_total);
+		}
+	}
+	fam[0].m += m_self;
+	fam[1].m += m_total;
+}
+
 /* Every frame's self and total, each family cut, then the statuses demoted. */
 static void
 single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
@@ -344,7 +449,10 @@ single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
 	struct family fam[2];
 	family_init(&fam[0], r->alpha, r->node_sig, 0, true);
 	family_init(&fam[1], r->alpha, r->node_sig, 1, true);
-	for (size_t id = 0; id < t->node_count; id++) {
+	if (r->plain) {
+		plain_nodes(r, t, memo, fam);
+	}
+	for (size_t id = 0; !r->plain && id < t->node_count; id++) {
 		const struct tree_node *n = &t->nodes[id];
 		struct count self[2] = {
 		        tree_node_self(t, n, SIDE_BASE), tree_node_self(t, n, SIDE_HEAD)};
@@ -437,8 +545,7 @@ test_names_whole(const struct runs *r, struct pair_memo *memo)
 	family_init(&fam, r->alpha, r->fn_sig, 0, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		uint32_t a = sums[name][SIDE_BASE], b = sums[name][SIDE_HEAD];
-		double p = a | b ? whole_pair_p(r, memo, a, b) : 1;
-		family_add(&fam, name, (float)p);
+		family_add(&fam, name, (float)units_pair_p(r, memo, a, b));
 	}
 	family_cut(&fam);
 	free(sums);
@@ -553,28 +660,30 @@ runs_single_node_interval(
 	double v[2];
 	node_samples(r, id, total, v);
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
-	*p = stats_pair_p(v[SIDE_BASE], A, v[SIDE_HEAD], B);
 	double *slot = NULL;
 	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
 	        v[1] == (double)(uint32_t)v[1]) {
 		struct single_functions *f = r->fn;
 		if (!f->interval) {
-			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 2 * sizeof(double));
-			for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS * 2; i++) {
+			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 3 * sizeof(double));
+			for (size_t i = 0; i < SMALL_COUNTS * SMALL_COUNTS * 3; i++) {
 				f->interval[i] = NAN;
 			}
 		}
-		slot = &f->interval[((size_t)v[0] * SMALL_COUNTS + (size_t)v[1]) * 2];
+		slot = &f->interval[((size_t)v[0] * SMALL_COUNTS + (size_t)v[1]) * 3];
 		if (!isnan(slot[0])) {
 			*lo = slot[0];
 			*hi = slot[1];
+			*p = slot[2];
 			return;
 		}
 	}
+	*p = stats_pair_p(v[SIDE_BASE], A, v[SIDE_HEAD], B);
 	stats_pair_interval(v[SIDE_BASE], A, v[SIDE_HEAD], B, r->alpha, lo, hi);
 	if (slot) {
 		slot[0] = *lo;
 		slot[1] = *hi;
+		slot[2] = *p;
 	}
 }
 

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "binomial.h"
 
@@ -176,7 +177,8 @@ deviance_bounds(double x, double n, double pi, double *lo, double *hi)
 	double q = x / n, dx = x - n * pi;
 	double vp = pi * (1 - pi), vq = q * (1 - q);
 	bool spans = (pi - 0.5) * (q - 0.5) <= 0;
-	double vmax = spans ? 0.25 : fmax(vp, vq), vmin = fmin(vp, vq);
+	/* vp and vq are in [0, 1/4] (pi and q in [0, 1]): no NaN for fmin's care. */
+	double vmax = spans ? 0.25 : vp > vq ? vp : vq, vmin = vp < vq ? vp : vq;
 	double slack = 1e-15 * n + 1e-12;
 	*lo = dx * dx / (n * vmax) * (1 - 1e-5) - slack;
 	*hi = vmin > 0 ? dx * dx / (n * vmin) * (1 + 1e-5) + slack : INFINITY;
@@ -197,8 +199,10 @@ stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b,
 {
 	double n = a + b;
 	/* From 2^53 on b - 1 and b + 1 are b itself: no bracket. */
+	/* Whole: under 2^53 and not negative, the cast truncates as floor
+	 * would, without a call into libm (every new pair of a graph is asked). */
 	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1 && n < 9007199254740992.0) ||
-	        a != floor(a) || b != floor(b)) {
+	        a != (double)(int64_t)a || b != (double)(int64_t)b) {
 		return STATS_PAIR_UNSURE;
 	}
 	double pi = B / (A + B), mid = n * pi;

@@ -24,6 +24,7 @@
 #include "report_private.h"
 #include "runs.h"
 #include "settings.h"
+#include "stats.h"
 #include "tree.h"
 #include "tree_build.h"
 
@@ -1020,6 +1021,81 @@ colours_only_the_confirmed_direction(void **state)
 	tree_destroy(t);
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The one-run-a-side test of every frame, whose p values runs_single
+ * keeps by pair of counts (a table for the small ones, a hash for the
+ * rest) with stand-ins where a bound settles them: each frame's self
+ * verdict against Benjamini-Hochberg done plainly, every p worked out and
+ * sorted. 1,500 leaves of counts from 64 up, each pair its own, so the
+ * hash grows several times (half of them share their head count); every
+ * third leaf changed by a few percent or more, so that some verdicts turn
+ * on the cut.
+ */
+static void
+frames_verdicts_match_a_plain_cut(void **state)
+{
+	(void)state;
+	enum { LEAVES = 1500 };
+	struct buf base, head;
+	buf_init(&base);
+	buf_init(&head);
+	for (int i = 0, b = 0; i < LEAVES; i++) {
+		/* Every other leaf keeps the last head count: pairs that share a
+		 * side must not share a p. */
+		int a = 64 + 7 * i;
+		b = i % 2 ? b : a + (i % 3 == 0 ? a * (i % 11) / 40 : i % 5);
+		buf_printf(&base, "main;f%d %d\n", i, a);
+		buf_printf(&head, "main;f%d %d\n", i, b);
+	}
+	struct tree *t = pair(base.data, head.data, false);
+	double alpha = 0.05;
+	runs_attach_single(t, alpha, false, (const double[2]){0, 0});
+	double A = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_BASE];
+	double B = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD];
+	double *p = calloc(t->node_count, sizeof(double)),
+	       *sorted = calloc(t->node_count, sizeof(double));
+	assert_non_null(p);
+	assert_non_null(sorted);
+	size_t m = 0;
+	for (size_t id = 0; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		p[id] = stats_pair_p(
+		        (double)n->self_units[SIDE_BASE], A, (double)n->self_units[SIDE_HEAD], B);
+		if (p[id] < 1) {
+			sorted[m++] = p[id];
+		}
+	}
+	qsort(sorted, m, sizeof(double), cmp_double);
+	double cut = -1;
+	for (size_t k = 1; k <= m; k++) {
+		if (sorted[k - 1] <= (double)k / (double)m * alpha) {
+			cut = sorted[k - 1];
+		}
+	}
+	size_t passed = 0;
+	for (size_t id = 0; id < t->node_count; id++) {
+		bool want = p[id] < 1 && p[id] <= cut;
+		passed += want;
+		if (runs_node_significant(t->runs, (uint32_t)id, false) != want) {
+			fail_msg("frame %zu: p %.17g, cut %.17g", id, p[id], cut);
+		}
+	}
+	assert_true(passed > 100 && passed < LEAVES); /* the cut decides some */
+	free(p);
+	free(sorted);
+	runs_destroy(t->runs); /* attached here, freed by its owner */
+	tree_destroy(t);
+	buf_finish(&base);
+	buf_finish(&head);
+}
+
 /* Where needle starts in hay, after from; fails when it is not there. */
 static const char *
 find_after(const char *hay, const char *from, const char *needle)
@@ -1164,6 +1240,7 @@ main(void)
 	        cmocka_unit_test(summarises_the_verdict_in_json),
 	        cmocka_unit_test(gates_tell_noise_from_change),
 	        cmocka_unit_test(colours_only_the_confirmed_direction),
+	        cmocka_unit_test(frames_verdicts_match_a_plain_cut),
 	        cmocka_unit_test(functions_tested_on_their_sums),
 	        cmocka_unit_test(gate_names_are_code_spans),
 	        cmocka_unit_test(formats_render_one_model),

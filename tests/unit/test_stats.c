@@ -124,6 +124,40 @@ test_binomial_tails(void **state)
 	near(stats_binom_lower(1850, 4001, 0.5), 1 - stats_incbeta(1851, 2150, 0.5), 0.1);
 }
 
+/*
+ * The binomial's tails of whole counts from n = 1 to 300 (their lgamma
+ * values are kept once worked out) against the sum of the masses in long
+ * double, asked in two orders: a value kept in the wrong place, or for the
+ * wrong argument, is off by a factor of about n.
+ */
+static void
+test_binomial_tails_asked_again(void **state)
+{
+	(void)state;
+	const double rates[] = {0.5, 0.3, 0.01};
+	for (int pass = 0; pass < 2; pass++) {
+		for (int step = 0; step < 300; step++) {
+			int n = pass ? 300 - step : step + 1;
+			for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+				long double p = rates[i], mass = powl(1 - p, n), upper = 1;
+				/* P(X >= k) for each k: one minus the masses below it. */
+				for (int k = 0; k <= n; k += 1 + n / 13) {
+					long double below = 0, m = mass;
+					for (int j = 0; j < k; j++) {
+						below += m;
+						m *= (long double)(n - j) / (j + 1) * p / (1 - p);
+					}
+					upper = 1 - below;
+					if (upper > 1e-9L) { /* the sum's own rounding below */
+						near(stats_binom_upper(k, n, rates[i]),
+						        (double)upper, 1e-9);
+					}
+				}
+			}
+		}
+	}
+}
+
 static void
 test_counts_one_run(void **state)
 {
@@ -540,6 +574,7 @@ main(void)
 	        cmocka_unit_test(test_welch),
 	        cmocka_unit_test(test_welch_without_spread),
 	        cmocka_unit_test(test_binomial_tails),
+	        cmocka_unit_test(test_binomial_tails_asked_again),
 	        cmocka_unit_test(test_counts_one_run),
 	        cmocka_unit_test(test_counts_near_2_64),
 	        cmocka_unit_test(test_pair_matches_counts_test),
