@@ -129,7 +129,8 @@ memo_room(struct pair_memo *memo)
 		return;
 	}
 	struct pair_entry *old = memo->big;
-	size_t old_slots = old ? memo->mask + 1 : 0, slots = old ? 2 * old_slots : memo->first_slots;
+	size_t old_slots = old ? memo->mask + 1 : 0,
+	       slots = old ? 2 * old_slots : memo->first_slots;
 	if (!old) {
 		memo->seed = hash_seed();
 	}
