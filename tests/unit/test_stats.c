@@ -139,16 +139,24 @@ test_binomial_tails_asked_again(void **state)
 		for (int step = 0; step < 300; step++) {
 			int n = pass ? 300 - step : step + 1;
 			for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-				long double p = rates[i], mass = powl(1 - p, n), upper = 1;
-				/* P(X >= k) for each k: one minus the masses below it. */
+				/*
+				 * The masses by their recurrence, and each tail summed
+				 * from its far end: no "1 minus" cancels its digits, so
+				 * the reference holds where long double is only a double
+				 * (as under valgrind).
+				 */
+				long double p = rates[i], m[301];
+				m[0] = powl(1 - p, n);
+				for (int j = 0; j < n; j++) {
+					m[j + 1] =
+					        m[j] * (long double)(n - j) / (j + 1) * p / (1 - p);
+				}
 				for (int k = 0; k <= n; k += 1 + n / 13) {
-					long double below = 0, m = mass;
-					for (int j = 0; j < k; j++) {
-						below += m;
-						m *= (long double)(n - j) / (j + 1) * p / (1 - p);
+					long double upper = 0;
+					for (int j = n; j >= k; j--) {
+						upper += m[j];
 					}
-					upper = 1 - below;
-					if (upper > 1e-9L) { /* the sum's own rounding below */
+					if (upper > 1e-9L) {
 						near(stats_binom_upper(k, n, rates[i]),
 						        (double)upper, 1e-9);
 					}
