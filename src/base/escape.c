@@ -84,6 +84,18 @@ escape_frame_bytes(char *s, size_t len, bool semicolon)
 	return changed;
 }
 
+bool
+escape_frame_add(struct buf *b, const char *s, size_t len)
+{
+	if (len == 0) {
+		buf_adds(b, "[unknown]");
+		return true;
+	}
+	size_t at = b->len;
+	buf_add(b, s, len);
+	return escape_frame_bytes(b->data + at, len, true);
+}
+
 /* ---- XML ---------------------------------------------------------------- */
 
 /*

@@ -82,5 +82,12 @@ void escape_diag(struct buf *b, const char *s, size_t len);
  * with '#' is the tree's rule: tree_build.c, root_safe.)
  */
 bool escape_frame_bytes(char *s, size_t len, bool semicolon);
+/*
+ * Appends s[0..len) to b as one frame of a table reader: escape_frame_bytes
+ * with ';' made ':', and an empty name as `[unknown]`, since no folded line
+ * can hold an empty frame at the end of a stack (the reader drops a trailing
+ * ';'), so -f folded could not write it back. True when the name changed.
+ */
+bool escape_frame_add(struct buf *b, const char *s, size_t len);
 
 #endif

@@ -355,22 +355,6 @@ add_object(struct buf *b, const char *s, size_t len)
 }
 
 /*
- * Appends a name with ';' (the frame separator) made ':' and line breaks
- * spaces (escape_frame_bytes); whether it went in as it is.
- */
-static bool
-add_name(struct buf *b, const char *s, size_t len)
-{
-	if (len == 0) {
-		buf_adds(b, "[unknown]");
-		return false;
-	}
-	size_t at = b->len;
-	buf_add(b, s, len);
-	return !escape_frame_bytes(b->data + at, len, true);
-}
-
-/*
  * Base names shared by functions of different files get `file:` added:
  * true per base name id that does.
  */
@@ -425,7 +409,7 @@ ambiguous_names(struct callgraph *g, uint32_t *base_id, bool *contexts)
 }
 
 /*
- * Appends a frame's name: through add_name (whether it went in as it is),
+ * Appends a frame's name: through escape_frame_add (whether it went in as it is),
  * or raw, copied as it is, *empty set when it is empty (plain_frames
  * checks all the raw names in one scan after).
  */
@@ -433,7 +417,7 @@ static bool
 add_text(struct buf *b, const char *s, size_t len, bool raw, bool *empty)
 {
 	if (!raw) {
-		return add_name(b, s, len);
+		return !escape_frame_add(b, s, len);
 	}
 	buf_add(b, s, len);
 	*empty = *empty || len == 0;

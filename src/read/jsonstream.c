@@ -362,16 +362,6 @@ json_stacks_add(struct json_stacks *st, uint32_t node, struct count c)
 	return count_add(st->self[node], c, &st->self[node]);
 }
 
-/* A frame's name with ';' (the frame separator) turned into ':' and line
- * breaks into spaces: escape_frame_bytes. */
-static void
-frame_text(struct buf *b, const char *s, size_t len)
-{
-	size_t at = b->len;
-	buf_add(b, s, len);
-	escape_frame_bytes(b->data + at, len, true);
-}
-
 /* Node id and the nodes above it not placed yet, id first; returns the first placed. */
 static uint32_t
 unplaced(const struct json_forest *f, const struct tree_cursor *at, uint32_t id,
@@ -397,7 +387,7 @@ place(const struct json_forest *f, struct tree *t, struct tree_cursor c, struct 
 			return reason;
 		}
 		buf_reset(name);
-		frame_text(name, s, len);
+		escape_frame_add(name, s, len);
 		if (!tree_cursor_child(t, &c, name->data, name->len, &c, &reason)) {
 			return reason;
 		}
@@ -425,7 +415,7 @@ emit_cursors(const struct json_forest *f, struct tree *t, enum side side, const 
 	struct buf name;
 	buf_init(&name);
 	if (f->root) {
-		frame_text(&name, f->root, strlen(f->root));
+		escape_frame_add(&name, f->root, strlen(f->root));
 		tree_cursor_child(t, &base, name.data, name.len, &base, &reason);
 	}
 	if (!reason && f->zero_is_root && f->count) {
@@ -501,14 +491,14 @@ emit_paths(const struct json_forest *f, struct tree *t, enum side side, const ui
 		}
 		buf_reset(&path);
 		if (f->root) {
-			frame_text(&path, f->root, strlen(f->root));
+			escape_frame_add(&path, f->root, strlen(f->root));
 		}
 		for (size_t i = chain.count; !reason && i-- > 0;) {
 			const char *s;
 			size_t len;
 			if ((reason = f->name(f->ctx, chain.v[i], &s, &len)) == NULL) {
 				buf_adds(&path, path.len ? ";" : "");
-				frame_text(&path, s, len);
+				escape_frame_add(&path, s, len);
 			}
 		}
 		if (!reason) {

@@ -490,15 +490,6 @@ parse_fields(struct pprof *pp, const char *data, size_t len, bool at_eof)
 	return (long long)(p - start);
 }
 
-/* A name as a frame: escape_frame_bytes, the rule of every reader with tables. */
-static void
-add_name(struct buf *b, const char *s, size_t len)
-{
-	size_t at = b->len;
-	buf_add(b, s, len);
-	escape_frame_bytes(b->data + at, len, true);
-}
-
 /* A location without function names: its address, in its file if known. */
 static bool
 add_address(struct pprof *pp, const struct location *l)
@@ -517,7 +508,7 @@ add_address(struct pprof *pp, const struct location *l)
 		const struct mapping *mp = &pp->mappings[m];
 		const char *slash = memrchr(file, '/', len);
 		size_t skip = slash ? (size_t)(slash + 1 - file) : 0;
-		add_name(&pp->frames, file + skip, len - skip);
+		escape_frame_add(&pp->frames, file + skip, len - skip);
 		uint64_t in_file = l->address - mp->start + mp->offset;
 		buf_printf(&pp->frames, "+0x%llx", (unsigned long long)in_file);
 	} else {
@@ -558,7 +549,7 @@ make_frames(struct pprof *pp, struct location *l)
 			buf_addc(&pp->frames, ';');
 		}
 		if (id && function_name(pp, &pp->functions[f], name, len)) {
-			add_name(&pp->frames, name[0], len[0]);
+			escape_frame_add(&pp->frames, name[0], len[0]);
 		} else if (pp->err->msg[0] || !add_address(pp, l)) {
 			return false;
 		}

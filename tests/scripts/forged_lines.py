@@ -21,12 +21,15 @@ CR = "cr\rmain;forged 7"
 
 
 def speedscope():
-    frames = [{"name": n} for n in ("#root", FORGED, CR)]
+    # An empty name ends a stack: a folded line cannot (a trailing ';' is
+    # dropped), so it must come out as a name.
+    frames = [{"name": n} for n in ("#root", FORGED, CR, "")]
     return json.dumps({
         "$schema": "https://www.speedscope.app/file-format-schema.json",
         "shared": {"frames": frames},
         "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0,
-                      "endValue": 3, "samples": [[0, 1], [0, 2], [1]], "weights": [1, 2, 3]}],
+                      "endValue": 5, "samples": [[0, 1], [0, 2], [1], [0, 3], [3]],
+                      "weights": [1, 2, 3, 4, 5]}],
     }).encode()
 
 

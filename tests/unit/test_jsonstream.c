@@ -214,6 +214,25 @@ test_gecko_shared_tables(void **state)
 	        "f.json:2: a stack's prefixOffset reaches before the table");
 }
 
+/*
+ * An empty name is `[unknown]`, as in the callgrind and perf readers: a
+ * folded line cannot end in an empty frame, so -f folded could not write
+ * it back (a speedscope frame named "" alone gave the line " 1").
+ */
+static void
+test_empty_names_unknown(void **state)
+{
+	(void)state;
+	check(SPEEDSCOPE,
+	        "{\"$schema\":\"speedscope\",\"shared\":{\"frames\":[{\"name\":\"\"},"
+	        "{\"name\":\"b\"}]},\"profiles\":[{\"type\":\"sampled\",\"samples\":[[0],[1,0]]}]}",
+	        NULL, "[unknown] 1\nb;[unknown] 1\n");
+	check(GECKO,
+	        "{\"meta\":{},\"threads\":[{\"name\":\"t\",\"samples\":{\"stack\":[0,2]}," GK_TABLES
+	        "}],\"shared\":{\"stringArray\":[\"\",\"m\"]}}",
+	        NULL, "t;m 1\nt;m;[unknown];[unknown] 1\n");
+}
+
 static void
 test_gecko_errors(void **state)
 {
@@ -372,6 +391,7 @@ main(void)
 	        cmocka_unit_test(test_gecko_thread_strings),
 	        cmocka_unit_test(test_gecko_shared_tables),
 	        cmocka_unit_test(test_gecko_errors),
+	        cmocka_unit_test(test_empty_names_unknown),
 	        cmocka_unit_test(test_dhat_names_and_metrics),
 	        cmocka_unit_test(test_dhat_errors),
 	        cmocka_unit_test(test_deep_stacks_linear),
