@@ -262,10 +262,16 @@ interval_direction(double lo, double hi)
 void
 runs_demote(const struct runs *r, struct tree *t)
 {
-	for (size_t id = 0; id < t->node_count; id++) {
-		struct tree_node *n = &t->nodes[id];
+	/* In locals: a status written could alias t's fields, read again each turn. */
+	struct tree_node *nodes = t->nodes;
+	size_t count = t->node_count;
+	for (size_t id = 0; id < count; id++) {
+		struct tree_node *n = &nodes[id];
+		if (n->status == STATUS_SAME) {
+			continue; /* most frames: nothing to demote, so tested first */
+		}
 		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
-		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, total)) {
+		if (!runs_node_significant(r, (uint32_t)id, total)) {
 			n->status = STATUS_SAME;
 		} else if (n->status == STATUS_SLOWER || n->status == STATUS_FASTER) {
 			/* The test confirms a change of share; when the totals differ, a
