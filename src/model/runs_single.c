@@ -43,9 +43,19 @@ struct single_functions {
  * The p of each pair of counts met, while the tests run; or, when the
  * bound settles it, a stand-in that every family decides alike: QUIET_P
  * (over alpha, under 1) or 0 (at most alpha over the most tests a family
- * holds, so in the first rank of any family's cut).
+ * holds, so in the first rank of any family's cut); or, when the bound
+ * only brackets it, -(i + 1) for memo->range[i]: a hypothesis (p under 1)
+ * and a candidate whose p family_cut works out only if the cut needs it
+ * (about one in four: p itself cost more than the rest of the test).
  */
 #define QUIET_P 0.75
+
+/* A pair whose p lies in [lo, hi]; once worked out, lo = hi = p. */
+struct pair_range {
+	double lo, hi;
+	uint32_t a, b;
+	bool exact;
+};
 
 /* A whole pair past the small table: base << 32 | head (never 0) and its p. */
 struct pair_entry {
@@ -64,11 +74,14 @@ struct pair_memo {
 	size_t mask, count;
 	uint64_t seed;
 	size_t first_slots; /* the table's first size: doubling from small cost more */
+	struct pair_range *range;
+	size_t range_len, range_cap;
 };
 
 /*
  * One family's tests for Benjamini-Hochberg: how many are hypotheses (p < 1)
- * and, of those, the ones that can pass (p <= alpha), with their p; those
+ * and, of those, the ones that can pass (p <= alpha), with their p, or
+ * apart those known by a range (ranged, the range's index in memo); those
  * of p 0 (or SURE) pass whatever the cut, so only their count is kept.
  * The verdicts go to sig: bit `bit` of byte id, or when packed, two bits a
  * node, bit 2 (id % 4) + bit of byte id / 4.
@@ -78,12 +91,19 @@ struct family {
 	uint8_t *sig;
 	unsigned bit;
 	bool packed;
+	bool as_float; /* the names' p, compared as floats */
+	const struct runs *r;
+	struct pair_memo *memo;
 	size_t m, sure;
 	struct candidate {
 		uint32_t id;
 		double p; /* then its bucket */
 	} * c;
 	size_t len, cap;
+	struct ranged {
+		uint32_t id, range; /* the candidate, its range's index in memo */
+	} * ranged;
+	size_t ranged_len, ranged_cap;
 };
 
 static void
@@ -108,6 +128,7 @@ static void
 memo_finish(struct pair_memo *memo)
 {
 	free(memo->big);
+	free(memo->range);
 }
 
 /* The slot of key in memo->big: its entry, or the empty one it would take. */
@@ -144,6 +165,19 @@ memo_room(struct pair_memo *memo)
 	free(old);
 }
 
+/* A new range for the pair (a, b) under 2^32: its stand-in p, -(index + 1). */
+static double
+memo_range(struct pair_memo *memo, double lo, double hi, uint64_t a, uint64_t b)
+{
+	if (memo->range_len == memo->range_cap) {
+		memo->range = xgrow(
+		        memo->range, &memo->range_cap, memo->range_len + 1, sizeof(*memo->range));
+	}
+	memo->range[memo->range_len++] =
+	        (struct pair_range){lo, hi, (uint32_t)a, (uint32_t)b, false};
+	return -(double)memo->range_len;
+}
+
 /* (double)u, through the signed conversion (one instruction) when it fits. */
 static inline double
 units_double(uint64_t u)
@@ -174,8 +208,8 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 		}
 	}
 	double x = units_double(a), y = units_double(b);
-	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p;
-	switch (stats_pair_bound(&memo->bound, x, A, y, B)) {
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p, lo, hi;
+	switch (stats_pair_range(&memo->bound, x, A, y, B, &lo, &hi)) {
 	case STATS_PAIR_QUIET:
 		p = QUIET_P;
 		break;
@@ -183,7 +217,13 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 		p = 0;
 		break;
 	default:
-		p = stats_pair_p(x, A, y, B);
+		if (hi == 1) {
+			p = stats_pair_p(x, A, y, B); /* no range */
+		} else if (lo > r->alpha && (float)lo > r->alpha) {
+			p = QUIET_P; /* over alpha as a double and as a float */
+		} else {
+			p = memo_range(memo, lo, hi, a, b);
+		}
 	}
 	if (slot) {
 		*slot = p;
@@ -249,7 +289,7 @@ family_pass(const struct family *f, uint32_t id)
 	}
 }
 
-/* A p of at most alpha: kept, or when 0 passed at once. */
+/* A p of at most alpha: kept, or when 0 passed at once; p < 0: a range. */
 static void
 family_candidate(struct family *f, uint32_t id, double p)
 {
@@ -257,6 +297,14 @@ family_candidate(struct family *f, uint32_t id, double p)
 		/* Under the first rank's level, which always passes when one does. */
 		f->sure++;
 		family_pass(f, id);
+		return;
+	}
+	if (p < 0) {
+		if (f->ranged_len == f->ranged_cap) {
+			f->ranged = xgrow(
+			        f->ranged, &f->ranged_cap, f->ranged_len + 1, sizeof(*f->ranged));
+		}
+		f->ranged[f->ranged_len++] = (struct ranged){id, (uint32_t)(-p - 1)};
 		return;
 	}
 	if (f->len == f->cap) {
@@ -284,6 +332,117 @@ bh_level(size_t k, size_t m, double alpha)
 }
 
 /*
+ * The bucket of p (at most alpha, or its range's end) among n candidates
+ * of m hypotheses: the first rank whose level p is under; n + 1 for none
+ * a candidate can reach.
+ */
+static size_t
+bh_bucket(double p, size_t n, size_t m, double alpha)
+{
+	/* stats_pair_p is in [0, 1] by construction (test_stats.c holds
+	 * it to that up to counts of 2^64 - 1); the fuzzer once found a p
+	 * of -2e9 there, which cast a negative rank to size_t. Checked in
+	 * builds with asserts, read as its nearest bound in the others. */
+	assert(p >= 0 && p <= 1);
+	p = p > 0 ? (p < 1 ? p : 1) : 0; /* fmin's, inline */
+	/* The estimate is within a rank or two of the bucket; the levels
+	 * as bh_cut compares them settle it. */
+	double guess = p * (double)m / alpha;
+	size_t k = guess < (double)n ? (size_t)guess + 1 : n + 1;
+	while (k > 1 && p <= bh_level(k - 1, m, alpha)) {
+		k--;
+	}
+	while (k <= n && p > bh_level(k, m, alpha)) {
+		k++;
+	}
+	return k;
+}
+
+/* The largest rank k <= n with at least k p values in buckets 1 to k; 0: none. */
+static size_t
+bh_pass(const uint32_t *count, size_t n)
+{
+	size_t pass = 0, under = 0;
+	for (size_t k = 1; k <= n; k++) {
+		under += count[k];
+		if (under >= k) {
+			pass = k;
+		}
+	}
+	return pass;
+}
+
+/* The p of a range, worked out once; as the family compares it. */
+static double
+range_p(const struct family *f, struct pair_range *g)
+{
+	if (!g->exact) {
+		g->lo = g->hi = stats_pair_p(units_double(g->a), f->r->exposure[SIDE_BASE],
+		        units_double(g->b), f->r->exposure[SIDE_HEAD]);
+		g->exact = true;
+	}
+	return f->as_float ? (float)g->lo : g->lo;
+}
+
+/*
+ * The buckets of a range's ends in bucket[2]: its p's bucket lies between
+ * them (p, lo and hi compared as the family compares them). One bucket
+ * when p is worked out.
+ */
+static void
+range_buckets(const struct family *f, const struct pair_range *g, size_t n, uint32_t bucket[2])
+{
+	double lo = f->as_float ? (float)g->lo : g->lo, hi = f->as_float ? (float)g->hi : g->hi;
+	/* A range's hi may pass alpha: its bucket is then n + 1, as for p. */
+	bucket[1] = (uint32_t)bh_bucket(hi, n, f->m, f->alpha);
+	bucket[0] = g->exact ? bucket[1] : (uint32_t)bh_bucket(lo, n, f->m, f->alpha);
+}
+
+/*
+ * The bounds of k* from the ranges' buckets, counted into count[2] (those
+ * of the his, of the los), each range once with the number of its
+ * candidates: k* falls as p values rise, so the his' counts give a lower
+ * bound of k*, the los' an upper one. A range whose high bucket is at
+ * most the first passes, one whose low bucket is over the second fails;
+ * the others' p is worked out. Then the his' counts hold every rank
+ * between the two bounds exactly: they give k* itself. Each range's high
+ * bucket, then its bucket, in bucket[range][1].
+ */
+static size_t
+ranges_cut(struct family *f, size_t n, uint32_t *count[2], uint32_t (*bucket)[2])
+{
+	uint32_t *uses = xcalloc(f->memo->range_len, sizeof(uint32_t));
+	for (size_t j = 0; j < f->ranged_len; j++) {
+		uses[f->ranged[j].range]++;
+	}
+	for (size_t g = 0; g < f->memo->range_len; g++) {
+		if (uses[g]) {
+			range_buckets(f, &f->memo->range[g], n, bucket[g]);
+			count[1][bucket[g][0]] += uses[g];
+			count[0][bucket[g][1]] += uses[g];
+		}
+	}
+	size_t least = 0, most = 0, under[2] = {0, 0};
+	for (size_t k = 1; k <= n; k++) {
+		under[0] += count[0][k];
+		under[1] += count[1][k];
+		least = under[0] >= k ? k : least;
+		most = under[1] >= k ? k : most;
+	}
+	for (size_t g = 0; g < f->memo->range_len; g++) {
+		uint32_t *k = bucket[g];
+		if (uses[g] && k[0] != k[1] && k[1] > least && k[0] <= most) {
+			double p = range_p(f, &f->memo->range[g]);
+			count[0][k[1]] -= uses[g];
+			k[0] = k[1] = (uint32_t)bh_bucket(p, n, f->m, f->alpha);
+			count[0][k[1]] += uses[g];
+		}
+	}
+	free(uses);
+	return bh_pass(count[0], most); /* k* <= most */
+}
+
+/*
  * The Benjamini-Hochberg step-up without a sort. The k-th smallest p
  * passes when it is at most level(k); the cut is the largest such p, and
  * the p values at most it are exactly those at most level(k*), k* the
@@ -296,54 +455,58 @@ bh_level(size_t k, size_t m, double alpha)
 static void
 family_cut(struct family *f)
 {
-	size_t n = f->len + f->sure, m = f->m;
+	size_t n = f->len + f->ranged_len + f->sure, m = f->m;
 	double alpha = f->alpha;
-	if (f->len == 0) {
+	if (f->len == 0 && f->ranged_len == 0) {
 		free(f->c);
 		return;
 	}
-	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
-	count[1] = (uint32_t)f->sure;
+	uint32_t *count[2] = {xcalloc(n + 2, sizeof(uint32_t)), NULL};
+	count[0][1] = (uint32_t)f->sure;
 	for (size_t i = 0; i < f->len; i++) {
-		/* stats_pair_p is in [0, 1] by construction (test_stats.c holds
-		 * it to that up to counts of 2^64 - 1); the fuzzer once found a p
-		 * of -2e9 there, which cast a negative rank to size_t. Checked in
-		 * builds with asserts, read as its nearest bound in the others. */
-		assert(f->c[i].p >= 0 && f->c[i].p <= 1);
-		double p = f->c[i].p > 0 ? (f->c[i].p < 1 ? f->c[i].p : 1) : 0; /* fmin's, inline */
-		/* The estimate is within a rank or two of the bucket; the levels
-		 * as bh_cut compares them settle it. */
-		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
-		size_t k = guess < (double)n ? (size_t)guess + 1 : n + 1;
-		while (k > 1 && p <= bh_level(k - 1, m, alpha)) {
-			k--;
-		}
-		while (k <= n && p > bh_level(k, m, alpha)) {
-			k++;
-		}
+		size_t k = bh_bucket(f->c[i].p, n, m, alpha);
 		f->c[i].p = (double)k; /* n + 1: under no rank a candidate can reach */
-		count[k]++;
+		count[0][k]++;
 	}
-	size_t pass = 0, under = 0;
-	for (size_t k = 1; k <= n; k++) {
-		under += count[k];
-		if (under >= k) {
-			pass = k;
-		}
+	size_t pass;
+	uint32_t(*bucket)[2] = NULL;
+	if (f->ranged_len) {
+		count[1] = xmalloc((n + 2) * sizeof(uint32_t));
+		memcpy(count[1], count[0], (n + 2) * sizeof(uint32_t));
+		bucket = xmalloc(f->memo->range_len * sizeof(*bucket));
+		pass = ranges_cut(f, n, count, bucket);
+	} else {
+		pass = bh_pass(count[0], n);
 	}
 	for (size_t i = 0; pass && i < f->len; i++) {
 		if (f->c[i].p <= (double)pass) {
 			family_pass(f, f->c[i].id);
 		}
 	}
-	free(count);
+	for (size_t j = 0; pass && j < f->ranged_len; j++) {
+		if (bucket[f->ranged[j].range][1] <= pass) {
+			family_pass(f, f->ranged[j].id);
+		}
+	}
+	free(bucket);
+	free(count[0]);
+	free(count[1]);
 	free(f->c);
+	free(f->ranged);
 }
 
+/* The names' families (not packed) compare their p as floats. */
 static void
-family_init(struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
+family_init(struct family *f, const struct runs *r, struct pair_memo *memo, uint8_t *sig,
+        unsigned bit, bool packed)
 {
-	*f = (struct family){.alpha = alpha, .sig = sig, .bit = bit, .packed = packed};
+	*f = (struct family){.alpha = r->alpha,
+	        .sig = sig,
+	        .bit = bit,
+	        .packed = packed,
+	        .as_float = !packed,
+	        .r = r,
+	        .memo = memo};
 }
 
 /* One profile a side: node id's counts in samples, [side]. */
@@ -448,8 +611,8 @@ single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
 	r->node_count = t->node_count;
 	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
 	struct family fam[2];
-	family_init(&fam[0], r->alpha, r->node_sig, 0, true);
-	family_init(&fam[1], r->alpha, r->node_sig, 1, true);
+	family_init(&fam[0], r, memo, r->node_sig, 0, true);
+	family_init(&fam[1], r, memo, r->node_sig, 1, true);
 	if (r->plain) {
 		plain_nodes(r, t, memo, fam);
 	}
@@ -511,10 +674,10 @@ static void
 test_names(const struct runs *r, double *const sums[2], int total, struct pair_memo *memo)
 {
 	struct family fam;
-	family_init(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
+	family_init(&fam, r, memo, r->fn_sig, (unsigned)total, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		double p = pair_p(r, memo, sums[SIDE_BASE][name], sums[SIDE_HEAD][name]);
-		family_add(&fam, name, (float)p);
+		family_add(&fam, name, p < 0 ? p : (float)p); /* p < 0: a range */
 	}
 	family_cut(&fam);
 }
@@ -543,10 +706,11 @@ test_names_whole(const struct runs *r, struct pair_memo *memo)
 		}
 	}
 	struct family fam;
-	family_init(&fam, r->alpha, r->fn_sig, 0, false);
+	family_init(&fam, r, memo, r->fn_sig, 0, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		uint32_t a = sums[name][SIDE_BASE], b = sums[name][SIDE_HEAD];
-		family_add(&fam, name, (float)units_pair_p(r, memo, a, b));
+		double p = units_pair_p(r, memo, a, b);
+		family_add(&fam, name, p < 0 ? p : (float)p); /* p < 0: a range */
 	}
 	family_cut(&fam);
 	free(sums);
