@@ -570,11 +570,13 @@ sample_weight(const struct tree *t)
  * The frames' loop when the counts are plain (whole samples, weight 1):
  * the units alone, no struct count built, and each family's hypotheses
  * counted in a local, so that the loop keeps its state in registers (the
- * verdicts' bytes could alias anything in memory).
+ * verdicts' bytes could alias anything in memory). With sums, each name's
+ * self counts added up on the way (test_names_whole's), every frame but
+ * the root's.
  */
 static void
-plain_nodes(
-        const struct runs *r, const struct tree *t, struct pair_memo *memo, struct family fam[2])
+plain_nodes(const struct runs *r, const struct tree *t, struct pair_memo *memo,
+        struct family fam[2], uint32_t (*sums)[2])
 {
 	const struct tree_node *nodes = t->nodes;
 	size_t count = t->node_count, m_self = 0, m_total = 0;
@@ -587,6 +589,10 @@ plain_nodes(
 		 * hypothesis, nothing for family_add to count. */
 		double p_self = 1;
 		if (s0 | s1) {
+			if (sums) {
+				sums[n->name][0] += (uint32_t)s0;
+				sums[n->name][1] += (uint32_t)s1;
+			}
 			p_self = units_pair_p(r, memo, s0, s1);
 			m_self += p_self < 1;
 			if (p_self <= alpha) {
@@ -602,11 +608,18 @@ plain_nodes(
 	}
 	fam[0].m += m_self;
 	fam[1].m += m_total;
+	if (sums && count) { /* the root's taken off (its self is 0 in any tree built) */
+		sums[nodes[0].name][0] -= (uint32_t)nodes[0].self_units[0];
+		sums[nodes[0].name][1] -= (uint32_t)nodes[0].self_units[1];
+	}
 }
 
-/* Every frame's self and total, each family cut, then the statuses demoted. */
+/*
+ * Every frame's self and total, each family cut, then the statuses
+ * demoted; with sums, the names' self sums too (plain counts only).
+ */
 static void
-single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
+single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo, uint32_t (*sums)[2])
 {
 	r->node_count = t->node_count;
 	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
@@ -614,7 +627,7 @@ single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
 	family_init(&fam[0], r, memo, r->node_sig, 0, true);
 	family_init(&fam[1], r, memo, r->node_sig, 1, true);
 	if (r->plain) {
-		plain_nodes(r, t, memo, fam);
+		plain_nodes(r, t, memo, fam, sums);
 	}
 	for (size_t id = 0; !r->plain && id < t->node_count; id++) {
 		const struct tree_node *n = &t->nodes[id];
@@ -683,28 +696,23 @@ test_names(const struct runs *r, double *const sums[2], int total, struct pair_m
 }
 
 /*
- * test_names of the names' self sums in the picture's case, whole samples
- * and both totals under 2^32: a name's sum is then under 2^32 too (the
- * self counts add up to the total), so it is kept in 32 bits, 8 bytes a
+ * Whether the names' self sums are whole samples under 2^32, the
+ * picture's case: whole samples and both totals under 2^32 (the self
+ * counts add up to the total). They are then kept in 32 bits, 8 bytes a
  * name instead of 16 (on big trees this array set the run's peak), and
- * tested as pair_p tests it. False, and nothing done, otherwise.
+ * summed in the frames' loop.
  */
 static bool
-test_names_whole(const struct runs *r, struct pair_memo *memo)
+names_whole(const struct runs *r)
 {
-	const struct tree *t = r->single;
-	if (!r->plain || !(r->exposure[SIDE_BASE] < 4294967296.0) ||
-	        !(r->exposure[SIDE_HEAD] < 4294967296.0)) {
-		return false;
-	}
-	uint32_t(*sums)[2] = xcalloc(r->nnames ? r->nnames : 1, sizeof(*sums));
-	for (size_t id = 1; id < t->node_count; id++) {
-		const struct tree_node *n = tree_node(t, (uint32_t)id);
-		if (n->self_units[0] | n->self_units[1]) {
-			sums[n->name][0] += (uint32_t)n->self_units[0];
-			sums[n->name][1] += (uint32_t)n->self_units[1];
-		}
-	}
+	return r->plain && r->exposure[SIDE_BASE] < 4294967296.0 &&
+	       r->exposure[SIDE_HEAD] < 4294967296.0;
+}
+
+/* test_names of names_whole's sums, tested as pair_p tests them; frees them. */
+static void
+test_names_whole(const struct runs *r, struct pair_memo *memo, uint32_t (*sums)[2])
+{
 	struct family fam;
 	family_init(&fam, r, memo, r->fn_sig, 0, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
@@ -714,7 +722,6 @@ test_names_whole(const struct runs *r, struct pair_memo *memo)
 	}
 	family_cut(&fam);
 	free(sums);
-	return true;
 }
 
 /* Zeroed sums of each name, self and, with total, total (else NULL). */
@@ -783,12 +790,15 @@ runs_attach_single(struct tree *t, double alpha, bool weighted, const double per
 	r->nnames = intern_count(t->names);
 	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
 	r->fn = xcalloc(1, sizeof(*r->fn)); /* before the demotion, which shows intervals */
-	single_nodes(r, t, memo);
-	/* The names' self test (the picture's caption needs it), its sums made
-	 * once the frames' candidates are gone (a lower peak); the totals'
-	 * wait for a report. */
+	/* The names' self test (the picture's caption needs it), its sums
+	 * made in the frames' loop when whole; the totals' wait for a report. */
+	uint32_t(*sums)[2] =
+	        names_whole(r) ? xcalloc(r->nnames ? r->nnames : 1, sizeof(*sums)) : NULL;
+	single_nodes(r, t, memo, sums);
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
-	if (!test_names_whole(r, memo)) {
+	if (sums) {
+		test_names_whole(r, memo, sums);
+	} else {
 		double *fsum[2][2];
 		new_sums(r->nnames, false, fsum);
 		name_sums(r, fsum);
