@@ -271,7 +271,10 @@ runs_demote(const struct runs *r, struct tree *t)
 			continue; /* most frames: nothing to demote, so tested first */
 		}
 		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
-		if (!runs_node_significant(r, (uint32_t)id, total)) {
+		/* One profile a side, the default: its verdict bits read inline. */
+		bool significant = r->single ? runs_single_node_significant(r, (uint32_t)id, total)
+		                             : runs_node_significant(r, (uint32_t)id, total);
+		if (!significant) {
 			n->status = STATUS_SAME;
 		} else if (n->status == STATUS_SLOWER || n->status == STATUS_FASTER) {
 			/* The test confirms a change of share; when the totals differ, a

@@ -822,12 +822,6 @@ runs_single_free(struct runs *r)
 	}
 }
 
-bool
-runs_single_node_significant(const struct runs *r, uint32_t id, bool total)
-{
-	return id < r->node_count && (r->node_sig[id / 4] >> (2 * (id % 4) + total) & 1);
-}
-
 void
 runs_single_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
