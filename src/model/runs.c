@@ -440,8 +440,14 @@ runs_node_significant(const struct runs *r, uint32_t id, bool total)
 static void
 clip_share(double *lo, double *hi)
 {
-	*lo = fmax(*lo, -1);
-	*hi = fmin(*hi, 1);
+	/* fmax(*lo, -1) and fmin(*hi, 1), NaN included, without two calls
+	 * into libm for every frame drawn. */
+	if (!(*lo >= -1)) {
+		*lo = -1;
+	}
+	if (!(*hi <= 1)) {
+		*hi = 1;
+	}
 }
 
 void

@@ -57,9 +57,9 @@ struct pair_range {
 	bool exact;
 };
 
-/* A whole pair past the small table: base << 32 | head (never 0) and its p. */
+/* A whole pair past the small table: base << 32 | head and its p. */
 struct pair_entry {
-	uint64_t key; /* 0: an empty slot */
+	uint64_t key;
 	double p;
 };
 
@@ -69,8 +69,12 @@ struct pair_memo {
 	/* The other whole pairs: open addressing, at most half full, with the
 	 * p beside its key (one probe reads it: an idmap to an array of p
 	 * cost twice as much a look-up), hashed with a seed drawn once a run,
-	 * since the counts come from the input. NULL until the first. */
+	 * since the counts come from the input. NULL until the first. Which
+	 * slots hold a pair is a bit each in held: big itself is left
+	 * uncleared (clearing its 16 bytes a slot cost more than the look-ups
+	 * into it on the 10 MB pair). */
 	struct pair_entry *big;
+	uint64_t *held;
 	size_t mask, count;
 	uint64_t seed;
 	size_t first_slots; /* the table's first size: doubling from small cost more */
@@ -128,18 +132,34 @@ static void
 memo_finish(struct pair_memo *memo)
 {
 	free(memo->big);
+	free(memo->held);
 	free(memo->range);
 }
 
-/* The slot of key in memo->big: its entry, or the empty one it would take. */
-static inline struct pair_entry *
+/* Whether slot i of memo->big holds a pair. */
+static inline bool
+memo_held(const struct pair_memo *memo, size_t i)
+{
+	return memo->held[i / 64] >> (i % 64) & 1;
+}
+
+/* The slot of key in memo->big: its entry's, or the empty one it would take. */
+static inline size_t
 memo_slot(const struct pair_memo *memo, uint64_t key)
 {
 	size_t i = (size_t)hash_end(hash_mix(memo->seed, key), 8) & memo->mask;
-	while (memo->big[i].key && memo->big[i].key != key) {
+	while (memo_held(memo, i) && memo->big[i].key != key) {
 		i = (i + 1) & memo->mask;
 	}
-	return &memo->big[i];
+	return i;
+}
+
+/* Slot i (empty) of memo->big given to e. */
+static inline void
+memo_put(struct pair_memo *memo, size_t i, struct pair_entry e)
+{
+	memo->big[i] = e;
+	memo->held[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* Room in memo->big for one more pair: twice the slots when half full. */
@@ -150,19 +170,22 @@ memo_room(struct pair_memo *memo)
 		return;
 	}
 	struct pair_entry *old = memo->big;
+	uint64_t *old_held = memo->held;
 	size_t old_slots = old ? memo->mask + 1 : 0,
 	       slots = old ? 2 * old_slots : memo->first_slots;
 	if (!old) {
 		memo->seed = hash_seed();
 	}
-	memo->big = xcalloc(slots, sizeof(*memo->big));
+	memo->big = xmalloc(slots * sizeof(*memo->big));
+	memo->held = xcalloc(slots / 64, sizeof(uint64_t)); /* slots: a power of 2 from 1024 */
 	memo->mask = slots - 1;
 	for (size_t i = 0; i < old_slots; i++) {
-		if (old[i].key) {
-			*memo_slot(memo, old[i].key) = old[i];
+		if (old_held[i / 64] >> (i % 64) & 1) {
+			memo_put(memo, memo_slot(memo, old[i].key), old[i]);
 		}
 	}
 	free(old);
+	free(old_held);
 }
 
 /* A new range for the pair (a, b) under 2^32: its stand-in p, -(index + 1). */
@@ -193,7 +216,7 @@ static double
 whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
 {
 	double *slot = NULL;
-	struct pair_entry *e = NULL;
+	size_t i = 0;
 	uint64_t key = a << 32 | b;
 	if ((a | b) < SMALL_COUNTS) {
 		slot = &memo->small[a * SMALL_COUNTS + b];
@@ -202,9 +225,9 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 		}
 	} else {
 		memo_room(memo);
-		e = memo_slot(memo, key);
-		if (e->key) {
-			return e->p;
+		i = memo_slot(memo, key);
+		if (memo_held(memo, i)) {
+			return memo->big[i].p;
 		}
 	}
 	double x = units_double(a), y = units_double(b);
@@ -228,7 +251,7 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 	if (slot) {
 		*slot = p;
 	} else {
-		*e = (struct pair_entry){key, p};
+		memo_put(memo, i, (struct pair_entry){key, p});
 		memo->count++;
 	}
 	return p;
@@ -827,7 +850,15 @@ runs_single_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
 	double v[2];
-	node_samples(r, id, total, v);
+	if (r->plain && id < r->single->node_count) {
+		/* Whole units over a weight of 1: the units (node_samples' values). */
+		const struct tree_node *n = &r->single->nodes[id];
+		const uint64_t *u = total ? n->total_units : n->self_units;
+		v[0] = units_double(u[0]);
+		v[1] = units_double(u[1]);
+	} else {
+		node_samples(r, id, total, v);
+	}
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
 	double *slot = NULL;
 	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
