@@ -445,8 +445,9 @@ ranges_cut(struct family *f, size_t n, uint32_t *count[2], uint32_t (*bucket)[2]
 			count[0][bucket[g][1]] += uses[g];
 		}
 	}
-	size_t least = 0, most = 0, under[2] = {0, 0};
-	for (size_t k = 1; k <= n; k++) {
+	/* No rank past the number of los in buckets 1 to n can pass. */
+	size_t least = 0, most = 0, under[2] = {0, 0}, reach = n - count[1][n + 1];
+	for (size_t k = 1; k <= reach; k++) {
 		under[0] += count[0][k];
 		under[1] += count[1][k];
 		least = under[0] >= k ? k : least;
@@ -484,18 +485,21 @@ family_cut(struct family *f)
 		free(f->c);
 		return;
 	}
-	uint32_t *count[2] = {xcalloc(n + 2, sizeof(uint32_t)), NULL};
-	count[0][1] = (uint32_t)f->sure;
+	/* The buckets counted, [1] (the los') beside [0] when there are ranges. */
+	bool ranges = f->ranged_len > 0;
+	uint32_t *count[2];
+	count[0] = xcalloc((ranges ? 2 : 1) * (n + 2), sizeof(uint32_t));
+	count[1] = ranges ? count[0] + n + 2 : count[0];
+	count[0][1] = count[1][1] = (uint32_t)f->sure;
 	for (size_t i = 0; i < f->len; i++) {
 		size_t k = bh_bucket(f->c[i].p, n, m, alpha);
 		f->c[i].p = (double)k; /* n + 1: under no rank a candidate can reach */
 		count[0][k]++;
+		count[1][k] += ranges;
 	}
 	size_t pass;
 	uint32_t(*bucket)[2] = NULL;
-	if (f->ranged_len) {
-		count[1] = xmalloc((n + 2) * sizeof(uint32_t));
-		memcpy(count[1], count[0], (n + 2) * sizeof(uint32_t));
+	if (ranges) {
 		bucket = xmalloc(f->memo->range_len * sizeof(*bucket));
 		pass = ranges_cut(f, n, count, bucket);
 	} else {
@@ -513,7 +517,6 @@ family_cut(struct family *f)
 	}
 	free(bucket);
 	free(count[0]);
-	free(count[1]);
 	free(f->c);
 	free(f->ranged);
 }
