@@ -232,7 +232,12 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 	}
 	double x = units_double(a), y = units_double(b);
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p, lo, hi;
-	switch (stats_pair_range(&memo->bound, x, A, y, B, &lo, &hi)) {
+	/* Whole counts under 2^32, not both 0: stats_pair_range's checks
+	 * but the totals'. */
+	enum stats_pair_verdict v =
+	        A > 0 && B > 0 ? stats_pair_range_whole(&memo->bound, x, A, y, B, &lo, &hi)
+	                       : stats_pair_range(&memo->bound, x, A, y, B, &lo, &hi);
+	switch (v) {
 	case STATS_PAIR_QUIET:
 		p = QUIET_P;
 		break;

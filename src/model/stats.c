@@ -225,15 +225,25 @@ stats_pair_range(const struct stats_pair_bound *c, double a, double A, double b,
         double *lo, double *hi)
 {
 	double n = a + b;
-	*lo = 0;
-	*hi = 1;
 	/* From 2^53 on b - 1 and b + 1 are b itself: no bracket. */
 	/* Whole: under 2^53 and not negative, the cast truncates as floor
 	 * would, without a call into libm (every new pair of a graph is asked). */
 	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1 && n < 9007199254740992.0) ||
 	        a != (double)(int64_t)a || b != (double)(int64_t)b) {
+		*lo = 0;
+		*hi = 1;
 		return STATS_PAIR_UNSURE;
 	}
+	return stats_pair_range_whole(c, a, A, b, B, lo, hi);
+}
+
+enum stats_pair_verdict
+stats_pair_range_whole(const struct stats_pair_bound *c, double a, double A, double b, double B,
+        double *lo, double *hi)
+{
+	double n = a + b;
+	*lo = 0;
+	*hi = 1;
 	double pi = B / (A + B), mid = n * pi;
 	double inner = b > mid ? b - 1 : b + 1; /* the far end of the tail's bracket */
 	if (b > mid ? !(inner > mid + 1e-6 * (1 + mid)) : !(inner < mid - 1e-6 * (1 + mid))) {

@@ -161,6 +161,13 @@ enum stats_pair_verdict stats_pair_bound(
 enum stats_pair_verdict stats_pair_range(const struct stats_pair_bound *c, double a, double A,
         double b, double B, double *lo, double *hi);
 /*
+ * stats_pair_range of counts the caller knows whole, not negative, a + b
+ * in [1, 2^53), and totals over 0, without checking them again (the
+ * frames' test asks it of every new pair).
+ */
+enum stats_pair_verdict stats_pair_range_whole(const struct stats_pair_bound *c, double a, double A,
+        double b, double B, double *lo, double *hi);
+/*
  * The one-sided p value of H0: ratio <= ratio0 (ratio0 > 0) for the counts
  * c tested, by the same rules: the exact binomial tail at the shifted
  * rate, and above the Poisson floor the score statistic against Student's
