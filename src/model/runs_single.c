@@ -858,19 +858,22 @@ runs_single_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
 	double v[2];
+	bool small; /* whole counts under SMALL_COUNTS: kept in f->interval */
 	if (r->plain && id < r->single->node_count) {
 		/* Whole units over a weight of 1: the units (node_samples' values). */
 		const struct tree_node *n = &r->single->nodes[id];
 		const uint64_t *u = total ? n->total_units : n->self_units;
 		v[0] = units_double(u[0]);
 		v[1] = units_double(u[1]);
+		small = (u[0] | u[1]) < SMALL_COUNTS;
 	} else {
 		node_samples(r, id, total, v);
+		small = v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS &&
+		        v[0] == (double)(uint32_t)v[0] && v[1] == (double)(uint32_t)v[1];
 	}
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
 	double *slot = NULL;
-	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
-	        v[1] == (double)(uint32_t)v[1]) {
+	if (small) {
 		struct single_functions *f = r->fn;
 		if (!f->interval) {
 			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 3 * sizeof(double));
