@@ -611,7 +611,8 @@ plain_nodes(const struct runs *r, const struct tree *t, struct pair_memo *memo,
 {
 	const struct tree_node *nodes = t->nodes;
 	size_t count = t->node_count, m_self = 0, m_total = 0;
-	double alpha = r->alpha;
+	double alpha = r->alpha, last_p = 1;
+	uint64_t last[2] = {0, 0}; /* 0 against 0: p 1, as units_pair_p has it */
 	for (size_t id = 0; id < count; id++) {
 		const struct tree_node *n = &nodes[id];
 		uint64_t s0 = n->self_units[SIDE_BASE], s1 = n->self_units[SIDE_HEAD];
@@ -630,8 +631,15 @@ plain_nodes(const struct runs *r, const struct tree *t, struct pair_memo *memo,
 				family_candidate(&fam[0], (uint32_t)id, p_self);
 			}
 		}
-		/* A leaf's self is its total: the same test. */
-		double p_total = s0 == t0 && s1 == t1 ? p_self : units_pair_p(r, memo, t0, t1);
+		/* A leaf's self is its total: the same test; and a frame whose
+		 * total is the last one's (a caller with one callee and no self
+		 * of its own, children laid out after their parent) its p. */
+		double p_total = s0 == t0 && s1 == t1             ? p_self
+		                 : t0 == last[0] && t1 == last[1] ? last_p
+		                                                  : units_pair_p(r, memo, t0, t1);
+		last[0] = t0;
+		last[1] = t1;
+		last_p = p_total;
 		m_total += p_total < 1;
 		if (p_total <= alpha) {
 			family_candidate(&fam[1], (uint32_t)id, p_total);
