@@ -7,9 +7,10 @@
  * beside reading: each family (frames' self, frames' total, functions'
  * self, functions' total) is tested in one pass, a pair of counts met
  * again (most frames hold a few samples, and a leaf's self is its total)
- * is looked up rather than tested again, and the Benjamini-Hochberg cut is
- * found by counting p values into rank buckets rather than by sorting
- * them. What is kept is each test's verdict, two bits a frame and a byte a
+ * is looked up rather than tested again, a pair the bound brackets keeps
+ * its range and has p worked out only if its family's cut needs it, and
+ * the Benjamini-Hochberg cut is found by counting p values into rank
+ * buckets rather than by sorting them. What is kept is each test's verdict, two bits a frame and a byte a
  * name; a p value or interval shown (the SVG's data-interval, the reports'
  * rows) is worked out again when asked. The functions' sums and their
  * totals' test wait until a report asks: a picture needs the self test of
@@ -46,7 +47,7 @@ struct single_functions {
  * holds, so in the first rank of any family's cut); or, when the bound
  * only brackets it, -(i + 1) for memo->range[i]: a hypothesis (p under 1)
  * and a candidate whose p family_cut works out only if the cut needs it
- * (about one in four: p itself cost more than the rest of the test).
+ * (about one in five: p itself cost more than the rest of the test).
  */
 #define QUIET_P 0.75
 
