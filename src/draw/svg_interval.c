@@ -23,8 +23,13 @@ put_scaled_decimal(char *p, double x, uint64_t scale, int digits)
 	if (q < 0) {
 		*p++ = '-';
 	}
-	uint64_t u = q < 0 ? (uint64_t)0 - (uint64_t)q : (uint64_t)q;
-	p = buf_put_u64(p, u / scale);
+	uint64_t u = q < 0 ? (uint64_t)0 - (uint64_t)q : (uint64_t)q, whole = u / scale;
+	/* Points and p values are mostly under 10: one digit without a call. */
+	if (whole < 10) {
+		*p++ = (char)('0' + whole);
+	} else {
+		p = buf_put_u64(p, whole);
+	}
 	uint64_t frac = u % scale;
 	if (frac == 0) {
 		return p;

@@ -262,10 +262,19 @@ interval_direction(double lo, double hi)
 void
 runs_demote(const struct runs *r, struct tree *t)
 {
-	for (size_t id = 0; id < t->node_count; id++) {
-		struct tree_node *n = &t->nodes[id];
+	/* In locals: a status written could alias t's fields, read again each turn. */
+	struct tree_node *nodes = t->nodes;
+	size_t count = t->node_count;
+	for (size_t id = 0; id < count; id++) {
+		struct tree_node *n = &nodes[id];
+		if (n->status == STATUS_SAME) {
+			continue; /* most frames: nothing to demote, so tested first */
+		}
 		bool total = n->status == STATUS_NEW || n->status == STATUS_REMOVED;
-		if (n->status != STATUS_SAME && !runs_node_significant(r, (uint32_t)id, total)) {
+		/* One profile a side, the default: its verdict bits read inline. */
+		bool significant = r->single ? runs_single_node_significant(r, (uint32_t)id, total)
+		                             : runs_node_significant(r, (uint32_t)id, total);
+		if (!significant) {
 			n->status = STATUS_SAME;
 		} else if (n->status == STATUS_SLOWER || n->status == STATUS_FASTER) {
 			/* The test confirms a change of share; when the totals differ, a
@@ -431,8 +440,14 @@ runs_node_significant(const struct runs *r, uint32_t id, bool total)
 static void
 clip_share(double *lo, double *hi)
 {
-	*lo = fmax(*lo, -1);
-	*hi = fmin(*hi, 1);
+	/* fmax(*lo, -1) and fmin(*hi, 1), NaN included, without two calls
+	 * into libm for every frame drawn. */
+	if (!(*lo >= -1)) {
+		*lo = -1;
+	}
+	if (!(*hi <= 1)) {
+		*hi = 1;
+	}
 }
 
 void

@@ -62,7 +62,12 @@ void runs_demote(const struct runs *r, struct tree *t);
 bool *runs_outermost(const struct tree *t, uint32_t nnames);
 /* One profile a side (runs_single.c): frees what it allocated; the accessors. */
 void runs_single_free(struct runs *r);
-bool runs_single_node_significant(const struct runs *r, uint32_t id, bool total);
+/* Inline: the demotion asks it of every changed frame. */
+static inline bool
+runs_single_node_significant(const struct runs *r, uint32_t id, bool total)
+{
+	return id < r->node_count && (r->node_sig[id / 4] >> (2 * (id % 4) + total) & 1);
+}
 void runs_single_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p);
 void runs_single_function(

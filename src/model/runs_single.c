@@ -7,20 +7,20 @@
  * beside reading: each family (frames' self, frames' total, functions'
  * self, functions' total) is tested in one pass, a pair of counts met
  * again (most frames hold a few samples, and a leaf's self is its total)
- * is looked up rather than tested again, and the Benjamini-Hochberg cut is
- * found by counting p values into rank buckets rather than by sorting
- * them. What is kept is each test's verdict, two bits a frame and a byte a
- * name; a p value or interval shown (the SVG's data-interval, the reports'
- * rows) is worked out again when asked. The functions' sums and their
- * totals' test wait until a report asks: a picture needs the self test of
- * the names alone.
+ * is looked up rather than tested again, a pair the bound brackets keeps
+ * its range and has p worked out only if its family's cut needs it, and
+ * the Benjamini-Hochberg cut is found by counting p values into rank
+ * buckets rather than by sorting them. What is kept is each test's verdict, two bits a frame and a
+ * byte a name; a p value or interval shown (the SVG's data-interval, the reports' rows) is worked
+ * out again when asked. The functions' sums and their totals' test wait until a report asks: a
+ * picture needs the self test of the names alone.
  */
-#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hash.h"
+#include "runs_cut.h"
 #include "runs_private.h"
 #include "xalloc.h"
 
@@ -43,13 +43,16 @@ struct single_functions {
  * The p of each pair of counts met, while the tests run; or, when the
  * bound settles it, a stand-in that every family decides alike: QUIET_P
  * (over alpha, under 1) or 0 (at most alpha over the most tests a family
- * holds, so in the first rank of any family's cut).
+ * holds, so in the first rank of any family's cut); or, when the bound
+ * only brackets it, -(i + 1) for memo->ranges.v[i]: a hypothesis (p under 1)
+ * and a candidate whose p family_cut works out only if the cut needs it
+ * (about one in five: p itself cost more than the rest of the test).
  */
 #define QUIET_P 0.75
 
-/* A whole pair past the small table: base << 32 | head (never 0) and its p. */
+/* A whole pair past the small table: base << 32 | head and its p. */
 struct pair_entry {
-	uint64_t key; /* 0: an empty slot */
+	uint64_t key;
 	double p;
 };
 
@@ -59,31 +62,16 @@ struct pair_memo {
 	/* The other whole pairs: open addressing, at most half full, with the
 	 * p beside its key (one probe reads it: an idmap to an array of p
 	 * cost twice as much a look-up), hashed with a seed drawn once a run,
-	 * since the counts come from the input. NULL until the first. */
+	 * since the counts come from the input. NULL until the first. Which
+	 * slots hold a pair is a bit each in held: big itself is left
+	 * uncleared (clearing its 16 bytes a slot cost more than the look-ups
+	 * into it on the 10 MB pair). */
 	struct pair_entry *big;
+	uint64_t *held;
 	size_t mask, count;
 	uint64_t seed;
 	size_t first_slots; /* the table's first size: doubling from small cost more */
-};
-
-/*
- * One family's tests for Benjamini-Hochberg: how many are hypotheses (p < 1)
- * and, of those, the ones that can pass (p <= alpha), with their p; those
- * of p 0 (or SURE) pass whatever the cut, so only their count is kept.
- * The verdicts go to sig: bit `bit` of byte id, or when packed, two bits a
- * node, bit 2 (id % 4) + bit of byte id / 4.
- */
-struct family {
-	double alpha;
-	uint8_t *sig;
-	unsigned bit;
-	bool packed;
-	size_t m, sure;
-	struct candidate {
-		uint32_t id;
-		double p; /* then its bucket */
-	} * c;
-	size_t len, cap;
+	struct pair_ranges ranges;
 };
 
 static void
@@ -108,17 +96,34 @@ static void
 memo_finish(struct pair_memo *memo)
 {
 	free(memo->big);
+	free(memo->held);
+	free(memo->ranges.v);
 }
 
-/* The slot of key in memo->big: its entry, or the empty one it would take. */
-static inline struct pair_entry *
+/* Whether slot i of memo->big holds a pair. */
+static inline bool
+memo_held(const struct pair_memo *memo, size_t i)
+{
+	return memo->held[i / 64] >> (i % 64) & 1;
+}
+
+/* The slot of key in memo->big: its entry's, or the empty one it would take. */
+static inline size_t
 memo_slot(const struct pair_memo *memo, uint64_t key)
 {
 	size_t i = (size_t)hash_end(hash_mix(memo->seed, key), 8) & memo->mask;
-	while (memo->big[i].key && memo->big[i].key != key) {
+	while (memo_held(memo, i) && memo->big[i].key != key) {
 		i = (i + 1) & memo->mask;
 	}
-	return &memo->big[i];
+	return i;
+}
+
+/* Slot i (empty) of memo->big given to e. */
+static inline void
+memo_put(struct pair_memo *memo, size_t i, struct pair_entry e)
+{
+	memo->big[i] = e;
+	memo->held[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* Room in memo->big for one more pair: twice the slots when half full. */
@@ -129,26 +134,34 @@ memo_room(struct pair_memo *memo)
 		return;
 	}
 	struct pair_entry *old = memo->big;
+	uint64_t *old_held = memo->held;
 	size_t old_slots = old ? memo->mask + 1 : 0,
 	       slots = old ? 2 * old_slots : memo->first_slots;
 	if (!old) {
 		memo->seed = hash_seed();
 	}
-	memo->big = xcalloc(slots, sizeof(*memo->big));
+	memo->big = xmalloc(slots * sizeof(*memo->big));
+	memo->held = xcalloc(slots / 64, sizeof(uint64_t)); /* slots: a power of 2 from 1024 */
 	memo->mask = slots - 1;
 	for (size_t i = 0; i < old_slots; i++) {
-		if (old[i].key) {
-			*memo_slot(memo, old[i].key) = old[i];
+		if (old_held[i / 64] >> (i % 64) & 1) {
+			memo_put(memo, memo_slot(memo, old[i].key), old[i]);
 		}
 	}
 	free(old);
+	free(old_held);
 }
 
-/* (double)u, through the signed conversion (one instruction) when it fits. */
-static inline double
-units_double(uint64_t u)
+/* A new range for the pair (a, b) under 2^32: its stand-in p, -(index + 1). */
+static double
+memo_range(struct pair_memo *memo, double lo, double hi, uint64_t a, uint64_t b)
 {
-	return u <= INT64_MAX ? (double)(int64_t)u : (double)u;
+	struct pair_ranges *g = &memo->ranges;
+	if (g->len == g->cap) {
+		g->v = xgrow(g->v, &g->cap, g->len + 1, sizeof(*g->v));
+	}
+	g->v[g->len++] = (struct pair_range){lo, hi, (uint32_t)a, (uint32_t)b, false};
+	return -(double)g->len;
 }
 
 /*
@@ -159,7 +172,7 @@ static double
 whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t b)
 {
 	double *slot = NULL;
-	struct pair_entry *e = NULL;
+	size_t i = 0;
 	uint64_t key = a << 32 | b;
 	if ((a | b) < SMALL_COUNTS) {
 		slot = &memo->small[a * SMALL_COUNTS + b];
@@ -168,14 +181,19 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 		}
 	} else {
 		memo_room(memo);
-		e = memo_slot(memo, key);
-		if (e->key) {
-			return e->p;
+		i = memo_slot(memo, key);
+		if (memo_held(memo, i)) {
+			return memo->big[i].p;
 		}
 	}
 	double x = units_double(a), y = units_double(b);
-	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p;
-	switch (stats_pair_bound(&memo->bound, x, A, y, B)) {
+	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD], p, lo, hi;
+	/* Whole counts under 2^32, not both 0: stats_pair_range's checks
+	 * but the totals'. */
+	enum stats_pair_verdict v =
+	        A > 0 && B > 0 ? stats_pair_range_whole(&memo->bound, x, A, y, B, &lo, &hi)
+	                       : stats_pair_range(&memo->bound, x, A, y, B, &lo, &hi);
+	switch (v) {
 	case STATS_PAIR_QUIET:
 		p = QUIET_P;
 		break;
@@ -183,12 +201,18 @@ whole_pair_p(const struct runs *r, struct pair_memo *memo, uint64_t a, uint64_t 
 		p = 0;
 		break;
 	default:
-		p = stats_pair_p(x, A, y, B);
+		if (hi == 1) {
+			p = stats_pair_p(x, A, y, B); /* no range */
+		} else if (lo > r->alpha && (float)lo > r->alpha) {
+			p = QUIET_P; /* over alpha as a double and as a float */
+		} else {
+			p = memo_range(memo, lo, hi, a, b);
+		}
 	}
 	if (slot) {
 		*slot = p;
 	} else {
-		*e = (struct pair_entry){key, p};
+		memo_put(memo, i, (struct pair_entry){key, p});
 		memo->count++;
 	}
 	return p;
@@ -237,113 +261,6 @@ count_pair_p(const struct runs *r, struct pair_memo *memo, const struct count c[
 {
 	return pair_p(r, memo, count_to_double(c[0]) / r->weight[SIDE_BASE],
 	        count_to_double(c[1]) / r->weight[SIDE_HEAD]);
-}
-
-static void
-family_pass(const struct family *f, uint32_t id)
-{
-	if (f->packed) {
-		f->sig[id / 4] |= (uint8_t)(1u << (2 * (id % 4) + f->bit));
-	} else {
-		f->sig[id] |= (uint8_t)(1u << f->bit);
-	}
-}
-
-/* A p of at most alpha: kept, or when 0 passed at once. */
-static void
-family_candidate(struct family *f, uint32_t id, double p)
-{
-	if (p == 0) {
-		/* Under the first rank's level, which always passes when one does. */
-		f->sure++;
-		family_pass(f, id);
-		return;
-	}
-	if (f->len == f->cap) {
-		f->c = xgrow(f->c, &f->cap, f->len + 1, sizeof(*f->c));
-	}
-	f->c[f->len++] = (struct candidate){id, p};
-}
-
-static inline void
-family_add(struct family *f, uint32_t id, double p)
-{
-	/* p = 1 is a share the same on both sides (the root, a name on every
-	 * stack, nothing on either side): no hypothesis, not counted. */
-	f->m += p < 1;
-	if (p <= f->alpha) {
-		family_candidate(f, id, p);
-	}
-}
-
-/* Benjamini-Hochberg's level of rank k (from 1) among m: bh_cut's expression. */
-static double
-bh_level(size_t k, size_t m, double alpha)
-{
-	return (double)k / (double)m * alpha;
-}
-
-/*
- * The Benjamini-Hochberg step-up without a sort. The k-th smallest p
- * passes when it is at most level(k); the cut is the largest such p, and
- * the p values at most it are exactly those at most level(k*), k* the
- * largest rank that passes (a p between the two would make a larger rank
- * pass). So each candidate's bucket, the first rank whose level it is
- * under, counted, gives k*: the largest k with at least k p values in
- * buckets 1 to k. Sets the bit of each candidate that passes in sig (two
- * bits a node when packed, else a byte an id).
- */
-static void
-family_cut(struct family *f)
-{
-	size_t n = f->len + f->sure, m = f->m;
-	double alpha = f->alpha;
-	if (f->len == 0) {
-		free(f->c);
-		return;
-	}
-	uint32_t *count = xcalloc(n + 2, sizeof(uint32_t));
-	count[1] = (uint32_t)f->sure;
-	for (size_t i = 0; i < f->len; i++) {
-		/* stats_pair_p is in [0, 1] by construction (test_stats.c holds
-		 * it to that up to counts of 2^64 - 1); the fuzzer once found a p
-		 * of -2e9 there, which cast a negative rank to size_t. Checked in
-		 * builds with asserts, read as its nearest bound in the others. */
-		assert(f->c[i].p >= 0 && f->c[i].p <= 1);
-		double p = f->c[i].p > 0 ? (f->c[i].p < 1 ? f->c[i].p : 1) : 0; /* fmin's, inline */
-		/* The estimate is within a rank or two of the bucket; the levels
-		 * as bh_cut compares them settle it. */
-		double guess = p * (double)m / alpha; /* p <= alpha: at most m */
-		size_t k = guess < (double)n ? (size_t)guess + 1 : n + 1;
-		while (k > 1 && p <= bh_level(k - 1, m, alpha)) {
-			k--;
-		}
-		while (k <= n && p > bh_level(k, m, alpha)) {
-			k++;
-		}
-		f->c[i].p = (double)k; /* n + 1: under no rank a candidate can reach */
-		count[k]++;
-	}
-	size_t pass = 0, under = 0;
-	for (size_t k = 1; k <= n; k++) {
-		under += count[k];
-		if (under >= k) {
-			pass = k;
-		}
-	}
-	for (size_t i = 0; pass && i < f->len; i++) {
-		if (f->c[i].p <= (double)pass) {
-			family_pass(f, f->c[i].id);
-		}
-	}
-	free(count);
-	free(f->c);
-}
-
-static void
-family_init(struct family *f, double alpha, uint8_t *sig, unsigned bit, bool packed)
-{
-	*f = (struct family){.alpha = alpha, .sig = sig, .bit = bit, .packed = packed};
 }
 
 /* One profile a side: node id's counts in samples, [side]. */
@@ -407,15 +324,18 @@ sample_weight(const struct tree *t)
  * The frames' loop when the counts are plain (whole samples, weight 1):
  * the units alone, no struct count built, and each family's hypotheses
  * counted in a local, so that the loop keeps its state in registers (the
- * verdicts' bytes could alias anything in memory).
+ * verdicts' bytes could alias anything in memory). With sums, each name's
+ * self counts added up on the way (test_names_whole's), every frame but
+ * the root's.
  */
 static void
-plain_nodes(
-        const struct runs *r, const struct tree *t, struct pair_memo *memo, struct family fam[2])
+plain_nodes(const struct runs *r, const struct tree *t, struct pair_memo *memo,
+        struct family fam[2], uint32_t (*sums)[2])
 {
 	const struct tree_node *nodes = t->nodes;
 	size_t count = t->node_count, m_self = 0, m_total = 0;
-	double alpha = r->alpha;
+	double alpha = r->alpha, last_p = 1;
+	uint64_t last[2] = {0, 0}; /* 0 against 0: p 1, as units_pair_p has it */
 	for (size_t id = 0; id < count; id++) {
 		const struct tree_node *n = &nodes[id];
 		uint64_t s0 = n->self_units[SIDE_BASE], s1 = n->self_units[SIDE_HEAD];
@@ -424,14 +344,25 @@ plain_nodes(
 		 * hypothesis, nothing for family_add to count. */
 		double p_self = 1;
 		if (s0 | s1) {
+			if (sums) {
+				sums[n->name][0] += (uint32_t)s0;
+				sums[n->name][1] += (uint32_t)s1;
+			}
 			p_self = units_pair_p(r, memo, s0, s1);
 			m_self += p_self < 1;
 			if (p_self <= alpha) {
 				family_candidate(&fam[0], (uint32_t)id, p_self);
 			}
 		}
-		/* A leaf's self is its total: the same test. */
-		double p_total = s0 == t0 && s1 == t1 ? p_self : units_pair_p(r, memo, t0, t1);
+		/* A leaf's self is its total: the same test; and a frame whose
+		 * total is the last one's (a caller with one callee and no self
+		 * of its own, children laid out after their parent) its p. */
+		double p_total = s0 == t0 && s1 == t1             ? p_self
+		                 : t0 == last[0] && t1 == last[1] ? last_p
+		                                                  : units_pair_p(r, memo, t0, t1);
+		last[0] = t0;
+		last[1] = t1;
+		last_p = p_total;
 		m_total += p_total < 1;
 		if (p_total <= alpha) {
 			family_candidate(&fam[1], (uint32_t)id, p_total);
@@ -439,19 +370,26 @@ plain_nodes(
 	}
 	fam[0].m += m_self;
 	fam[1].m += m_total;
+	if (sums && count) { /* the root's taken off (its self is 0 in any tree built) */
+		sums[nodes[0].name][0] -= (uint32_t)nodes[0].self_units[0];
+		sums[nodes[0].name][1] -= (uint32_t)nodes[0].self_units[1];
+	}
 }
 
-/* Every frame's self and total, each family cut, then the statuses demoted. */
+/*
+ * Every frame's self and total, each family cut, then the statuses
+ * demoted; with sums, the names' self sums too (plain counts only).
+ */
 static void
-single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo)
+single_nodes(struct runs *r, struct tree *t, struct pair_memo *memo, uint32_t (*sums)[2])
 {
 	r->node_count = t->node_count;
 	r->node_sig = xcalloc(t->node_count / 4 + 1, 1);
 	struct family fam[2];
-	family_init(&fam[0], r->alpha, r->node_sig, 0, true);
-	family_init(&fam[1], r->alpha, r->node_sig, 1, true);
+	family_init(&fam[0], r, &memo->ranges, r->node_sig, 0, true);
+	family_init(&fam[1], r, &memo->ranges, r->node_sig, 1, true);
 	if (r->plain) {
-		plain_nodes(r, t, memo, fam);
+		plain_nodes(r, t, memo, fam, sums);
 	}
 	for (size_t id = 0; !r->plain && id < t->node_count; id++) {
 		const struct tree_node *n = &t->nodes[id];
@@ -511,46 +449,44 @@ static void
 test_names(const struct runs *r, double *const sums[2], int total, struct pair_memo *memo)
 {
 	struct family fam;
-	family_init(&fam, r->alpha, r->fn_sig, (unsigned)total, false);
+	family_init(&fam, r, &memo->ranges, r->fn_sig, (unsigned)total, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		double p = pair_p(r, memo, sums[SIDE_BASE][name], sums[SIDE_HEAD][name]);
-		family_add(&fam, name, (float)p);
+		family_add(&fam, name, p < 0 ? p : (float)p); /* p < 0: a range */
 	}
 	family_cut(&fam);
 }
 
 /*
- * test_names of the names' self sums in the picture's case, whole samples
- * and both totals under 2^32: a name's sum is then under 2^32 too (the
- * self counts add up to the total), so it is kept in 32 bits, 8 bytes a
+ * Whether the names' self sums are whole samples under 2^32, the
+ * picture's case: whole samples and both totals under 2^32 (the self
+ * counts add up to the total). They are then kept in 32 bits, 8 bytes a
  * name instead of 16 (on big trees this array set the run's peak), and
- * tested as pair_p tests it. False, and nothing done, otherwise.
+ * summed in the frames' loop.
  */
 static bool
-test_names_whole(const struct runs *r, struct pair_memo *memo)
+names_whole(const struct runs *r)
 {
-	const struct tree *t = r->single;
-	if (!r->plain || !(r->exposure[SIDE_BASE] < 4294967296.0) ||
-	        !(r->exposure[SIDE_HEAD] < 4294967296.0)) {
-		return false;
-	}
-	uint32_t(*sums)[2] = xcalloc(r->nnames ? r->nnames : 1, sizeof(*sums));
-	for (size_t id = 1; id < t->node_count; id++) {
-		const struct tree_node *n = tree_node(t, (uint32_t)id);
-		if (n->self_units[0] | n->self_units[1]) {
-			sums[n->name][0] += (uint32_t)n->self_units[0];
-			sums[n->name][1] += (uint32_t)n->self_units[1];
-		}
-	}
+	return r->plain && r->exposure[SIDE_BASE] < 4294967296.0 &&
+	       r->exposure[SIDE_HEAD] < 4294967296.0;
+}
+
+/* test_names of names_whole's sums, tested as pair_p tests them; frees them. */
+static void
+test_names_whole(const struct runs *r, struct pair_memo *memo, uint32_t (*sums)[2])
+{
 	struct family fam;
-	family_init(&fam, r->alpha, r->fn_sig, 0, false);
+	family_init(&fam, r, &memo->ranges, r->fn_sig, 0, false);
 	for (uint32_t name = 0; name < r->nnames; name++) {
 		uint32_t a = sums[name][SIDE_BASE], b = sums[name][SIDE_HEAD];
-		family_add(&fam, name, (float)units_pair_p(r, memo, a, b));
+		if ((a | b) == 0) {
+			continue; /* no self on either side (most callers): p 1, no test */
+		}
+		double p = units_pair_p(r, memo, a, b);
+		family_add(&fam, name, p < 0 ? p : (float)p); /* p < 0: a range */
 	}
 	family_cut(&fam);
 	free(sums);
-	return true;
 }
 
 /* Zeroed sums of each name, self and, with total, total (else NULL). */
@@ -619,12 +555,15 @@ runs_attach_single(struct tree *t, double alpha, bool weighted, const double per
 	r->nnames = intern_count(t->names);
 	memo_init(memo, r, t->node_count > r->nnames ? t->node_count : r->nnames);
 	r->fn = xcalloc(1, sizeof(*r->fn)); /* before the demotion, which shows intervals */
-	single_nodes(r, t, memo);
-	/* The names' self test (the picture's caption needs it), its sums made
-	 * once the frames' candidates are gone (a lower peak); the totals'
-	 * wait for a report. */
+	/* The names' self test (the picture's caption needs it), its sums
+	 * made in the frames' loop when whole; the totals' wait for a report. */
+	uint32_t(*sums)[2] =
+	        names_whole(r) ? xcalloc(r->nnames ? r->nnames : 1, sizeof(*sums)) : NULL;
+	single_nodes(r, t, memo, sums);
 	r->fn_sig = xcalloc(r->nnames ? r->nnames : 1, 1);
-	if (!test_names_whole(r, memo)) {
+	if (sums) {
+		test_names_whole(r, memo, sums);
+	} else {
 		double *fsum[2][2];
 		new_sums(r->nnames, false, fsum);
 		name_sums(r, fsum);
@@ -648,22 +587,27 @@ runs_single_free(struct runs *r)
 	}
 }
 
-bool
-runs_single_node_significant(const struct runs *r, uint32_t id, bool total)
-{
-	return id < r->node_count && (r->node_sig[id / 4] >> (2 * (id % 4) + total) & 1);
-}
-
 void
 runs_single_node_interval(
         const struct runs *r, uint32_t id, bool total, double *lo, double *hi, double *p)
 {
 	double v[2];
-	node_samples(r, id, total, v);
+	bool small; /* whole counts under SMALL_COUNTS: kept in f->interval */
+	if (r->plain && id < r->single->node_count) {
+		/* Whole units over a weight of 1: the units (node_samples' values). */
+		const struct tree_node *n = &r->single->nodes[id];
+		const uint64_t *u = total ? n->total_units : n->self_units;
+		v[0] = units_double(u[0]);
+		v[1] = units_double(u[1]);
+		small = (u[0] | u[1]) < SMALL_COUNTS;
+	} else {
+		node_samples(r, id, total, v);
+		small = v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS &&
+		        v[0] == (double)(uint32_t)v[0] && v[1] == (double)(uint32_t)v[1];
+	}
 	double A = r->exposure[SIDE_BASE], B = r->exposure[SIDE_HEAD];
 	double *slot = NULL;
-	if (v[0] < SMALL_COUNTS && v[1] < SMALL_COUNTS && v[0] == (double)(uint32_t)v[0] &&
-	        v[1] == (double)(uint32_t)v[1]) {
+	if (small) {
 		struct single_functions *f = r->fn;
 		if (!f->interval) {
 			f->interval = xmalloc(SMALL_COUNTS * SMALL_COUNTS * 3 * sizeof(double));

@@ -185,6 +185,30 @@ deviance_bounds(double x, double n, double pi, double *lo, double *hi)
 }
 
 /*
+ * Bounds of Q(r) = P(Z >= r), r = sqrt(d) > 0, from Mills' ratio: phi(r) r
+ * / (1 + r^2) <= Q(r) <= phi(r) / r (and Q(r) <= 1/2), one exp and no
+ * erfc; within a fifth of Q for the r a range is asked at (about 2 to 5).
+ */
+static double
+mills_lower(double d)
+{
+	if (!(d > 0 && d < INFINITY)) {
+		return 0; /* Q(inf) = 0; 0 bounds any Q */
+	}
+	return exp(-d / 2) / sqrt(2 * M_PI) * sqrt(d) / (1 + d);
+}
+
+static double
+mills_upper(double d)
+{
+	if (!(d > 0)) {
+		return 0.5;
+	}
+	double u = exp(-d / 2) / (sqrt(2 * M_PI) * sqrt(d));
+	return u < 0.5 ? u : 0.5;
+}
+
+/*
  * For whole counts 0 <= b <= n = a + b, n > 0: the smaller tail, P(X >= b) above
  * the mean or P(X <= b) below it, worked out exactly (the incomplete beta
  * function) or from the deviance at b -/+ 1/2, lies between Q(r(b)) and
@@ -193,9 +217,12 @@ deviance_bounds(double x, double n, double pi, double *lo, double *hi)
  * Appl. 57, 2013): Phi(r(k)) <= P(X <= k) <= Phi(r(k + 1)), r signed. With
  * b -/+ 1 still on b's side of the mean, that tail is under 1/2, so p is
  * twice it; Q(r) > alpha/2 when r is under the quantile, and Q(r) <= exp(-r^2 / 2) / 2.
+ * The range of an UNSURE pair is those two tails' bounds, widened by a
+ * millionth for the rounding of the p worked out (test_stats.c checks).
  */
 enum stats_pair_verdict
-stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b, double B)
+stats_pair_range(const struct stats_pair_bound *c, double a, double A, double b, double B,
+        double *lo, double *hi)
 {
 	double n = a + b;
 	/* From 2^53 on b - 1 and b + 1 are b itself: no bracket. */
@@ -203,8 +230,20 @@ stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b,
 	 * would, without a call into libm (every new pair of a graph is asked). */
 	if (!(A > 0 && B > 0 && a >= 0 && b >= 0 && n >= 1 && n < 9007199254740992.0) ||
 	        a != (double)(int64_t)a || b != (double)(int64_t)b) {
+		*lo = 0;
+		*hi = 1;
 		return STATS_PAIR_UNSURE;
 	}
+	return stats_pair_range_whole(c, a, A, b, B, lo, hi);
+}
+
+enum stats_pair_verdict
+stats_pair_range_whole(const struct stats_pair_bound *c, double a, double A, double b, double B,
+        double *lo, double *hi)
+{
+	double n = a + b;
+	*lo = 0;
+	*hi = 1;
 	double pi = B / (A + B), mid = n * pi;
 	double inner = b > mid ? b - 1 : b + 1; /* the far end of the tail's bracket */
 	if (b > mid ? !(inner > mid + 1e-6 * (1 + mid)) : !(inner < mid - 1e-6 * (1 + mid))) {
@@ -216,10 +255,25 @@ stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b,
 	if (in_lo > c->sure_d) {
 		return STATS_PAIR_SURE;
 	}
-	if (at_hi < c->quiet_d && in_lo > 1e-8) {
+	if (!(in_lo > 1e-8)) {
+		return STATS_PAIR_UNSURE;
+	}
+	if (at_hi < c->quiet_d) {
 		return STATS_PAIR_QUIET;
 	}
+	double top = 2 * mills_upper(in_lo) * (1 + 1e-6);
+	if (top < 1 - 1e-6) { /* p under 1, as a float too */
+		*lo = 2 * mills_lower(at_hi) * (1 - 1e-6);
+		*hi = top;
+	}
 	return STATS_PAIR_UNSURE;
+}
+
+enum stats_pair_verdict
+stats_pair_bound(const struct stats_pair_bound *c, double a, double A, double b, double B)
+{
+	double lo, hi;
+	return stats_pair_range(c, a, A, b, B, &lo, &hi);
 }
 
 /*

@@ -153,6 +153,21 @@ void stats_pair_bound_init(struct stats_pair_bound *c, double alpha, double alph
 enum stats_pair_verdict stats_pair_bound(
         const struct stats_pair_bound *c, double a, double A, double b, double B);
 /*
+ * stats_pair_bound, and for an UNSURE pair whose p it can bound, the range
+ * [*lo, *hi] that holds stats_pair_p (and its float), hi under 1; else
+ * [0, 1]. A Benjamini-Hochberg cut needs p itself only where the range
+ * holds the cut's level.
+ */
+enum stats_pair_verdict stats_pair_range(const struct stats_pair_bound *c, double a, double A,
+        double b, double B, double *lo, double *hi);
+/*
+ * stats_pair_range of counts the caller knows whole, not negative, a + b
+ * in [1, 2^53), and totals over 0, without checking them again (the
+ * frames' test asks it of every new pair).
+ */
+enum stats_pair_verdict stats_pair_range_whole(const struct stats_pair_bound *c, double a, double A,
+        double b, double B, double *lo, double *hi);
+/*
  * The one-sided p value of H0: ratio <= ratio0 (ratio0 > 0) for the counts
  * c tested, by the same rules: the exact binomial tail at the shifted
  * rate, and above the Poisson floor the score statistic against Student's

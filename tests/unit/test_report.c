@@ -1029,24 +1029,20 @@ cmp_double(const void *a, const void *b)
 }
 
 /*
- * The one-run-a-side test of every frame, whose p values runs_single
- * keeps by pair of counts (a table for the small ones, a hash for the
- * rest) with stand-ins where a bound settles them: each frame's self
- * verdict against Benjamini-Hochberg done plainly, every p worked out and
- * sorted. 1,500 leaves of counts from 64 up, each pair its own, so the
- * hash grows several times (half of them share their head count); every
- * third leaf changed by a few percent or more, so that some verdicts turn
- * on the cut.
+ * 1,500 leaves of counts from 64 up under main, each pair its own, so the
+ * pair hash grows several times (half of them share their head count);
+ * every third leaf changed by a few percent or more, so that some verdicts
+ * turn on the cut. Each leaf its own name: the names' sums are its counts.
  */
-static void
-frames_verdicts_match_a_plain_cut(void **state)
+enum { CUT_LEAVES = 1500 };
+
+static struct tree *
+leaves_tested(void)
 {
-	(void)state;
-	enum { LEAVES = 1500 };
 	struct buf base, head;
 	buf_init(&base);
 	buf_init(&head);
-	for (int i = 0, b = 0; i < LEAVES; i++) {
+	for (int i = 0, b = 0; i < CUT_LEAVES; i++) {
 		/* Every other leaf keeps the last head count: pairs that share a
 		 * side must not share a p. */
 		int a = 64 + 7 * i;
@@ -1055,21 +1051,22 @@ frames_verdicts_match_a_plain_cut(void **state)
 		buf_printf(&head, "main;f%d %d\n", i, b);
 	}
 	struct tree *t = pair(base.data, head.data, false);
-	double alpha = 0.05;
-	runs_attach_single(t, alpha, false, (const double[2]){0, 0});
-	double A = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_BASE];
-	double B = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD];
-	double *p = calloc(t->node_count, sizeof(double)),
-	       *sorted = calloc(t->node_count, sizeof(double));
-	assert_non_null(p);
+	runs_attach_single(t, 0.05, false, (const double[2]){0, 0});
+	buf_finish(&base);
+	buf_finish(&head);
+	return t;
+}
+
+/* Benjamini-Hochberg done plainly on p[len] (p < 1 the hypotheses): the cut, -1 for none. */
+static double
+plain_cut(const double *p, size_t len, double alpha)
+{
+	double *sorted = calloc(len ? len : 1, sizeof(double));
 	assert_non_null(sorted);
 	size_t m = 0;
-	for (size_t id = 0; id < t->node_count; id++) {
-		const struct tree_node *n = tree_node(t, (uint32_t)id);
-		p[id] = stats_pair_p(
-		        (double)n->self_units[SIDE_BASE], A, (double)n->self_units[SIDE_HEAD], B);
-		if (p[id] < 1) {
-			sorted[m++] = p[id];
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < 1) {
+			sorted[m++] = p[i];
 		}
 	}
 	qsort(sorted, m, sizeof(double), cmp_double);
@@ -1079,6 +1076,32 @@ frames_verdicts_match_a_plain_cut(void **state)
 			cut = sorted[k - 1];
 		}
 	}
+	free(sorted);
+	return cut;
+}
+
+/*
+ * The one-run-a-side test of every frame, whose p values runs_single
+ * keeps by pair of counts (a table for the small ones, a hash for the
+ * rest) with stand-ins where a bound settles them and ranges where it
+ * brackets them: each frame's self verdict against Benjamini-Hochberg
+ * done plainly, every p worked out and sorted.
+ */
+static void
+frames_verdicts_match_a_plain_cut(void **state)
+{
+	(void)state;
+	struct tree *t = leaves_tested();
+	double A = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_BASE];
+	double B = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD];
+	double *p = calloc(t->node_count, sizeof(double));
+	assert_non_null(p);
+	for (size_t id = 0; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		p[id] = stats_pair_p(
+		        (double)n->self_units[SIDE_BASE], A, (double)n->self_units[SIDE_HEAD], B);
+	}
+	double cut = plain_cut(p, t->node_count, 0.05);
 	size_t passed = 0;
 	for (size_t id = 0; id < t->node_count; id++) {
 		bool want = p[id] < 1 && p[id] <= cut;
@@ -1087,13 +1110,57 @@ frames_verdicts_match_a_plain_cut(void **state)
 			fail_msg("frame %zu: p %.17g, cut %.17g", id, p[id], cut);
 		}
 	}
-	assert_true(passed > 100 && passed < LEAVES); /* the cut decides some */
+	assert_true(passed > 100 && passed < CUT_LEAVES); /* the cut decides some */
 	free(p);
-	free(sorted);
 	runs_destroy(t->runs); /* attached here, freed by its owner */
 	tree_destroy(t);
-	buf_finish(&base);
-	buf_finish(&head);
+}
+
+/*
+ * The same for the names' self and total: each name's sums tested, its p
+ * compared as a float (as runs_single keeps it), cut plainly.
+ */
+static void
+functions_verdicts_match_a_plain_cut(void **state)
+{
+	(void)state;
+	struct tree *t = leaves_tested();
+	double A = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_BASE];
+	double B = (double)tree_node(t, TREE_ROOT)->total_units[SIDE_HEAD];
+	uint32_t nnames = intern_count(t->names);
+	double(*sum)[2][2] = calloc(nnames, sizeof(*sum));
+	double *p = calloc(nnames, sizeof(double));
+	assert_non_null(sum);
+	assert_non_null(p);
+	/* No name is met twice on a stack here: every frame adds its total. */
+	for (size_t id = 1; id < t->node_count; id++) {
+		const struct tree_node *n = tree_node(t, (uint32_t)id);
+		for (int side = 0; side < 2; side++) {
+			sum[n->name][0][side] += (double)n->self_units[side];
+			sum[n->name][1][side] += (double)n->total_units[side];
+		}
+	}
+	for (int total = 0; total < 2; total++) {
+		for (uint32_t name = 0; name < nnames; name++) {
+			p[name] =
+			        (float)stats_pair_p(sum[name][total][0], A, sum[name][total][1], B);
+		}
+		double cut = plain_cut(p, nnames, 0.05);
+		size_t passed = 0;
+		for (uint32_t name = 0; name < nnames; name++) {
+			bool want = p[name] < 1 && p[name] <= cut;
+			passed += want;
+			if (runs_function_significant(t->runs, name, total) != want) {
+				fail_msg("name %u, total %d: p %.17g, cut %.17g", name, total,
+				        p[name], cut);
+			}
+		}
+		assert_true(passed > 100 && passed < CUT_LEAVES);
+	}
+	free(sum);
+	free(p);
+	runs_destroy(t->runs);
+	tree_destroy(t);
 }
 
 /* Where needle starts in hay, after from; fails when it is not there. */
@@ -1241,6 +1308,7 @@ main(void)
 	        cmocka_unit_test(gates_tell_noise_from_change),
 	        cmocka_unit_test(colours_only_the_confirmed_direction),
 	        cmocka_unit_test(frames_verdicts_match_a_plain_cut),
+	        cmocka_unit_test(functions_verdicts_match_a_plain_cut),
 	        cmocka_unit_test(functions_tested_on_their_sums),
 	        cmocka_unit_test(gate_names_are_code_spans),
 	        cmocka_unit_test(formats_render_one_model),
