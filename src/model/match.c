@@ -506,21 +506,38 @@ renames_elsewhere(struct ctx *c, const uint32_t *both, size_t nboth, uint8_t *ta
 	}
 }
 
-/* The base-only and the head-only children of p, into *rs and *ns. */
+/* A parent's children of one side alone: base-only rs, head-only ns (scratch, reused). */
+struct alone {
+	uint32_t *rs, *ns;
+	size_t nr, nh, rcap, ncap;
+};
+
+/* The base-only and the head-only children of p, into a. */
 static void
-split_children(const struct tree *t, uint32_t p, uint32_t **rs, size_t *nr, size_t *rcap,
-        uint32_t **ns, size_t *nh, size_t *ncap)
+split_children(const struct tree *t, uint32_t p, struct alone *a)
 {
-	*nr = *nh = 0;
+	a->nr = a->nh = 0;
 	for (uint32_t k = t->nodes[p].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
 		if (base_only(t, &t->nodes[k])) {
-			*rs = xgrow(*rs, rcap, *nr + 1, sizeof(uint32_t));
-			(*rs)[(*nr)++] = k;
+			a->rs = xgrow(a->rs, &a->rcap, a->nr + 1, sizeof(uint32_t));
+			a->rs[a->nr++] = k;
 		} else if (head_only(t, &t->nodes[k])) {
-			*ns = xgrow(*ns, ncap, *nh + 1, sizeof(uint32_t));
-			(*ns)[(*nh)++] = k;
+			a->ns = xgrow(a->ns, &a->ncap, a->nh + 1, sizeof(uint32_t));
+			a->ns[a->nh++] = k;
 		}
 	}
+}
+
+/* Wrappers and renames among p's children of one side alone, planned. */
+static void
+compare_children(struct ctx *c, uint32_t p, struct alone *a, uint8_t *taken)
+{
+	split_children(c->t, p, a);
+	if (a->nr * a->nh <= MAX_PAIRS) {
+		wrappers_added(c, a->rs, a->nr, a->ns, a->nh, taken);
+	}
+	wrappers_removed(c, p, a->rs, a->nr, taken);
+	renames(c, a->rs, a->nr, a->ns, a->nh, taken);
 }
 
 static int
@@ -612,6 +629,57 @@ one_sided(struct ctx *c, size_t *count)
 	return both;
 }
 
+/*
+ * The structure pass again where frames were merged since the graft's
+ * touched frame `from` (wrappers and moves carried out): a base subtree
+ * carried beside the head's now sits under the same parents, and the
+ * renames and wrappers inside it, which no parent had both sides of
+ * before, are found by the same rules. Until nothing more merges.
+ */
+static void
+match_again(struct ctx *c, size_t from)
+{
+	const struct tree *t = c->t;
+	uint8_t *seen = xcalloc(t->node_count, 1), *taken = xcalloc(t->node_count, 1);
+	uint32_t *both = NULL;
+	size_t cap = 0;
+	struct alone a = {0};
+	while (from < c->g.touched_count) {
+		size_t nboth = 0;
+		for (size_t i = from; i < c->g.touched_count; i++) {
+			uint32_t p = c->g.touched_list[i];
+			if (p == TREE_ROOT || seen[p] || !graft_alive(&c->g, p) ||
+			        graft_crowded(&c->g, p)) {
+				continue;
+			}
+			seen[p] = 1;
+			split_children(t, p, &a);
+			if (a.nr && a.nh) {
+				both = xgrow(both, &cap, nboth + 1, sizeof(uint32_t));
+				both[nboth++] = p;
+			}
+		}
+		for (size_t i = from; i < c->g.touched_count; i++) {
+			seen[c->g.touched_list[i]] = 0; /* merges below may bring it more */
+		}
+		from = c->g.touched_count;
+		if (nboth) {
+			qsort(both, nboth, sizeof(uint32_t), id_cmp);
+		}
+		for (size_t b = 0; b < nboth; b++) {
+			compare_children(c, both[b], &a, taken);
+		}
+		renames_elsewhere(c, both, nboth, taken);
+		apply(c);
+		c->plan.count = 0;
+	}
+	free(seen);
+	free(taken);
+	free(both);
+	free(a.rs);
+	free(a.ns);
+}
+
 /* Wrappers and renames: decided on the tree as it is, then carried out. */
 static void
 pass_structure(struct ctx *c)
@@ -622,26 +690,22 @@ pass_structure(struct ctx *c)
 	c->pair_to = xmalloc((size_t)nn * sizeof(uint32_t));
 	memset(c->pair_to, 0xff, (size_t)nn * sizeof(uint32_t));
 	uint8_t *taken = xcalloc(t->node_count, 1);
-	uint32_t *rs = NULL, *ns = NULL;
-	size_t rcap = 0, ncap = 0, nr, nh;
+	struct alone a = {0};
 	size_t nboth;
 	uint32_t *both = one_sided(c, &nboth);
 	/* The root's children (processes, threads) are left to the root-mismatch warning. */
 	for (size_t b = 0; b < nboth; b++) {
-		uint32_t p = both[b];
-		split_children(t, p, &rs, &nr, &rcap, &ns, &nh, &ncap);
-		if (nr * nh <= MAX_PAIRS) {
-			wrappers_added(c, rs, nr, ns, nh, taken);
-		}
-		wrappers_removed(c, p, rs, nr, taken);
-		renames(c, rs, nr, ns, nh, taken);
+		compare_children(c, both[b], &a, taken);
 	}
 	renames_elsewhere(c, both, nboth, taken);
 	free(both);
-	free(rs);
-	free(ns);
+	free(a.rs);
+	free(a.ns);
 	free(taken);
+	size_t from = c->g.touched_count;
 	apply(c);
+	c->plan.count = 0;
+	match_again(c, from);
 }
 
 /*
@@ -717,7 +781,9 @@ match_run(struct tree *t, const struct match_settings *s)
 	}
 	if (s->structure) {
 		pass_structure(&c);
+		size_t from = c.g.touched_count;
 		match_moves(&c);
+		match_again(&c, from);
 		plan_finish(&c.plan);
 		free(c.pair_to);
 		free(c.wrappers);

@@ -428,6 +428,43 @@ test_crowded_parent_is_left_alone(void **state)
 	drop(t);
 }
 
+static void
+test_rename_inside_a_carried_wrapper(void **state)
+{
+	(void)state;
+	/*
+	 * w was inserted above c, and a, which c calls, renamed b: a and b
+	 * meet under one parent only once c is carried under w.
+	 */
+	struct tree *t = build("app;main;p;c;a;d 10,app;main;p;c;e 4,app;main;p;q 5",
+	        "app;main;p;w;c;b;d 11,app;main;p;w;c;e 4,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;w"), MATCH_WRAPPER_ADDED);
+	assert_int_equal(kind_at(t, "app;main;p;w;c;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;w;c;b;d") == 10);
+	assert_int_equal(find(t, "app;main;p;w;c;a"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_rename_inside_a_carried_move(void **state)
+{
+	(void)state;
+	/* f moved from x to y; a, which f calls, was renamed b, found under p. */
+	struct tree *t = build("app;main;x;f;a;c 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;a;c 6,app;main;p;a;d 4,app;main;p;r 3",
+	        "app;main;y;f;b;c 10,app;main;x;h 5,app;main;y;k 4,app;main;p;b;c 6,"
+	        "app;main;p;b;d 4,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;y;f;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;y;f;b;c") == 10);
+	assert_int_equal(find(t, "app;main;y;f;a"), TREE_NONE);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -450,6 +487,8 @@ main(void)
 	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
 	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
+	        cmocka_unit_test(test_rename_inside_a_carried_wrapper),
+	        cmocka_unit_test(test_rename_inside_a_carried_move),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
