@@ -77,12 +77,32 @@ mostly(const struct tree *t, uint32_t id, enum side side)
 	return x > 0 && y <= x * MATCH_MOVE_RESIDUE;
 }
 
+/* A name of side as the head has it: a base name renamed by its subtree elsewhere, its new name. */
+static uint32_t
+head_name(const struct ctx *c, enum side side, uint32_t name)
+{
+	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
+		return c->pair_to[name];
+	}
+	return name;
+}
+
+/*
+ * The name frame id of side is weighed under: its head name (a function
+ * renamed and moved, or renamed below a wrapper inlined or inserted).
+ */
+static uint32_t
+key_of(const struct moves *mv, enum side side, uint32_t id)
+{
+	return head_name(mv->c, side, mv->c->t->nodes[id].name);
+}
+
 static void
 add_cand(struct moves *mv, enum side side, uint32_t id)
 {
 	mv->cand[side] = xgrow(mv->cand[side], &mv->cap[side], mv->n[side] + 1, sizeof(uint32_t));
 	mv->cand[side][mv->n[side]++] = id;
-	mv->sides[mv->c->t->nodes[id].name] |= (uint8_t)(1u << side);
+	mv->sides[key_of(mv, side, id)] |= (uint8_t)(1u << side);
 	mv->skip[id] |= SKIP_TAKEN;
 }
 
@@ -141,7 +161,7 @@ keep_both(struct moves *mv, enum side side)
 	size_t k = 0;
 	for (size_t i = 0; i < mv->n[side]; i++) {
 		uint32_t id = mv->cand[side][i];
-		if (mv->sides[t->nodes[id].name] == 3) {
+		if (mv->sides[key_of(mv, side, id)] == 3) {
 			mv->cand[side][k++] = id;
 		}
 	}
@@ -151,14 +171,14 @@ keep_both(struct moves *mv, enum side side)
 	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
 	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < k; i++) {
-		at[t->nodes[mv->cand[side][i]].name + 1]++;
+		at[key_of(mv, side, mv->cand[side][i]) + 1]++;
 	}
 	for (uint32_t i = 0; i < nn; i++) {
 		at[i + 1] += at[i];
 	}
 	for (size_t i = 0; i < k; i++) {
 		uint32_t id = mv->cand[side][i];
-		sorted[at[t->nodes[id].name]++] = id;
+		sorted[at[key_of(mv, side, id)]++] = id;
 	}
 	free(at);
 	free(mv->cand[side]);
@@ -196,9 +216,7 @@ static void
 add_share(struct moves *mv, enum side side, uint32_t name, double v)
 {
 	const struct ctx *c = mv->c;
-	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
-		name = c->pair_to[name]; /* a rename found by its subtree elsewhere */
-	}
+	name = head_name(c, side, name);
 	mv->sh[side] =
 	        xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1, sizeof(struct share));
 	mv->sh[side][mv->nsh[side]++] = (struct share){c->g.rank[name], v};
@@ -495,13 +513,13 @@ weigh_groups(struct moves *mv)
 	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
 	struct group g;
 	for (size_t i = 0, j = 0; i < nr && j < nh;) {
-		uint32_t name = t->nodes[r[i]].name;
-		if (name != t->nodes[h[j]].name) {
-			name < t->nodes[h[j]].name ? i++ : j++;
+		uint32_t name = key_of(mv, SIDE_BASE, r[i]), hname = t->nodes[h[j]].name;
+		if (name != hname) {
+			name < hname ? i++ : j++;
 			continue;
 		}
 		size_t i0 = i, j0 = j;
-		while (i < nr && t->nodes[r[i]].name == name) {
+		while (i < nr && key_of(mv, SIDE_BASE, r[i]) == name) {
 			i++;
 		}
 		while (j < nh && t->nodes[h[j]].name == name) {

@@ -108,6 +108,8 @@ bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
 bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
 /* fs (head frames) without those whose callers the base did not run; returns how many. */
 size_t match_moved_to(struct ctx *c, uint32_t *fs, size_t n);
+/* The names pass (match_names.c): the volatile-name rules, frames renamed as it goes. */
+void match_names(struct ctx *c);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 

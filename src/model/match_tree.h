@@ -33,6 +33,8 @@ struct graft {
 	uint8_t *touched; /* per frame: its counts changed, so its status may have */
 	uint32_t *touched_list; /* those frames */
 	size_t touched_count, touched_cap;
+	uint32_t *took; /* frames that took frames in, in the order they did, repeats kept */
+	size_t took_count, took_cap;
 	uint32_t *stack; /* merge pairs */
 	size_t stack_cap;
 	bool changed, shifted;

@@ -465,6 +465,69 @@ test_rename_inside_a_carried_move(void **state)
 	drop(t);
 }
 
+static void
+test_wrapper_inlined_above_a_renamed_frame(void **state)
+{
+	(void)state;
+	/*
+	 * w, which called a alone, was inlined, and a renamed b (found under
+	 * q): under p, the base's w;a;c is the head's b;c.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;s 5,app;main;q;a;c 6,"
+	                       "app;main;q;a;d 4,app;main;q;r 3",
+	        "app;main;p;b;c 11,app;main;p;s 5,app;main;q;b;c 6,app;main;q;b;d 4,"
+	        "app;main;q;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;b;c") == 10);
+	assert_int_equal(find(t, "app;main;p;w"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_inlined_wrapper_whose_callee_was_renamed(void **state)
+{
+	(void)state;
+	/*
+	 * w was inlined (under q, where what it called kept its name), and
+	 * under p what it called was renamed too: a became b. Nothing else
+	 * says a is b, but w is gone, and a and b call the same.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;w;a;d 4,app;main;p;s 5,"
+	                       "app;main;q;w;x;e 8,app;main;q;w;y 3,app;main;q;z 2",
+	        "app;main;p;b;c 11,app;main;p;b;d 4,app;main;p;s 5,app;main;q;x;e 8,"
+	        "app;main;q;y 3,app;main;q;z 2");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;x"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;b;c") == 10);
+	assert_int_equal(find(t, "app;main;p;w"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_inlined_or_renamed_is_a_guess(void **state)
+{
+	(void)state;
+	/*
+	 * The base's p;w;a;c and the head's p;b;c: w inlined and a renamed b,
+	 * or w renamed b and a inlined. Nothing says which (v, inlined under
+	 * q, is another wrapper): they are left apart.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;w;a;d 4,app;main;p;s 5,"
+	                       "app;main;q;v;x;e 8,app;main;q;v;y 3,app;main;q;z 2",
+	        "app;main;p;b;c 11,app;main;p;b;d 4,app;main;p;s 5,app;main;q;x;e 8,"
+	        "app;main;q;y 3,app;main;q;z 2");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;x"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;p;w;a;c") == 10);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -489,6 +552,9 @@ main(void)
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
 	        cmocka_unit_test(test_rename_inside_a_carried_wrapper),
 	        cmocka_unit_test(test_rename_inside_a_carried_move),
+	        cmocka_unit_test(test_wrapper_inlined_above_a_renamed_frame),
+	        cmocka_unit_test(test_inlined_wrapper_whose_callee_was_renamed),
+	        cmocka_unit_test(test_inlined_or_renamed_is_a_guess),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
