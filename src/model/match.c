@@ -485,6 +485,9 @@ apply(struct ctx *c)
 		case STEP_RENAME:
 			graft_move(&c->g, s->node, t->nodes[s->node].parent, s->to);
 			break;
+		case STEP_CARRY:
+			graft_carry(&c->g, s->node, t->nodes[s->to].parent, t->nodes[s->to].name);
+			break;
 		}
 	}
 	for (size_t i = 0; i < c->plan.count; i++) {

@@ -473,9 +473,41 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	return APART_WRAPPER;
 }
 
+/* Most wrappers inlined at once between a function and its caller. */
+#define MOVE_MAX_STACKED 8
+
+/*
+ * Whether the base's path from a->u up to a->v, the frame where it meets
+ * the head's, is two or more wrappers inlined at once: the base's
+ * P;W1;...;Wk;C and the head's P;C. Each W must be gone from the head
+ * there (but for a residue, or calling nothing), and none a level of
+ * recursion. Returns W1, the outermost, or TREE_NONE.
+ */
+static uint32_t
+inlined_stack(const struct moves *mv, const struct aligned *a)
+{
+	const struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	if (a->v == TREE_ROOT || a->u == a->v || !base_only(t, &t->nodes[a->bu]) ||
+	        graft_crowded(&c->g, a->v)) {
+		return TREE_NONE;
+	}
+	uint32_t w = a->u, outer = TREE_NONE;
+	for (size_t k = 0; w != a->v; k++, w = t->nodes[w].parent) {
+		if (w == TREE_ROOT || k == MOVE_MAX_STACKED || match_recursive(t, w) ||
+		        graft_crowded(&c->g, w) ||
+		        (!mostly(t, w, SIDE_BASE) && match_calls_in(t, w, SIDE_HEAD))) {
+			return TREE_NONE;
+		}
+		outer = w;
+	}
+	return outer != a->u ? outer : TREE_NONE; /* one wrapper is wrapper_between's */
+}
+
 /*
  * g's frames without those explained as a pair one frame apart (a wrapper,
- * or recursion): pairs alike by themselves, as a move would be.
+ * or recursion), or as wrappers inlined at once: pairs alike by
+ * themselves, as a move would be.
  */
 static void
 pair_wrappers(struct moves *mv, struct group *g)
@@ -489,13 +521,25 @@ pair_wrappers(struct moves *mv, struct group *g)
 			}
 			/* Two leaves are alike by their size alone: too little for a wrapper. */
 			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
-			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE ||
-			        !one_apart(mv->c->t, &a)) {
+			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE) {
+				continue;
+			}
+			uint32_t outer =
+			        one_apart(mv->c->t, &a) ? TREE_NONE : inlined_stack(mv, &a);
+			if (outer == TREE_NONE && !one_apart(mv->c->t, &a)) {
 				continue;
 			}
 			one.b[0] = g->b[i];
 			one.h[0] = g->h[j];
-			if (alike(mv, &one) && wrapper_between(mv, &a, one.sim) != APART_NOT) {
+			if (!alike(mv, &one)) {
+				continue;
+			}
+			if (outer != TREE_NONE) {
+				step(mv, a.bu, STEP_CARRY, a.hv);
+				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv,
+				        mv->c->t->nodes[outer].name, one.sim);
+				g->b[i] = g->h[j] = TREE_NONE;
+			} else if (wrapper_between(mv, &a, one.sim) != APART_NOT) {
 				g->b[i] = g->h[j] = TREE_NONE;
 			}
 		}
@@ -697,6 +741,8 @@ carry_out(struct moves *mv)
 			if (t->nodes[s->node].parent == s->to) {
 				graft_raise(&c->g, s->node);
 			}
+		} else if (s->kind == STEP_CARRY) {
+			graft_carry(&c->g, s->node, t->nodes[s->to].parent, t->nodes[s->to].name);
 		} else if (t->nodes[s->to].parent == t->nodes[s->node].parent) {
 			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
 		}

@@ -17,6 +17,7 @@ enum step_kind {
 	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
 	STEP_WRAP, /* the frame goes under the inserted frame `to` */
 	STEP_RENAME, /* the frame takes the name `to` */
+	STEP_CARRY, /* the frame goes into frame `to`, a sibling of one of its callers */
 };
 
 /* What a base frame becomes. */

@@ -528,6 +528,34 @@ test_inlined_or_renamed_is_a_guess(void **state)
 	drop(t);
 }
 
+static void
+test_wrappers_inlined_at_once(void **state)
+{
+	(void)state;
+	/* w1 and w2 both inlined: the base's f is carried to the head's and compared. */
+	struct tree *t = build("app;main;p;w1;w2;f;g 10,app;main;p;w1;w2;f;h 3,app;main;p;q 5",
+	        "app;main;p;f;g 11,app;main;p;f;h 3,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;f"), MATCH_WRAPPER_REMOVED);
+	assert_true(base_of(t, "app;main;p;f;g") == 10);
+	assert_int_equal(find(t, "app;main;p;w1"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_wrappers_still_calling_are_kept(void **state)
+{
+	(void)state;
+	/* w1 still calls z in the head: f moved up two levels (a move), no wrappers went. */
+	struct tree *t = build("app;main;p;w1;w2;f;g 10,app;main;p;w1;z 5,app;main;p;q 5",
+	        "app;main;p;f;g 11,app;main;p;w1;z 5,app;main;p;q 5");
+	match_run(t, &all);
+	assert_int_not_equal(kind_at(t, "app;main;p;f"), MATCH_WRAPPER_REMOVED);
+	assert_true(base_of(t, "app;main;p;w1;z") == 5);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -555,6 +583,8 @@ main(void)
 	        cmocka_unit_test(test_wrapper_inlined_above_a_renamed_frame),
 	        cmocka_unit_test(test_inlined_wrapper_whose_callee_was_renamed),
 	        cmocka_unit_test(test_inlined_or_renamed_is_a_guess),
+	        cmocka_unit_test(test_wrappers_inlined_at_once),
+	        cmocka_unit_test(test_wrappers_still_calling_are_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
