@@ -60,6 +60,8 @@ struct moves {
 	struct group *groups; /* accepted */
 	size_t ngroups, capgroups;
 	uint8_t *moving; /* per frame: one end of an accepted group */
+	uint32_t *pairs, *kids; /* carry_part's stack of frame pairs, and one frame's children */
+	size_t cappairs, capkids;
 	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
 	struct step *steps;
 	size_t nsteps, capsteps;
@@ -702,9 +704,52 @@ note_group(struct moves *mv, struct group *g)
 }
 
 /*
+ * The base's part of frame b, which kept a residue of the head, carried
+ * into head frame h: its children of the base alone go under h whole,
+ * those of both builds give their base part to h's child of their name
+ * (where h has one), and b's own base samples go to h's. The residue
+ * stays where it was, drawn as what it is there: the head's paths are the
+ * picture. A walk with a stack of pairs, not a recursion on depth.
+ */
+static void
+carry_part(struct moves *mv, uint32_t b, uint32_t h)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	size_t n = 0;
+	mv->pairs = xgrow(mv->pairs, &mv->cappairs, 2, sizeof(uint32_t));
+	mv->pairs[n++] = b;
+	mv->pairs[n++] = h;
+	while (n) {
+		uint32_t y = mv->pairs[--n], x = mv->pairs[--n];
+		size_t nk = 0;
+		for (uint32_t k = t->nodes[x].first_child; k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			mv->kids = xgrow(mv->kids, &mv->capkids, nk + 1, sizeof(uint32_t));
+			mv->kids[nk++] = k;
+		}
+		for (size_t i = 0; i < nk && !graft_crowded(&c->g, y); i++) {
+			uint32_t k = mv->kids[i];
+			if (base_only(t, &t->nodes[k])) {
+				graft_carry(&c->g, k, y, t->nodes[k].name);
+				continue;
+			}
+			uint32_t z = graft_child(&c->g, y, t->nodes[k].name);
+			if (z != TREE_NONE && has(t, &t->nodes[k], SIDE_BASE)) {
+				mv->pairs =
+				        xgrow(mv->pairs, &mv->cappairs, n + 2, sizeof(uint32_t));
+				mv->pairs[n++] = k;
+				mv->pairs[n++] = z;
+			}
+		}
+		graft_carry_self(&c->g, x, y);
+	}
+}
+
+/*
  * The base's frames of the moves to one head frame carried there, so that
  * the head's frame and what it calls are compared with the base's, not
- * drawn as new.
+ * drawn as new; of a frame that kept a residue of the head, its base part.
  */
 static void
 carry_moves(struct moves *mv)
@@ -718,8 +763,14 @@ carry_moves(struct moves *mv)
 		}
 		uint32_t h = g->h[0];
 		for (size_t k = 0; k < g->nb; k++) {
-			if (graft_alive(&c->g, g->b[k]) && carried(t, g, g->b[k])) {
+			if (!graft_alive(&c->g, g->b[k])) {
+				continue;
+			}
+			if (carried(t, g, g->b[k])) {
 				graft_carry(&c->g, g->b[k], t->nodes[h].parent, t->nodes[h].name);
+			} else if (mostly(t, g->b[k], SIDE_BASE) &&
+			           !graft_crowded(&c->g, g->b[k])) {
+				carry_part(mv, g->b[k], h);
 			}
 		}
 	}
@@ -820,6 +871,8 @@ match_moves(struct ctx *c)
 	free(mv.moving);
 	free(mv.groups);
 	free(mv.steps);
+	free(mv.pairs);
+	free(mv.kids);
 	for (int s = 0; s < 2; s++) {
 		free(mv.cand[s]);
 		free(mv.sh[s]);

@@ -311,6 +311,36 @@ graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 	return place(g, a, p, name);
 }
 
+void
+graft_carry_self(struct graft *g, uint32_t a, uint32_t p)
+{
+	struct tree *t = g->t;
+	struct count c = tree_node_self(t, &t->nodes[a], SIDE_BASE);
+	if (count_is_zero(c)) {
+		return;
+	}
+	g->changed = true;
+	set_base(t, a, true, (struct count){0, 0});
+	for (uint32_t x = a;; x = t->nodes[x].parent) {
+		take_base(g, x, c);
+		if (x == TREE_ROOT) {
+			break;
+		}
+	}
+	struct count sum;
+	(void)count_add(tree_node_self(t, &t->nodes[p], SIDE_BASE), c, &sum);
+	set_base(t, p, true, sum);
+	/* Every count moved was under the root's total already: no sum overflows. */
+	for (uint32_t x = p;; x = t->nodes[x].parent) {
+		mark(g, x);
+		(void)count_add(tree_node_total(t, &t->nodes[x], SIDE_BASE), c, &sum);
+		set_base(t, x, false, sum);
+		if (x == TREE_ROOT) {
+			break;
+		}
+	}
+}
+
 uint32_t
 graft_raise(struct graft *g, uint32_t a)
 {

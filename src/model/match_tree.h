@@ -79,6 +79,11 @@ uint32_t graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
  */
 uint32_t graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
 /*
+ * Frame a's own base samples go to frame p's, p anywhere: the totals of
+ * a's callers and of p's change by them. a may have head counts; it stays.
+ */
+void graft_carry_self(struct graft *g, uint32_t a, uint32_t p);
+/*
  * Frame a, of the base alone, goes up a level: from under its parent w to
  * under w's parent, merged into the frame of its name there when there is
  * one; w keeps the rest. Returns the frame that holds a's counts now.

@@ -556,6 +556,29 @@ test_wrappers_still_calling_are_kept(void **state)
 	drop(t);
 }
 
+static void
+test_move_with_a_residue_carries_the_base_part(void **state)
+{
+	(void)state;
+	/*
+	 * f moved from x to y, but the head still has a little of f under x
+	 * (k, 1 sample): the base's part of f is carried to y, the residue
+	 * and what the head has not under y (k) stay under x.
+	 */
+	struct tree *t = build("app;main;x;f;g 20,app;main;x;f;k 2,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;y;f;g 21,app;main;x;f;k 1,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;x;f"), MATCH_MOVED_OUT);
+	assert_true(base_of(t, "app;main;y;f;g") == 20);
+	assert_true(base_of(t, "app;main;y;f") == 20);
+	assert_true(base_of(t, "app;main;x;f") == 2);
+	assert_true(base_of(t, "app;main;x") == 7);
+	assert_true(base_of(t, "app;main") == 31);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -585,6 +608,7 @@ main(void)
 	        cmocka_unit_test(test_inlined_or_renamed_is_a_guess),
 	        cmocka_unit_test(test_wrappers_inlined_at_once),
 	        cmocka_unit_test(test_wrappers_still_calling_are_kept),
+	        cmocka_unit_test(test_move_with_a_residue_carries_the_base_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
