@@ -490,11 +490,23 @@ inlined_stack(const struct moves *mv, const struct aligned *a)
 {
 	const struct ctx *c = mv->c;
 	const struct tree *t = c->t;
-	if (a->v == TREE_ROOT || a->u == a->v || !base_only(t, &t->nodes[a->bu]) ||
+	if (a->v == TREE_ROOT || a->u == TREE_ROOT) {
+		return TREE_NONE;
+	}
+	/* Most pairs are on other branches: their depths, then the walk, say so first. */
+	uint32_t du = t->nodes[a->u].depth, dv = t->nodes[a->v].depth;
+	if (du < dv + 2 || du > dv + MOVE_MAX_STACKED || !base_only(t, &t->nodes[a->bu]) ||
 	        graft_crowded(&c->g, a->v)) {
 		return TREE_NONE;
 	}
 	uint32_t w = a->u, outer = TREE_NONE;
+	for (uint32_t k = dv; k < du; k++) {
+		w = t->nodes[w].parent;
+	}
+	if (w != a->v) {
+		return TREE_NONE;
+	}
+	w = a->u;
 	for (size_t k = 0; w != a->v; k++, w = t->nodes[w].parent) {
 		if (w == TREE_ROOT || k == MOVE_MAX_STACKED || match_recursive(t, w) ||
 		        graft_crowded(&c->g, w) ||
