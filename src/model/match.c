@@ -1,8 +1,9 @@
 /*
  * match: the passes over a finished tree (see match.h). The names pass
- * moves frames as it goes; the structure pass decides on the tree as it
- * is, into a plan (what each base frame becomes), then carries the plan
- * out; the moves pass only marks. The frames are moved in place
+ * (match_names.c) moves frames as it goes; the structure pass decides on
+ * the tree as it is, into a plan (what each base frame becomes), then
+ * carries the plan out, and looks again where that took frames in; the
+ * moves pass (match_moves.c) marks, and carries moves to one frame. The frames are moved in place
  * (match_tree.h); an entry noted against a frame that is later merged
  * away moves to the frame that took it in.
  */
@@ -14,7 +15,6 @@
 
 #include "match_private.h"
 #include "match_text.h"
-#include "normalize.h"
 #include "xalloc.h"
 
 /*
@@ -126,157 +126,6 @@ plan_finish(struct plan *p)
 	free(p->steps);
 	free(p->planned);
 	memset(p, 0, sizeof(*p));
-}
-
-/* Per name: 1 when a frame of that name has base counts, 2 head counts. */
-static uint8_t *
-name_sides(const struct tree *t)
-{
-	uint8_t *used = xcalloc(intern_count(t->names), 1);
-	for (size_t i = 1; i < t->node_count; i++) {
-		const struct tree_node *n = &t->nodes[i];
-		used[n->name] |= (uint8_t)(has(t, n, SIDE_BASE) | has(t, n, SIDE_HEAD) << 1);
-	}
-	return used;
-}
-
-/* A name whose key a rule changed: where its key is in the keys buffer. */
-struct keyed {
-	uint32_t id, rules;
-	size_t at, len;
-	const char *key; /* set once every key is in */
-};
-
-static int
-keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
-	if (c || x->len == y->len) {
-		return c ? c : (x->id > y->id) - (x->id < y->id);
-	}
-	return x->len < y->len ? -1 : 1;
-}
-
-/* The names of one build only whose keys the rules changed, sorted by key. */
-static struct keyed *
-keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
-{
-	uint32_t nn = intern_count(t->names);
-	struct keyed *k = NULL;
-	size_t cap = 0;
-	struct buf keys, key, scratch;
-	buf_init(&keys);
-	buf_init(&key);
-	buf_init(&scratch);
-	*n = 0;
-	for (uint32_t id = 0; id < nn; id++) {
-		if (used[id] != 1 && used[id] != 2) {
-			continue; /* in both builds, or in none: nothing to match */
-		}
-		size_t len;
-		const char *s = intern_name(t->names, id, &len);
-		uint32_t rules = normalize_name(s, len, &key, &scratch);
-		if (!rules) {
-			continue;
-		}
-		k = xgrow(k, &cap, *n + 1, sizeof(*k));
-		k[(*n)++] = (struct keyed){id, rules, keys.len, key.len, NULL};
-		buf_add(&keys, key.data, key.len);
-	}
-	for (size_t i = 0; i < *n; i++) {
-		k[i].key = keys.data + k[i].at;
-	}
-	if (*n) { /* qsort wants an array, even of none */
-		qsort(k, *n, sizeof(*k), keyed_cmp);
-	}
-	/* The keys are needed no more: the caller only groups them, below. */
-	for (size_t i = 0; i + 1 < *n; i++) {
-		k[i].at = k[i].len == k[i + 1].len && !memcmp(k[i].key, k[i + 1].key, k[i].len);
-	}
-	if (*n) {
-		k[*n - 1].at = 0;
-	}
-	buf_finish(&keys);
-	buf_finish(&key);
-	buf_finish(&scratch);
-	return k;
-}
-
-/*
- * canon[name] for the names rule: a group of exactly two names of one key,
- * one only in the base and one only in the head, is one name (the
- * head's). A group with more (two Rust monomorphisations, closures
- * renumbered around a common one) is left alone: which goes with which is
- * a guess. *rules_out: per name, the rules that fired.
- */
-static uint32_t *
-name_rules(struct ctx *c, uint32_t **rules_out)
-{
-	const struct tree *t = c->t;
-	uint32_t nn = intern_count(t->names);
-	uint8_t *used = name_sides(t);
-	size_t n;
-	struct keyed *k = keyed_names(t, used, &n);
-	uint32_t *canon = NULL, *rules = NULL;
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && k[j - 1].at) { /* at: same key as the next */
-			j++;
-		}
-		uint32_t a = k[i].id, b = j - i == 2 ? k[i + 1].id : a;
-		if (j - i == 2 && used[a] != used[b]) {
-			if (!canon) {
-				canon = xmalloc((size_t)nn * sizeof(uint32_t));
-				rules = xcalloc(nn, sizeof(uint32_t));
-				for (uint32_t x = 0; x < nn; x++) {
-					canon[x] = x;
-				}
-			}
-			canon[used[a] == 1 ? a : b] = used[a] == 1 ? b : a;
-			rules[a] = rules[b] = k[i].rules | k[i + 1].rules;
-		}
-		i = j;
-	}
-	free(k);
-	free(used);
-	*rules_out = rules;
-	return canon;
-}
-
-/*
- * The volatile-name rules: a frame of a base name that matched takes the
- * head's name, merged into its sibling of that name. From the last frame
- * to the first, so a frame's children have their names before it merges.
- */
-static void
-pass_names(struct ctx *c)
-{
-	uint32_t *rules;
-	uint32_t *canon = name_rules(c, &rules);
-	if (!canon) {
-		free(rules);
-		return;
-	}
-	const struct tree *t = c->t;
-	uint8_t *counted = xcalloc(intern_count(t->names), 1);
-	for (size_t i = t->node_count - 1; i > 0; i--) {
-		uint32_t name = t->nodes[i].name;
-		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i) ||
-		        graft_crowded(&c->g, t->nodes[i].parent)) {
-			continue;
-		}
-		if (!counted[name]) {
-			counted[name] = 1;
-			c->m->names_matched++;
-		}
-		uint32_t at = graft_move(&c->g, (uint32_t)i, t->nodes[i].parent, canon[name]);
-		match_note(c, MATCH_NAME, at, name, 1.0);
-		c->m->entries[c->m->count - 1].rules = rules[name];
-	}
-	free(counted);
-	free(canon);
-	free(rules);
 }
 
 /* Far more candidates than this under one parent are not compared pairwise. */
@@ -474,6 +323,69 @@ renames(struct ctx *c, const uint32_t *rs, size_t nr, const uint32_t *ns, size_t
 	}
 }
 
+static size_t
+children_of(const struct tree *t, uint32_t id)
+{
+	size_t n = 0;
+	for (uint32_t k = t->nodes[id].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
+		n++;
+	}
+	return n;
+}
+
+/* Most children of a removed wrapper looked for under renames. */
+#define WRAPPER_MAX_RENAMED 64
+
+/*
+ * A base-only child w of p whose children are each a child of p in the
+ * head or pair up, as renames do, with p's head-only children: the head
+ * lost w, and renamed what it called. Each such child needs a rename's
+ * evidence by itself. And w must be a wrapper by more than that: one of
+ * its children a child of p in the head, or w found inlined elsewhere.
+ * Else the base's p;w;k and the head's p;b read as well the other way,
+ * w renamed b and k inlined, and which it was would be a guess.
+ */
+static void
+wrappers_removed_renamed(struct ctx *c, uint32_t p, const uint32_t *rs, size_t nr,
+        const uint32_t *ns, size_t nh, uint8_t *taken)
+{
+	const struct tree *t = c->t;
+	uint32_t un[WRAPPER_MAX_RENAMED], pr[WRAPPER_MAX_RENAMED], pn[WRAPPER_MAX_RENAMED];
+	double psim[WRAPPER_MAX_RENAMED];
+	for (size_t i = 0; i < nr && nh; i++) {
+		uint32_t w = rs[i];
+		if (t->nodes[w].first_child == TREE_NONE || planned(&c->plan, w) ||
+		        match_recursive(t, w) || graft_crowded(&c->g, w)) {
+			continue;
+		}
+		size_t nun = 0;
+		bool ok = true;
+		for (uint32_t k = t->nodes[w].first_child; ok && k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			uint32_t x = graft_child(&c->g, p, t->nodes[k].name);
+			if (x != TREE_NONE && has(t, &t->nodes[x], SIDE_HEAD)) {
+				continue;
+			}
+			ok = nun < WRAPPER_MAX_RENAMED;
+			un[ok ? nun++ : 0] = k;
+		}
+		bool inlined = c->wrappers && (c->wrappers[t->nodes[w].name] & WRAPPER_INLINED);
+		if (!ok || nun == 0 || (!inlined && nun == children_of(t, w)) ||
+		        pair_up(c, un, nun, ns, nh, taken, false, pr, pn, psim) != nun) {
+			continue;
+		}
+		plan_add(&c->plan, w, STEP_LIFT, TREE_NONE);
+		for (size_t k = 0; k < nun; k++) {
+			uint32_t from = t->nodes[pr[k]].name, to = t->nodes[pn[k]].name;
+			plan_add(&c->plan, pr[k], STEP_RENAME, to);
+			taken[pn[k]] = 1;
+			match_note(c, MATCH_RENAMED, pn[k], from, psim[k]);
+			match_note(c, MATCH_WRAPPER_REMOVED, pn[k], t->nodes[w].name, psim[k]);
+			remember_rename(c, from, to);
+		}
+	}
+}
+
 /*
  * A rename found by its subtree somewhere holds wherever the two names
  * meet under one parent, leaves included.
@@ -506,21 +418,38 @@ renames_elsewhere(struct ctx *c, const uint32_t *both, size_t nboth, uint8_t *ta
 	}
 }
 
-/* The base-only and the head-only children of p, into *rs and *ns. */
+/* A parent's children of one side alone: base-only rs, head-only ns (scratch, reused). */
+struct alone {
+	uint32_t *rs, *ns;
+	size_t nr, nh, rcap, ncap;
+};
+
+/* The base-only and the head-only children of p, into a. */
 static void
-split_children(const struct tree *t, uint32_t p, uint32_t **rs, size_t *nr, size_t *rcap,
-        uint32_t **ns, size_t *nh, size_t *ncap)
+split_children(const struct tree *t, uint32_t p, struct alone *a)
 {
-	*nr = *nh = 0;
+	a->nr = a->nh = 0;
 	for (uint32_t k = t->nodes[p].first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
 		if (base_only(t, &t->nodes[k])) {
-			*rs = xgrow(*rs, rcap, *nr + 1, sizeof(uint32_t));
-			(*rs)[(*nr)++] = k;
+			a->rs = xgrow(a->rs, &a->rcap, a->nr + 1, sizeof(uint32_t));
+			a->rs[a->nr++] = k;
 		} else if (head_only(t, &t->nodes[k])) {
-			*ns = xgrow(*ns, ncap, *nh + 1, sizeof(uint32_t));
-			(*ns)[(*nh)++] = k;
+			a->ns = xgrow(a->ns, &a->ncap, a->nh + 1, sizeof(uint32_t));
+			a->ns[a->nh++] = k;
 		}
 	}
+}
+
+/* Wrappers and renames among p's children of one side alone, planned. */
+static void
+compare_children(struct ctx *c, uint32_t p, struct alone *a, uint8_t *taken)
+{
+	split_children(c->t, p, a);
+	if (a->nr * a->nh <= MAX_PAIRS) {
+		wrappers_added(c, a->rs, a->nr, a->ns, a->nh, taken);
+	}
+	wrappers_removed(c, p, a->rs, a->nr, taken);
+	renames(c, a->rs, a->nr, a->ns, a->nh, taken);
 }
 
 static int
@@ -530,7 +459,10 @@ step_cmp(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* The plan carried out, frame by frame in the order of their numbers. */
+/*
+ * The plan carried out, frame by frame in the order of their numbers, and
+ * emptied: a frame moved where the head has it is a candidate there again.
+ */
 static void
 apply(struct ctx *c)
 {
@@ -553,8 +485,15 @@ apply(struct ctx *c)
 		case STEP_RENAME:
 			graft_move(&c->g, s->node, t->nodes[s->node].parent, s->to);
 			break;
+		case STEP_CARRY:
+			graft_carry(&c->g, s->node, t->nodes[s->to].parent, t->nodes[s->to].name);
+			break;
 		}
 	}
+	for (size_t i = 0; i < c->plan.count; i++) {
+		c->plan.planned[c->plan.steps[i].node] = 0;
+	}
+	c->plan.count = 0;
 }
 
 static int
@@ -612,6 +551,57 @@ one_sided(struct ctx *c, size_t *count)
 	return both;
 }
 
+/*
+ * The structure pass again where frames were taken in since the graft's
+ * note `from` (wrappers and moves carried out): a base subtree
+ * carried beside the head's now sits under the same parents, and the
+ * renames and wrappers inside it, which no parent had both sides of
+ * before, are found by the same rules. Until nothing more merges.
+ */
+static void
+match_again(struct ctx *c, size_t from)
+{
+	const struct tree *t = c->t;
+	uint8_t *seen = xcalloc(t->node_count, 1), *taken = xcalloc(t->node_count, 1);
+	uint32_t *both = NULL;
+	size_t cap = 0;
+	struct alone a = {0};
+	while (from < c->g.took_count) {
+		size_t nboth = 0;
+		for (size_t i = from; i < c->g.took_count; i++) {
+			uint32_t p = c->g.took[i];
+			if (p == TREE_ROOT || seen[p] || !graft_alive(&c->g, p) ||
+			        graft_crowded(&c->g, p)) {
+				continue;
+			}
+			seen[p] = 1;
+			split_children(t, p, &a);
+			if (a.nr && a.nh) {
+				both = xgrow(both, &cap, nboth + 1, sizeof(uint32_t));
+				both[nboth++] = p;
+			}
+		}
+		for (size_t i = from; i < c->g.took_count; i++) {
+			seen[c->g.took[i]] = 0; /* merges below may bring it more */
+		}
+		from = c->g.took_count;
+		if (nboth) {
+			qsort(both, nboth, sizeof(uint32_t), id_cmp);
+		}
+		for (size_t b = 0; b < nboth; b++) {
+			compare_children(c, both[b], &a, taken);
+			wrappers_removed_renamed(c, both[b], a.rs, a.nr, a.ns, a.nh, taken);
+		}
+		renames_elsewhere(c, both, nboth, taken);
+		apply(c);
+	}
+	free(seen);
+	free(taken);
+	free(both);
+	free(a.rs);
+	free(a.ns);
+}
+
 /* Wrappers and renames: decided on the tree as it is, then carried out. */
 static void
 pass_structure(struct ctx *c)
@@ -622,26 +612,26 @@ pass_structure(struct ctx *c)
 	c->pair_to = xmalloc((size_t)nn * sizeof(uint32_t));
 	memset(c->pair_to, 0xff, (size_t)nn * sizeof(uint32_t));
 	uint8_t *taken = xcalloc(t->node_count, 1);
-	uint32_t *rs = NULL, *ns = NULL;
-	size_t rcap = 0, ncap = 0, nr, nh;
+	struct alone a = {0};
 	size_t nboth;
 	uint32_t *both = one_sided(c, &nboth);
 	/* The root's children (processes, threads) are left to the root-mismatch warning. */
 	for (size_t b = 0; b < nboth; b++) {
-		uint32_t p = both[b];
-		split_children(t, p, &rs, &nr, &rcap, &ns, &nh, &ncap);
-		if (nr * nh <= MAX_PAIRS) {
-			wrappers_added(c, rs, nr, ns, nh, taken);
-		}
-		wrappers_removed(c, p, rs, nr, taken);
-		renames(c, rs, nr, ns, nh, taken);
+		compare_children(c, both[b], &a, taken);
 	}
 	renames_elsewhere(c, both, nboth, taken);
+	/* Once every wrapper the first look found is known. */
+	for (size_t b = 0; b < nboth && c->wrappers; b++) {
+		split_children(t, both[b], &a);
+		wrappers_removed_renamed(c, both[b], a.rs, a.nr, a.ns, a.nh, taken);
+	}
 	free(both);
-	free(rs);
-	free(ns);
+	free(a.rs);
+	free(a.ns);
 	free(taken);
+	size_t from = c->g.took_count;
 	apply(c);
+	match_again(c, from);
 }
 
 /*
@@ -713,11 +703,13 @@ match_run(struct tree *t, const struct match_settings *s)
 	buf_init(&c.m->strings);
 	graft_init(&c.g, t);
 	if (s->names) {
-		pass_names(&c);
+		match_names(&c);
 	}
 	if (s->structure) {
 		pass_structure(&c);
+		size_t from = c.g.took_count;
 		match_moves(&c);
+		match_again(&c, from);
 		plan_finish(&c.plan);
 		free(c.pair_to);
 		free(c.wrappers);

@@ -60,6 +60,8 @@ struct moves {
 	struct group *groups; /* accepted */
 	size_t ngroups, capgroups;
 	uint8_t *moving; /* per frame: one end of an accepted group */
+	uint32_t *pairs, *kids; /* carry_part's stack of frame pairs, and one frame's children */
+	size_t cappairs, capkids;
 	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
 	struct step *steps;
 	size_t nsteps, capsteps;
@@ -77,12 +79,32 @@ mostly(const struct tree *t, uint32_t id, enum side side)
 	return x > 0 && y <= x * MATCH_MOVE_RESIDUE;
 }
 
+/* A name of side as the head has it: a base name renamed by its subtree elsewhere, its new name. */
+static uint32_t
+head_name(const struct ctx *c, enum side side, uint32_t name)
+{
+	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
+		return c->pair_to[name];
+	}
+	return name;
+}
+
+/*
+ * The name frame id of side is weighed under: its head name (a function
+ * renamed and moved, or renamed below a wrapper inlined or inserted).
+ */
+static uint32_t
+key_of(const struct moves *mv, enum side side, uint32_t id)
+{
+	return head_name(mv->c, side, mv->c->t->nodes[id].name);
+}
+
 static void
 add_cand(struct moves *mv, enum side side, uint32_t id)
 {
 	mv->cand[side] = xgrow(mv->cand[side], &mv->cap[side], mv->n[side] + 1, sizeof(uint32_t));
 	mv->cand[side][mv->n[side]++] = id;
-	mv->sides[mv->c->t->nodes[id].name] |= (uint8_t)(1u << side);
+	mv->sides[key_of(mv, side, id)] |= (uint8_t)(1u << side);
 	mv->skip[id] |= SKIP_TAKEN;
 }
 
@@ -141,7 +163,7 @@ keep_both(struct moves *mv, enum side side)
 	size_t k = 0;
 	for (size_t i = 0; i < mv->n[side]; i++) {
 		uint32_t id = mv->cand[side][i];
-		if (mv->sides[t->nodes[id].name] == 3) {
+		if (mv->sides[key_of(mv, side, id)] == 3) {
 			mv->cand[side][k++] = id;
 		}
 	}
@@ -151,14 +173,14 @@ keep_both(struct moves *mv, enum side side)
 	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
 	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < k; i++) {
-		at[t->nodes[mv->cand[side][i]].name + 1]++;
+		at[key_of(mv, side, mv->cand[side][i]) + 1]++;
 	}
 	for (uint32_t i = 0; i < nn; i++) {
 		at[i + 1] += at[i];
 	}
 	for (size_t i = 0; i < k; i++) {
 		uint32_t id = mv->cand[side][i];
-		sorted[at[t->nodes[id].name]++] = id;
+		sorted[at[key_of(mv, side, id)]++] = id;
 	}
 	free(at);
 	free(mv->cand[side]);
@@ -196,9 +218,7 @@ static void
 add_share(struct moves *mv, enum side side, uint32_t name, double v)
 {
 	const struct ctx *c = mv->c;
-	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
-		name = c->pair_to[name]; /* a rename found by its subtree elsewhere */
-	}
+	name = head_name(c, side, name);
 	mv->sh[side] =
 	        xgrow(mv->sh[side], &mv->capsh[side], mv->nsh[side] + 1, sizeof(struct share));
 	mv->sh[side][mv->nsh[side]++] = (struct share){c->g.rank[name], v};
@@ -455,9 +475,53 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	return APART_WRAPPER;
 }
 
+/* Most wrappers inlined at once between a function and its caller. */
+#define MOVE_MAX_STACKED 8
+
+/*
+ * Whether the base's path from a->u up to a->v, the frame where it meets
+ * the head's, is two or more wrappers inlined at once: the base's
+ * P;W1;...;Wk;C and the head's P;C. Each W must be gone from the head
+ * there (but for a residue, or calling nothing), and none a level of
+ * recursion. Returns W1, the outermost, or TREE_NONE.
+ */
+static uint32_t
+inlined_stack(const struct moves *mv, const struct aligned *a)
+{
+	const struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	if (a->v == TREE_ROOT || a->u == TREE_ROOT) {
+		return TREE_NONE;
+	}
+	/* Most pairs are on other branches: their depths, then the walk, say so first. */
+	uint32_t du = t->nodes[a->u].depth, dv = t->nodes[a->v].depth;
+	if (du < dv + 2 || du > dv + MOVE_MAX_STACKED || !base_only(t, &t->nodes[a->bu]) ||
+	        graft_crowded(&c->g, a->v)) {
+		return TREE_NONE;
+	}
+	uint32_t w = a->u, outer = TREE_NONE;
+	for (uint32_t k = dv; k < du; k++) {
+		w = t->nodes[w].parent;
+	}
+	if (w != a->v) {
+		return TREE_NONE;
+	}
+	w = a->u;
+	for (size_t k = 0; w != a->v; k++, w = t->nodes[w].parent) {
+		if (w == TREE_ROOT || k == MOVE_MAX_STACKED || match_recursive(t, w) ||
+		        graft_crowded(&c->g, w) ||
+		        (!mostly(t, w, SIDE_BASE) && match_calls_in(t, w, SIDE_HEAD))) {
+			return TREE_NONE;
+		}
+		outer = w;
+	}
+	return outer != a->u ? outer : TREE_NONE; /* one wrapper is wrapper_between's */
+}
+
 /*
  * g's frames without those explained as a pair one frame apart (a wrapper,
- * or recursion): pairs alike by themselves, as a move would be.
+ * or recursion), or as wrappers inlined at once: pairs alike by
+ * themselves, as a move would be.
  */
 static void
 pair_wrappers(struct moves *mv, struct group *g)
@@ -471,13 +535,25 @@ pair_wrappers(struct moves *mv, struct group *g)
 			}
 			/* Two leaves are alike by their size alone: too little for a wrapper. */
 			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
-			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE ||
-			        !one_apart(mv->c->t, &a)) {
+			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE) {
+				continue;
+			}
+			uint32_t outer =
+			        one_apart(mv->c->t, &a) ? TREE_NONE : inlined_stack(mv, &a);
+			if (outer == TREE_NONE && !one_apart(mv->c->t, &a)) {
 				continue;
 			}
 			one.b[0] = g->b[i];
 			one.h[0] = g->h[j];
-			if (alike(mv, &one) && wrapper_between(mv, &a, one.sim) != APART_NOT) {
+			if (!alike(mv, &one)) {
+				continue;
+			}
+			if (outer != TREE_NONE) {
+				step(mv, a.bu, STEP_CARRY, a.hv);
+				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv,
+				        mv->c->t->nodes[outer].name, one.sim);
+				g->b[i] = g->h[j] = TREE_NONE;
+			} else if (wrapper_between(mv, &a, one.sim) != APART_NOT) {
 				g->b[i] = g->h[j] = TREE_NONE;
 			}
 		}
@@ -495,13 +571,13 @@ weigh_groups(struct moves *mv)
 	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
 	struct group g;
 	for (size_t i = 0, j = 0; i < nr && j < nh;) {
-		uint32_t name = t->nodes[r[i]].name;
-		if (name != t->nodes[h[j]].name) {
-			name < t->nodes[h[j]].name ? i++ : j++;
+		uint32_t name = key_of(mv, SIDE_BASE, r[i]), hname = t->nodes[h[j]].name;
+		if (name != hname) {
+			name < hname ? i++ : j++;
 			continue;
 		}
 		size_t i0 = i, j0 = j;
-		while (i < nr && t->nodes[r[i]].name == name) {
+		while (i < nr && key_of(mv, SIDE_BASE, r[i]) == name) {
 			i++;
 		}
 		while (j < nh && t->nodes[h[j]].name == name) {
@@ -640,9 +716,52 @@ note_group(struct moves *mv, struct group *g)
 }
 
 /*
+ * The base's part of frame b, which kept a residue of the head, carried
+ * into head frame h: its children of the base alone go under h whole,
+ * those of both builds give their base part to h's child of their name
+ * (where h has one), and b's own base samples go to h's. The residue
+ * stays where it was, drawn as what it is there: the head's paths are the
+ * picture. A walk with a stack of pairs, not a recursion on depth.
+ */
+static void
+carry_part(struct moves *mv, uint32_t b, uint32_t h)
+{
+	struct ctx *c = mv->c;
+	const struct tree *t = c->t;
+	size_t n = 0;
+	mv->pairs = xgrow(mv->pairs, &mv->cappairs, 2, sizeof(uint32_t));
+	mv->pairs[n++] = b;
+	mv->pairs[n++] = h;
+	while (n) {
+		uint32_t y = mv->pairs[--n], x = mv->pairs[--n];
+		size_t nk = 0;
+		for (uint32_t k = t->nodes[x].first_child; k != TREE_NONE;
+		        k = t->nodes[k].next_sibling) {
+			mv->kids = xgrow(mv->kids, &mv->capkids, nk + 1, sizeof(uint32_t));
+			mv->kids[nk++] = k;
+		}
+		for (size_t i = 0; i < nk && !graft_crowded(&c->g, y); i++) {
+			uint32_t k = mv->kids[i];
+			if (base_only(t, &t->nodes[k])) {
+				graft_carry(&c->g, k, y, t->nodes[k].name);
+				continue;
+			}
+			uint32_t z = graft_child(&c->g, y, t->nodes[k].name);
+			if (z != TREE_NONE && has(t, &t->nodes[k], SIDE_BASE)) {
+				mv->pairs =
+				        xgrow(mv->pairs, &mv->cappairs, n + 2, sizeof(uint32_t));
+				mv->pairs[n++] = k;
+				mv->pairs[n++] = z;
+			}
+		}
+		graft_carry_self(&c->g, x, y);
+	}
+}
+
+/*
  * The base's frames of the moves to one head frame carried there, so that
  * the head's frame and what it calls are compared with the base's, not
- * drawn as new.
+ * drawn as new; of a frame that kept a residue of the head, its base part.
  */
 static void
 carry_moves(struct moves *mv)
@@ -656,8 +775,14 @@ carry_moves(struct moves *mv)
 		}
 		uint32_t h = g->h[0];
 		for (size_t k = 0; k < g->nb; k++) {
-			if (graft_alive(&c->g, g->b[k]) && carried(t, g, g->b[k])) {
+			if (!graft_alive(&c->g, g->b[k])) {
+				continue;
+			}
+			if (carried(t, g, g->b[k])) {
 				graft_carry(&c->g, g->b[k], t->nodes[h].parent, t->nodes[h].name);
+			} else if (mostly(t, g->b[k], SIDE_BASE) &&
+			           !graft_crowded(&c->g, g->b[k])) {
+				carry_part(mv, g->b[k], h);
 			}
 		}
 	}
@@ -679,6 +804,8 @@ carry_out(struct moves *mv)
 			if (t->nodes[s->node].parent == s->to) {
 				graft_raise(&c->g, s->node);
 			}
+		} else if (s->kind == STEP_CARRY) {
+			graft_carry(&c->g, s->node, t->nodes[s->to].parent, t->nodes[s->to].name);
 		} else if (t->nodes[s->to].parent == t->nodes[s->node].parent) {
 			graft_move(&c->g, s->node, s->to, t->nodes[s->node].name);
 		}
@@ -756,6 +883,8 @@ match_moves(struct ctx *c)
 	free(mv.moving);
 	free(mv.groups);
 	free(mv.steps);
+	free(mv.pairs);
+	free(mv.kids);
 	for (int s = 0; s < 2; s++) {
 		free(mv.cand[s]);
 		free(mv.sh[s]);

@@ -17,6 +17,7 @@ enum step_kind {
 	STEP_LIFT, /* the frame is dropped: its counts and children go to its parent */
 	STEP_WRAP, /* the frame goes under the inserted frame `to` */
 	STEP_RENAME, /* the frame takes the name `to` */
+	STEP_CARRY, /* the frame goes into frame `to`, a sibling of one of its callers */
 };
 
 /* What a base frame becomes. */
@@ -108,6 +109,8 @@ bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
 bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
 /* fs (head frames) without those whose callers the base did not run; returns how many. */
 size_t match_moved_to(struct ctx *c, uint32_t *fs, size_t n);
+/* The names pass (match_names.c): the volatile-name rules, frames renamed as it goes. */
+void match_names(struct ctx *c);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 

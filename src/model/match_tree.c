@@ -43,6 +43,7 @@ graft_finish(struct graft *g)
 		n->status = (uint8_t)tree_classify_change(t, n, self_delta);
 	}
 	free(g->touched_list);
+	free(g->took);
 	free(g->fwd);
 	free(g->children);
 	free(g->touched);
@@ -150,6 +151,14 @@ mark(struct graft *g, uint32_t id)
 	}
 }
 
+/* Frame p took frames in: noted, duplicates and all, for matching to look there again. */
+static void
+took(struct graft *g, uint32_t p)
+{
+	g->took = xgrow(g->took, &g->took_cap, g->took_count + 1, sizeof(uint32_t));
+	g->took[g->took_count++] = p;
+}
+
 /* The base's counts of from added to to's: its self count, its total. */
 static void
 add_base(struct graft *g, uint32_t to, uint32_t from, bool self, bool total)
@@ -221,6 +230,7 @@ merge_pairs(struct graft *g, size_t n)
 	while (n) {
 		uint32_t y = g->stack[--n], x = g->stack[--n];
 		add_base(g, y, x, true, true);
+		took(g, y);
 		join_children(g, x, y, &n);
 		bury(g, x, y);
 	}
@@ -231,6 +241,7 @@ static uint32_t
 place(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 {
 	struct tree *t = g->t;
+	took(g, p);
 	uint32_t *at = seek(g, &t->nodes[p].first_child, g->rank[name]);
 	if (*at == TREE_NONE || t->nodes[*at].name != name) {
 		t->nodes[a].name = name;
@@ -300,6 +311,36 @@ graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name)
 	return place(g, a, p, name);
 }
 
+void
+graft_carry_self(struct graft *g, uint32_t a, uint32_t p)
+{
+	struct tree *t = g->t;
+	struct count c = tree_node_self(t, &t->nodes[a], SIDE_BASE);
+	if (count_is_zero(c)) {
+		return;
+	}
+	g->changed = true;
+	set_base(t, a, true, (struct count){0, 0});
+	for (uint32_t x = a;; x = t->nodes[x].parent) {
+		take_base(g, x, c);
+		if (x == TREE_ROOT) {
+			break;
+		}
+	}
+	struct count sum;
+	(void)count_add(tree_node_self(t, &t->nodes[p], SIDE_BASE), c, &sum);
+	set_base(t, p, true, sum);
+	/* Every count moved was under the root's total already: no sum overflows. */
+	for (uint32_t x = p;; x = t->nodes[x].parent) {
+		mark(g, x);
+		(void)count_add(tree_node_total(t, &t->nodes[x], SIDE_BASE), c, &sum);
+		set_base(t, x, false, sum);
+		if (x == TREE_ROOT) {
+			break;
+		}
+	}
+}
+
 uint32_t
 graft_raise(struct graft *g, uint32_t a)
 {
@@ -323,6 +364,7 @@ graft_lift(struct graft *g, uint32_t w)
 	g->changed = true;
 	add_base(g, p, w, true, false);
 	unlink_child(t, w);
+	took(g, p);
 	size_t n = 0;
 	join_children(g, w, p, &n);
 	merge_pairs(g, n);

@@ -33,6 +33,8 @@ struct graft {
 	uint8_t *touched; /* per frame: its counts changed, so its status may have */
 	uint32_t *touched_list; /* those frames */
 	size_t touched_count, touched_cap;
+	uint32_t *took; /* frames that took frames in, in the order they did, repeats kept */
+	size_t took_count, took_cap;
 	uint32_t *stack; /* merge pairs */
 	size_t stack_cap;
 	bool changed, shifted;
@@ -76,6 +78,11 @@ uint32_t graft_move(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
  * counts now.
  */
 uint32_t graft_carry(struct graft *g, uint32_t a, uint32_t p, uint32_t name);
+/*
+ * Frame a's own base samples go to frame p's, p anywhere: the totals of
+ * a's callers and of p's change by them. a may have head counts; it stays.
+ */
+void graft_carry_self(struct graft *g, uint32_t a, uint32_t p);
 /*
  * Frame a, of the base alone, goes up a level: from under its parent w to
  * under w's parent, merged into the frame of its name there when there is

@@ -428,6 +428,157 @@ test_crowded_parent_is_left_alone(void **state)
 	drop(t);
 }
 
+static void
+test_rename_inside_a_carried_wrapper(void **state)
+{
+	(void)state;
+	/*
+	 * w was inserted above c, and a, which c calls, renamed b: a and b
+	 * meet under one parent only once c is carried under w.
+	 */
+	struct tree *t = build("app;main;p;c;a;d 10,app;main;p;c;e 4,app;main;p;q 5",
+	        "app;main;p;w;c;b;d 11,app;main;p;w;c;e 4,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;w"), MATCH_WRAPPER_ADDED);
+	assert_int_equal(kind_at(t, "app;main;p;w;c;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;w;c;b;d") == 10);
+	assert_int_equal(find(t, "app;main;p;w;c;a"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_rename_inside_a_carried_move(void **state)
+{
+	(void)state;
+	/* f moved from x to y; a, which f calls, was renamed b, found under p. */
+	struct tree *t = build("app;main;x;f;a;c 10,app;main;x;h 5,app;main;y;k 4,"
+	                       "app;main;p;a;c 6,app;main;p;a;d 4,app;main;p;r 3",
+	        "app;main;y;f;b;c 10,app;main;x;h 5,app;main;y;k 4,app;main;p;b;c 6,"
+	        "app;main;p;b;d 4,app;main;p;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;y;f;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;y;f;b;c") == 10);
+	assert_int_equal(find(t, "app;main;y;f;a"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_wrapper_inlined_above_a_renamed_frame(void **state)
+{
+	(void)state;
+	/*
+	 * w, which called a alone, was inlined, and a renamed b (found under
+	 * q): under p, the base's w;a;c is the head's b;c.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;s 5,app;main;q;a;c 6,"
+	                       "app;main;q;a;d 4,app;main;q;r 3",
+	        "app;main;p;b;c 11,app;main;p;s 5,app;main;q;b;c 6,app;main;q;b;d 4,"
+	        "app;main;q;r 3");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;b;c") == 10);
+	assert_int_equal(find(t, "app;main;p;w"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_inlined_wrapper_whose_callee_was_renamed(void **state)
+{
+	(void)state;
+	/*
+	 * w was inlined (under q, where what it called kept its name), and
+	 * under p what it called was renamed too: a became b. Nothing else
+	 * says a is b, but w is gone, and a and b call the same.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;w;a;d 4,app;main;p;s 5,"
+	                       "app;main;q;w;x;e 8,app;main;q;w;y 3,app;main;q;z 2",
+	        "app;main;p;b;c 11,app;main;p;b;d 4,app;main;p;s 5,app;main;q;x;e 8,"
+	        "app;main;q;y 3,app;main;q;z 2");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;x"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_RENAMED);
+	assert_true(base_of(t, "app;main;p;b;c") == 10);
+	assert_int_equal(find(t, "app;main;p;w"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_inlined_or_renamed_is_a_guess(void **state)
+{
+	(void)state;
+	/*
+	 * The base's p;w;a;c and the head's p;b;c: w inlined and a renamed b,
+	 * or w renamed b and a inlined. Nothing says which (v, inlined under
+	 * q, is another wrapper): they are left apart.
+	 */
+	struct tree *t = build("app;main;p;w;a;c 10,app;main;p;w;a;d 4,app;main;p;s 5,"
+	                       "app;main;q;v;x;e 8,app;main;q;v;y 3,app;main;q;z 2",
+	        "app;main;p;b;c 11,app;main;p;b;d 4,app;main;p;s 5,app;main;q;x;e 8,"
+	        "app;main;q;y 3,app;main;q;z 2");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;q;x"), MATCH_WRAPPER_REMOVED);
+	assert_int_equal(kind_at(t, "app;main;p;b"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;p;w;a;c") == 10);
+	drop(t);
+}
+
+static void
+test_wrappers_inlined_at_once(void **state)
+{
+	(void)state;
+	/* w1 and w2 both inlined: the base's f is carried to the head's and compared. */
+	struct tree *t = build("app;main;p;w1;w2;f;g 10,app;main;p;w1;w2;f;h 3,app;main;p;q 5",
+	        "app;main;p;f;g 11,app;main;p;f;h 3,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;f"), MATCH_WRAPPER_REMOVED);
+	assert_true(base_of(t, "app;main;p;f;g") == 10);
+	assert_int_equal(find(t, "app;main;p;w1"), TREE_NONE);
+	drop(t);
+}
+
+static void
+test_wrappers_still_calling_are_kept(void **state)
+{
+	(void)state;
+	/* w1 still calls z in the head: f moved up two levels (a move), no wrappers went. */
+	struct tree *t = build("app;main;p;w1;w2;f;g 10,app;main;p;w1;z 5,app;main;p;q 5",
+	        "app;main;p;f;g 11,app;main;p;w1;z 5,app;main;p;q 5");
+	match_run(t, &all);
+	assert_int_not_equal(kind_at(t, "app;main;p;f"), MATCH_WRAPPER_REMOVED);
+	assert_true(base_of(t, "app;main;p;w1;z") == 5);
+	drop(t);
+}
+
+static void
+test_move_with_a_residue_carries_the_base_part(void **state)
+{
+	(void)state;
+	/*
+	 * f moved from x to y, but the head still has a little of f under x
+	 * (k, 1 sample): the base's part of f is carried to y, the residue
+	 * and what the head has not under y (k) stay under x.
+	 */
+	struct tree *t = build("app;main;x;f;g 20,app;main;x;f;k 2,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;y;f;g 21,app;main;x;f;k 1,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;x;f"), MATCH_MOVED_OUT);
+	assert_true(base_of(t, "app;main;y;f;g") == 20);
+	assert_true(base_of(t, "app;main;y;f") == 20);
+	assert_true(base_of(t, "app;main;x;f") == 2);
+	assert_true(base_of(t, "app;main;x") == 7);
+	assert_true(base_of(t, "app;main") == 31);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -450,6 +601,14 @@ main(void)
 	        cmocka_unit_test(test_stacked_wrappers_are_no_move),
 	        cmocka_unit_test(test_move_under_a_new_caller_is_no_move),
 	        cmocka_unit_test(test_crowded_parent_is_left_alone),
+	        cmocka_unit_test(test_rename_inside_a_carried_wrapper),
+	        cmocka_unit_test(test_rename_inside_a_carried_move),
+	        cmocka_unit_test(test_wrapper_inlined_above_a_renamed_frame),
+	        cmocka_unit_test(test_inlined_wrapper_whose_callee_was_renamed),
+	        cmocka_unit_test(test_inlined_or_renamed_is_a_guess),
+	        cmocka_unit_test(test_wrappers_inlined_at_once),
+	        cmocka_unit_test(test_wrappers_still_calling_are_kept),
+	        cmocka_unit_test(test_move_with_a_residue_carries_the_base_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
