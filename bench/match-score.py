@@ -9,7 +9,9 @@ prints, from the summary's "matches" member (docs/matching.md):
 * with TRUTH (bench/gen-refactor.py --truth): per class (renames, inserted
   wrappers, removed wrappers, moves) how many of the true ones were
   matched (recall), and how many matches are wrong: a match the truth does
-  not hold (a rename, a wrapper or a move of names it does not list);
+  not hold (a rename, a wrapper or a move of names it does not list); for
+  moves also the recall over the functions sampled on both sides (a move
+  of a function with no samples on a side cannot be seen in the profiles);
 * always: the matches by kind, and the head samples drawn as new (self
   counts of frames only in the head) with matching off and on, and of
   those with matching on, how many are under a frame marked as moved in;
@@ -58,7 +60,19 @@ def parent_of(path):
     return parts[-2] if len(parts) > 1 else ""
 
 
-def score(matches, truth):
+def sides_seen(doc):
+    """Per frame name, whether the base and the head have samples in a
+    frame of that name (a total above 0)."""
+    seen, stack = {}, [doc["root"]]
+    while stack:
+        n = stack.pop()
+        b, h = seen.get(n["name"], (False, False))
+        seen[n["name"]] = (b or n["base"] > 0, h or n["head"] > 0)
+        stack.extend(n.get("children", []))
+    return seen
+
+
+def score(matches, truth, sampled):
     renames = {tuple(x) for x in truth["renames"]}
     wadded = {tuple(x) for x in truth["wrappers_added"]}
     wremoved = set(truth["wrappers_removed"])
@@ -94,6 +108,12 @@ def score(matches, truth):
         print("%-17s %4d of %4d matched (recall %.1f%%); %4d of %4d frames matched right"
               " (precision %.1f%%)" % (cls, len(seen[cls]), n, pct(len(seen[cls]), n), right,
                                        made.get(cls, 0), pct(right, made.get(cls, 0))))
+    # A move of a function with no samples on a side leaves nothing to see
+    # there: no profile can tell that it moved.
+    visible = {f for f in moves if sampled.get(f) == (True, True)}
+    hit = visible & seen["moves"]
+    print("  moves of functions sampled on both sides: %d of %d matched (recall %.1f%%)" % (
+        len(hit), len(visible), pct(len(hit), len(visible))))
     print("wrong matches     %4d of %4d frames matched (%.2f%%)" % (
         len(wrong), total, 100.0 * len(wrong) / total if total else 0.0))
     inserted = {w for w, _ in wadded}
@@ -139,7 +159,7 @@ def main():
         print("really new        %d head samples by the truth; drawn as new with matching:"
               " %d of them (recall %.1f%%), %d of %d drawn as new are really new"
               " (precision %.1f%%)" % (real, hit, pct(hit, real), hit, new_on, pct(hit, new_on)))
-    score(m["list"], truth)
+    score(m["list"], truth, sides_seen(off))
 
 
 if __name__ == "__main__":
