@@ -50,6 +50,7 @@
 #include "export.h"
 #include "folded.h"
 #include "layout.h"
+#include "match.h"
 #include "options.h"
 #include "readers.h"
 #include "output.h"
@@ -465,7 +466,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (runs && differential) {
 			runs_attach(runs, t); /* t frees it */
 			runs = NULL;
-		} else if (differential) {
+		}
+		/* Matching across builds, on by default, where input_read runs it:
+		 * it moves frames of the finished tree, so every output below
+		 * draws a tree it reshaped. */
+		struct match_settings ms = {!o.no_match && !o.exact_names, !o.no_match};
+		match_run(t, &ms);
+		if (differential && !t->runs) {
 			/* 0: each count is a sample (no count-typed pprof value). */
 			const double per_sample[2] = {0, 0};
 			runs_attach_single(t, o.significance, h[0] & 8, per_sample);
@@ -490,6 +497,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(label);
 	runs_destroy(runs);
 	runs_destroy(t->runs);
+	match_destroy(t->match);
 	tree_destroy(t);
 	options_finish(&o);
 	free(words);
