@@ -15,7 +15,7 @@
  * Whether frame id, of both builds, lost most of its base: the head kept
  * MOVE_PARTIAL_KEPT of it at most.
  */
-static bool
+static inline bool
 lost_most(const struct tree *t, uint32_t id)
 {
 	const struct tree_node *n = &t->nodes[id];
@@ -23,38 +23,57 @@ lost_most(const struct tree *t, uint32_t id)
 	return b > 0 && h > 0 && h <= b * MOVE_PARTIAL_KEPT;
 }
 
-static int
-keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	if (x->key != y->key) {
-		return (x->key > y->key) - (x->key < y->key);
-	}
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 void
 moves_collect_partial(struct moves *mv)
 {
 	struct ctx *c = mv->c;
 	const struct tree *t = c->t;
-	/* Only names that have new frames somewhere: what left must have arrived. */
-	for (uint32_t i = 1; i < t->node_count; i++) {
-		const struct tree_node *n = &t->nodes[i];
-		uint32_t key = head_name(c, SIDE_BASE, n->name);
-		if (!(mv->sides[key] & 2) || (mv->skip[i] & (SKIP_TAKEN | SKIP_MATCHED)) ||
-		        n->parent == TREE_ROOT || !lost_most(t, i) ||
-		        graft_crowded(&c->g, n->parent)) {
+	/*
+	 * Only names that have new frames somewhere: what left must have
+	 * arrived. A frame of both builds has a name both have, never one
+	 * the structure pass renamed: its name is its key.
+	 */
+	/*
+	 * lost_most's test on whole units first: a frame's total is below its
+	 * units + 1. The arrays in locals: the stores below could alias them.
+	 */
+	double lim = MOVE_PARTIAL_KEPT * t->base_scale;
+	const struct tree_node *nodes = t->nodes;
+	uint8_t *sides = mv->sides, *skip = mv->skip;
+	for (uint32_t i = 1, count = t->node_count; i < count; i++) {
+		const struct tree_node *n = &nodes[i];
+		if (!(sides[n->name] & 2) ||
+		        (double)n->total_units[SIDE_HEAD] >
+		                (double)(n->total_units[SIDE_BASE] + 1) * lim ||
+		        (skip[i] & (SKIP_TAKEN | SKIP_MATCHED)) || n->parent == TREE_ROOT ||
+		        !lost_most(t, i) || graft_crowded(&c->g, n->parent)) {
 			continue;
 		}
 		mv->part = xgrow(mv->part, &mv->cappart, mv->npart + 1, sizeof(struct keyed));
-		mv->part[mv->npart++] = (struct keyed){key, i};
-		mv->skip[i] |= SKIP_PARTIAL;
-		mv->sides[key] |= 4;
+		mv->part[mv->npart++] = (struct keyed){n->name, i};
+		skip[i] |= SKIP_PARTIAL;
+		sides[n->name] |= 4;
 	}
-	if (mv->npart) {
-		qsort(mv->part, mv->npart, sizeof(struct keyed), keyed_cmp);
+	if (mv->npart < 2) {
+		return;
 	}
+	/* By name, a counting sort (names are numbers below intern_count), in id order within. */
+	uint32_t nn = intern_count(t->names);
+	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
+	struct keyed *sorted = xmalloc(mv->npart * sizeof(struct keyed));
+	for (size_t i = 0; i < mv->npart; i++) {
+		at[mv->part[i].key + 1]++;
+	}
+	for (uint32_t i = 0; i < nn; i++) {
+		at[i + 1] += at[i];
+	}
+	for (size_t i = 0; i < mv->npart; i++) {
+		sorted[at[mv->part[i].key]++] = mv->part[i];
+	}
+	free(at);
+	free(mv->part);
+	mv->part = sorted;
+	mv->cappart = mv->npart;
 }
 
 /*
@@ -88,6 +107,23 @@ moves_partial(struct moves *mv, struct group *g, const struct keyed *fs, size_t 
 {
 	const struct tree *t = mv->c->t;
 	size_t had = g->nb;
+	/* The size test first, with every partial frame in: most names fail it, and it is cheap. */
+	double bt = 0, ht = 0;
+	for (size_t k = 0; k < g->nb; k++) {
+		bt += moved_value(t, g->b[k], SIDE_BASE, false, true);
+	}
+	for (size_t k = 0; k < g->nh; k++) {
+		ht += tree_value(t, &t->nodes[g->h[k]], SIDE_HEAD, false);
+	}
+	if (bt > ht * MOVE_PARTIAL_RATIO) {
+		return false; /* what left without them is too much already */
+	}
+	for (size_t k = 0; k < n; k++) {
+		bt += moved_value(t, fs[k].id, SIDE_BASE, false, true);
+	}
+	if (ht <= 0 || ht > bt * MOVE_PARTIAL_RATIO) {
+		return false;
+	}
 	for (size_t k = 0; k < n && g->nb < MOVE_MAX_FRAMES; k++) {
 		uint32_t id = fs[k].id;
 		if (graft_alive(&mv->c->g, id) && lost_most(t, id) && residue_within(mv, id)) {
@@ -103,8 +139,9 @@ moves_partial(struct moves *mv, struct group *g, const struct keyed *fs, size_t 
 		any = any || (mv->skip[g->b[k]] & SKIP_PARTIAL);
 	}
 	g->partial = any;
-	if (any && moves_alike(mv, g) && g->bt <= g->ht * MOVE_PARTIAL_RATIO &&
-	        g->ht <= g->bt * MOVE_PARTIAL_RATIO) {
+	/* Leaves have only their sizes to compare: too little against a residue. */
+	if (any && moves_alike(mv, g) && mv->nsh[SIDE_BASE] &&
+	        g->bt <= g->ht * MOVE_PARTIAL_RATIO && g->ht <= g->bt * MOVE_PARTIAL_RATIO) {
 		return true;
 	}
 	g->partial = false;

@@ -644,6 +644,19 @@ test_partial_move_with_other_work_left_is_no_move(void **state)
 	drop(t);
 }
 
+static void
+test_partial_move_of_a_leaf_is_no_move(void **state)
+{
+	(void)state;
+	/* Leaves have only their sizes: 15 of f left x, 15 arrived under y; too little to tell. */
+	struct tree *t = build("app;main;x;f 20,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;x;f 5,app;main;y;f 15,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;x;f") == 20);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -677,6 +690,7 @@ main(void)
 	        cmocka_unit_test(test_partial_move_carries_the_base_part),
 	        cmocka_unit_test(test_partial_move_needs_what_left_to_arrive),
 	        cmocka_unit_test(test_partial_move_with_other_work_left_is_no_move),
+	        cmocka_unit_test(test_partial_move_of_a_leaf_is_no_move),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
