@@ -404,11 +404,14 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	if (match_recursive(t, w)) {
 		return APART_RECURSION;
 	}
-	if (!base_only(t, &t->nodes[bu]) || graft_crowded(&c->g, w) || graft_crowded(&c->g, p)) {
+	/* A frame that kept a residue gives its base part (below), as a move's does. */
+	bool part = !base_only(t, &t->nodes[bu]);
+	if ((part && !mostly(t, bu, SIDE_BASE)) || graft_crowded(&c->g, w) ||
+	        graft_crowded(&c->g, p)) {
 		return APART_NOT;
 	}
 	if (w == u) {
-		if (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD)) {
+		if (part || (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD))) {
 			return APART_NOT; /* W still calls there: the function moved up a level */
 		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
@@ -418,7 +421,11 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	if (!head_only(t, &t->nodes[v])) {
 		return APART_NOT;
 	}
-	step(mv, bu, STEP_WRAP, v);
+	if (part) {
+		moves_plan_part(mv, bu, hv);
+	} else {
+		step(mv, bu, STEP_WRAP, v);
+	}
 	match_note(c, MATCH_WRAPPER_ADDED, v, t->nodes[bu].name, sim);
 	return APART_WRAPPER;
 }
@@ -802,6 +809,8 @@ match_moves(struct ctx *c)
 		carry_moves(&mv);
 	}
 	carry_out(&mv);
+	/* Last: carried before, a residue's base part moved frames the moves were weighed on. */
+	moves_carry_planned_parts(&mv);
 	free(mv.skip);
 	free(mv.sides);
 	free(mv.moving);
@@ -810,6 +819,7 @@ match_moves(struct ctx *c)
 	free(mv.pairs);
 	free(mv.kids);
 	free(mv.part);
+	free(mv.parts);
 	for (int s = 0; s < 2; s++) {
 		free(mv.cand[s]);
 		free(mv.sh[s]);

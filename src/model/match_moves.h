@@ -56,6 +56,9 @@ struct moves {
 	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
 	struct step *steps;
 	size_t nsteps, capsteps;
+	/* Frames that kept a residue, to give their base part: pairs (base frame, head frame). */
+	uint32_t *parts;
+	size_t nparts, capparts;
 };
 
 /* A frame and the name it is weighed under. */
@@ -126,5 +129,9 @@ void moves_collect_partial(struct moves *mv);
 bool moves_partial(struct moves *mv, struct group *g, const struct keyed *fs, size_t n);
 /* The base's part of frame b, which kept a residue of the head, carried into head frame h. */
 void moves_carry_part(struct moves *mv, uint32_t b, uint32_t h);
+/* moves_carry_part(b, h) planned, for when the wrappers found are carried out. */
+void moves_plan_part(struct moves *mv, uint32_t b, uint32_t h);
+/* The planned parts carried, in the order planned. */
+void moves_carry_planned_parts(struct moves *mv);
 
 #endif

@@ -190,3 +190,30 @@ moves_carry_part(struct moves *mv, uint32_t b, uint32_t h)
 		graft_carry_self(&c->g, x, y);
 	}
 }
+
+void
+moves_plan_part(struct moves *mv, uint32_t b, uint32_t h)
+{
+	mv->parts = xgrow(mv->parts, &mv->capparts, mv->nparts + 2, sizeof(uint32_t));
+	mv->parts[mv->nparts++] = b;
+	mv->parts[mv->nparts++] = h;
+	/* Explained: no candidate of the moves weighed next. */
+	mv->skip[b] |= SKIP_MATCHED;
+	mv->skip[h] |= SKIP_MATCHED;
+}
+
+void
+moves_carry_planned_parts(struct moves *mv)
+{
+	struct ctx *c = mv->c;
+	for (size_t i = 0; i < mv->nparts; i += 2) {
+		uint32_t b = mv->parts[i], h = mv->parts[i + 1];
+		/* Planned twice (two of its function's frames below it), or merged away since:
+		 * once. */
+		if (graft_alive(&c->g, b) && graft_alive(&c->g, h) && mostly(c->t, b, SIDE_BASE) &&
+		        !graft_crowded(&c->g, b)) {
+			moves_carry_part(mv, b, h);
+		}
+	}
+	mv->nparts = 0;
+}

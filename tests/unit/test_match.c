@@ -657,6 +657,27 @@ test_partial_move_of_a_leaf_is_no_move(void **state)
 	drop(t);
 }
 
+static void
+test_wrapper_above_a_residue_carries_the_base_part(void **state)
+{
+	(void)state;
+	/*
+	 * w inserted above c, but the head still runs a little of c straight
+	 * under p (z, 1 sample): c's base part goes under w, compared there;
+	 * the residue stays under p.
+	 */
+	struct tree *t = build("app;main;p;c;g 20,app;main;p;c;k 5,app;main;p;q 5",
+	        "app;main;p;w;c;g 20,app;main;p;w;c;k 5,app;main;p;c;z 1,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;w"), MATCH_WRAPPER_ADDED);
+	assert_true(base_of(t, "app;main;p;w;c;g") == 20);
+	assert_true(base_of(t, "app;main;p;w;c") == 25);
+	assert_true(base_of(t, "app;main;p;c") == 0);
+	assert_true(head_of(t, "app;main;p;c;z") == 1);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -691,6 +712,7 @@ main(void)
 	        cmocka_unit_test(test_partial_move_needs_what_left_to_arrive),
 	        cmocka_unit_test(test_partial_move_with_other_work_left_is_no_move),
 	        cmocka_unit_test(test_partial_move_of_a_leaf_is_no_move),
+	        cmocka_unit_test(test_wrapper_above_a_residue_carries_the_base_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
