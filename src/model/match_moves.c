@@ -20,74 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match_private.h"
+#include "match_moves.h"
 #include "xalloc.h"
-
-/* Frames of a function, per side, beyond which it is not weighed. */
-#define MOVE_MAX_FRAMES 256
-/* Pairs of a function's frames beyond which they are not compared path by path. */
-#define MOVE_MAX_PAIRS 1024
-
-/* A name (its rank) and a value: one child's share of a function's total. */
-struct share {
-	uint32_t name;
-	double v;
-};
-
-/* One function's frames of each side, and what was weighed. */
-struct group {
-	uint32_t b[MOVE_MAX_FRAMES], h[MOVE_MAX_FRAMES];
-	size_t nb, nh;
-	double bt, ht, sim;
-	bool noted; /* a move: its ends were noted */
-};
-
-enum {
-	SKIP_MATCHED = 1, /* an entry's frame */
-	SKIP_WALKED = 2, /* a top whose subtree was walked, for the base (<< 1: the head) */
-	SKIP_TAKEN = 8, /* a candidate already */
-};
-
-struct moves {
-	struct ctx *c;
-	bool moves; /* weigh moves, not only wrappers */
-	uint8_t *skip; /* per frame: SKIP_ bits */
-	uint8_t *sides; /* per name: 1 when a base-only frame has it, 2 a head-only */
-	uint32_t *cand[2]; /* per side: the one-sided frames, then those of names of both */
-	size_t n[2], cap[2];
-	struct share *sh[2]; /* per side: scratch for similarity */
-	size_t nsh[2], capsh[2];
-	struct group *groups; /* accepted */
-	size_t ngroups, capgroups;
-	uint8_t *moving; /* per frame: one end of an accepted group */
-	uint32_t *pairs, *kids; /* carry_part's stack of frame pairs, and one frame's children */
-	size_t cappairs, capkids;
-	/* Wrappers found: a base frame up from under `to` (STEP_LIFT) or under it (STEP_WRAP). */
-	struct step *steps;
-	size_t nsteps, capsteps;
-};
-
-/*
- * Of side but for a residue of the other, MATCH_MOVE_RESIDUE of side's
- * total at most: a move often leaves a few samples behind.
- */
-static bool
-mostly(const struct tree *t, uint32_t id, enum side side)
-{
-	const struct tree_node *n = &t->nodes[id];
-	double x = tree_value(t, n, side, false), y = tree_value(t, n, !side, false);
-	return x > 0 && y <= x * MATCH_MOVE_RESIDUE;
-}
-
-/* A name of side as the head has it: a base name renamed by its subtree elsewhere, its new name. */
-static uint32_t
-head_name(const struct ctx *c, enum side side, uint32_t name)
-{
-	if (side == SIDE_BASE && c->pair_to && c->pair_to[name] < NAME_CONFLICT) {
-		return c->pair_to[name];
-	}
-	return name;
-}
 
 /*
  * The name frame id of side is weighed under: its head name (a function
@@ -163,7 +97,8 @@ keep_both(struct moves *mv, enum side side)
 	size_t k = 0;
 	for (size_t i = 0; i < mv->n[side]; i++) {
 		uint32_t id = mv->cand[side][i];
-		if (mv->sides[key_of(mv, side, id)] == 3) {
+		uint8_t sides = mv->sides[key_of(mv, side, id)];
+		if ((sides & 3) == 3 || (side == SIDE_HEAD && (sides & 6) == 6)) {
 			mv->cand[side][k++] = id;
 		}
 	}
@@ -246,7 +181,7 @@ see_through(const struct moves *mv, enum side side, uint32_t k)
  * before found elsewhere is read as the head has it.
  */
 static double
-shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt)
+shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt, bool departed)
 {
 	const struct tree *t = mv->c->t;
 	double self = 0;
@@ -254,9 +189,9 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 	mv->nsh[side] = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct tree_node *f = &t->nodes[fs[i]];
-		self += tree_value(t, f, side, true) / tt;
+		self += moved_value(t, fs[i], side, true, departed) / tt;
 		for (uint32_t k = f->first_child; k != TREE_NONE; k = t->nodes[k].next_sibling) {
-			double v = tree_value(t, &t->nodes[k], side, false) / tt;
+			double v = moved_value(t, k, side, false, departed) / tt;
 			if (v <= 0) {
 				continue;
 			}
@@ -264,10 +199,10 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 				add_share(mv, side, t->nodes[k].name, v);
 				continue;
 			}
-			self += tree_value(t, &t->nodes[k], side, true) / tt;
+			self += moved_value(t, k, side, true, departed) / tt;
 			for (uint32_t g = t->nodes[k].first_child; g != TREE_NONE;
 			        g = t->nodes[g].next_sibling) {
-				double w = tree_value(t, &t->nodes[g], side, false) / tt;
+				double w = moved_value(t, g, side, false, departed) / tt;
 				if (w > 0) {
 					add_share(mv, side, t->nodes[g].name, w);
 				}
@@ -294,13 +229,40 @@ shares(struct moves *mv, enum side side, const uint32_t *fs, size_t n, double tt
 }
 
 static double
-total(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
+total(const struct tree *t, const uint32_t *fs, size_t n, enum side side, bool departed)
 {
 	double sum = 0;
 	for (size_t i = 0; i < n; i++) {
-		sum += tree_value(t, &t->nodes[fs[i]], side, false);
+		sum += moved_value(t, fs[i], side, false, departed);
 	}
 	return sum;
+}
+
+/*
+ * The similarity of base frames bs and head frames hs by what they call:
+ * the shares of their totals, child by child and self, that agree. With
+ * departed, the base's frames are weighed on what left them.
+ */
+double
+moves_similarity(struct moves *mv, const uint32_t *bs, size_t nb, double bt, const uint32_t *hs,
+        size_t nh, double ht, bool departed, bool *common)
+{
+	*common = false;
+	double bself = shares(mv, SIDE_BASE, bs, nb, bt, departed);
+	double hself = shares(mv, SIDE_HEAD, hs, nh, ht, false);
+	double sim = bself < hself ? bself : hself;
+	const struct share *x = mv->sh[SIDE_BASE], *y = mv->sh[SIDE_HEAD];
+	for (size_t i = 0, j = 0; i < mv->nsh[SIDE_BASE] && j < mv->nsh[SIDE_HEAD];) {
+		if (x[i].name != y[j].name) {
+			x[i].name < y[j].name ? i++ : j++;
+			continue;
+		}
+		sim += x[i].v < y[j].v ? x[i].v : y[j].v;
+		*common = true;
+		i++;
+		j++;
+	}
+	return sim;
 }
 
 /*
@@ -309,37 +271,23 @@ total(const struct tree *t, const uint32_t *fs, size_t n, enum side side)
  * common, totals within MATCH_MAX_RATIO. Leaves have nothing to compare:
  * one removed and one new leaf are a move when their sizes agree.
  */
-static bool
-alike(struct moves *mv, struct group *g)
+bool
+moves_alike(struct moves *mv, struct group *g)
 {
 	const struct tree *t = mv->c->t;
-	g->bt = total(t, g->b, g->nb, SIDE_BASE);
-	g->ht = total(t, g->h, g->nh, SIDE_HEAD);
+	g->bt = total(t, g->b, g->nb, SIDE_BASE, g->partial);
+	g->ht = total(t, g->h, g->nh, SIDE_HEAD, false);
 	if (!g->nb || !g->nh || g->bt <= 0 || g->ht <= 0 || g->bt > g->ht * MATCH_MAX_RATIO ||
 	        g->ht > g->bt * MATCH_MAX_RATIO) {
 		return false;
 	}
-	double bs = shares(mv, SIDE_BASE, g->b, g->nb, g->bt);
-	double hs = shares(mv, SIDE_HEAD, g->h, g->nh, g->ht);
+	bool common;
+	g->sim = moves_similarity(mv, g->b, g->nb, g->bt, g->h, g->nh, g->ht, g->partial, &common);
 	if (!mv->nsh[SIDE_BASE] && !mv->nsh[SIDE_HEAD]) {
 		g->sim = 1;
 		return g->nb == 1 && g->nh == 1;
 	}
-	double sim = bs < hs ? bs : hs;
-	bool common = false;
-	const struct share *x = mv->sh[SIDE_BASE], *y = mv->sh[SIDE_HEAD];
-	for (size_t i = 0, j = 0; i < mv->nsh[SIDE_BASE] && j < mv->nsh[SIDE_HEAD];) {
-		if (x[i].name != y[j].name) {
-			x[i].name < y[j].name ? i++ : j++;
-			continue;
-		}
-		sim += x[i].v < y[j].v ? x[i].v : y[j].v;
-		common = true;
-		i++;
-		j++;
-	}
-	g->sim = sim;
-	return common && sim >= MATCH_MIN_SIMILARITY;
+	return common && g->sim >= MATCH_MIN_SIMILARITY;
 }
 
 /* fs without the frames inside one of their own name, or inside a moving frame. */
@@ -406,8 +354,8 @@ enum apart {
  * its caller changes; under the same caller at another path, what
  * changed is above it.
  */
-static void
-same_caller_names(const struct ctx *c, struct group *g)
+void
+moves_same_caller_names(const struct ctx *c, struct group *g)
 {
 	uint8_t drop_b[MOVE_MAX_FRAMES] = {0}, drop_h[MOVE_MAX_FRAMES] = {0};
 	for (size_t i = 0; i < g->nb; i++) {
@@ -456,11 +404,14 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	if (match_recursive(t, w)) {
 		return APART_RECURSION;
 	}
-	if (!base_only(t, &t->nodes[bu]) || graft_crowded(&c->g, w) || graft_crowded(&c->g, p)) {
+	/* A frame that kept a residue gives its base part (below), as a move's does. */
+	bool part = !base_only(t, &t->nodes[bu]);
+	if ((part && !mostly(t, bu, SIDE_BASE)) || graft_crowded(&c->g, w) ||
+	        graft_crowded(&c->g, p)) {
 		return APART_NOT;
 	}
 	if (w == u) {
-		if (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD)) {
+		if (part || (!mostly(t, u, SIDE_BASE) && match_calls_in(t, u, SIDE_HEAD))) {
 			return APART_NOT; /* W still calls there: the function moved up a level */
 		}
 		step(mv, bu, STEP_LIFT, u); /* bu up from under u */
@@ -470,7 +421,11 @@ wrapper_between(struct moves *mv, const struct aligned *a, double sim)
 	if (!head_only(t, &t->nodes[v])) {
 		return APART_NOT;
 	}
-	step(mv, bu, STEP_WRAP, v);
+	if (part) {
+		moves_plan_part(mv, bu, hv);
+	} else {
+		step(mv, bu, STEP_WRAP, v);
+	}
 	match_note(c, MATCH_WRAPPER_ADDED, v, t->nodes[bu].name, sim);
 	return APART_WRAPPER;
 }
@@ -528,6 +483,7 @@ pair_wrappers(struct moves *mv, struct group *g)
 {
 	struct group one;
 	one.nb = one.nh = 1;
+	one.partial = false;
 	for (size_t i = 0; i < g->nb; i++) {
 		for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
 			if (g->h[j] == TREE_NONE) {
@@ -545,7 +501,7 @@ pair_wrappers(struct moves *mv, struct group *g)
 			}
 			one.b[0] = g->b[i];
 			one.h[0] = g->h[j];
-			if (!alike(mv, &one)) {
+			if (!moves_alike(mv, &one)) {
 				continue;
 			}
 			if (outer != TREE_NONE) {
@@ -562,47 +518,64 @@ pair_wrappers(struct moves *mv, struct group *g)
 	g->nh = compact(g->h, g->nh);
 }
 
-/* The functions of names in both builds' candidates whose two sides are alike. */
+/* The end of the run of fs from i on whose key is name. */
+static size_t
+run_end(const struct moves *mv, enum side side, const uint32_t *fs, size_t n, size_t i,
+        uint32_t name)
+{
+	while (i < n && key_of(mv, side, fs[i]) == name) {
+		i++;
+	}
+	return i;
+}
+
+/*
+ * The functions of names in both builds' candidates whose two sides are
+ * alike; failing that, with the frames that lost most of their base there
+ * (a partial move).
+ */
 static void
 weigh_groups(struct moves *mv)
 {
-	const struct tree *t = mv->c->t;
 	const uint32_t *r = mv->cand[SIDE_BASE], *h = mv->cand[SIDE_HEAD];
 	size_t nr = mv->n[SIDE_BASE], nh = mv->n[SIDE_HEAD];
 	struct group g;
-	for (size_t i = 0, j = 0; i < nr && j < nh;) {
-		uint32_t name = key_of(mv, SIDE_BASE, r[i]), hname = t->nodes[h[j]].name;
-		if (name != hname) {
-			name < hname ? i++ : j++;
-			continue;
-		}
-		size_t i0 = i, j0 = j;
-		while (i < nr && key_of(mv, SIDE_BASE, r[i]) == name) {
+	for (size_t i = 0, j = 0, p = 0; j < nh;) {
+		uint32_t name = key_of(mv, SIDE_HEAD, h[j]);
+		while (i < nr && key_of(mv, SIDE_BASE, r[i]) < name) {
 			i++;
 		}
-		while (j < nh && t->nodes[h[j]].name == name) {
-			j++;
+		while (p < mv->npart && mv->part[p].key < name) {
+			p++;
 		}
-		if (i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
+		size_t i0 = i, j0 = j, p0 = p;
+		i = run_end(mv, SIDE_BASE, r, nr, i, name);
+		j = run_end(mv, SIDE_HEAD, h, nh, j, name);
+		while (p < mv->npart && mv->part[p].key == name) {
+			p++;
+		}
+		if ((i == i0 && p == p0) || i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
 			continue; /* a name this scattered is no one move to see */
 		}
 		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
 		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
 		g.nb = i - i0;
 		g.nh = j - j0;
+		g.partial = false;
 		if (mv->moves) { /* nested frames of one name would be weighed twice */
 			g.nb = outermost(mv, g.b, g.nb, SIDE_BASE, false);
 			g.nh = outermost(mv, g.h, g.nh, SIDE_HEAD, false);
 		}
-		if (g.nb * g.nh <= MOVE_MAX_PAIRS) {
+		if (g.nb && g.nb * g.nh <= MOVE_MAX_PAIRS) {
 			pair_wrappers(mv, &g);
 		}
 		if (!mv->moves) {
 			continue;
 		}
 		g.nh = match_moved_to(mv->c, g.h, g.nh);
-		same_caller_names(mv->c, &g);
-		if (alike(mv, &g)) {
+		moves_same_caller_names(mv->c, &g);
+		if (moves_alike(mv, &g) ||
+		        (p > p0 && moves_partial(mv, &g, mv->part + p0, p - p0))) {
 			mv->groups = xgrow(mv->groups, &mv->capgroups, mv->ngroups + 1, sizeof(g));
 			g.noted = false;
 			mv->groups[mv->ngroups++] = g;
@@ -632,7 +605,7 @@ drop_carried(struct moves *mv)
 		size_t nb = g->nb, nh = g->nh;
 		g->nb = outermost(mv, g->b, g->nb, SIDE_BASE, true);
 		g->nh = outermost(mv, g->h, g->nh, SIDE_HEAD, true);
-		if ((g->nb == nb && g->nh == nh) || alike(mv, g)) {
+		if ((g->nb == nb && g->nh == nh) || moves_alike(mv, g)) {
 			mv->groups[n++] = *g;
 		}
 	}
@@ -691,7 +664,7 @@ note_group(struct moves *mv, struct group *g)
 	if (nb < g->nb || nh < g->nh) {
 		g->nb = nb;
 		g->nh = nh;
-		if (!alike(mv, g)) {
+		if (!moves_alike(mv, g)) {
 			return;
 		}
 	}
@@ -712,49 +685,6 @@ note_group(struct moves *mv, struct group *g)
 		e->peers = (uint32_t)(in ? nb : nh);
 		e->moved_base = bt;
 		e->moved_head = ht;
-	}
-}
-
-/*
- * The base's part of frame b, which kept a residue of the head, carried
- * into head frame h: its children of the base alone go under h whole,
- * those of both builds give their base part to h's child of their name
- * (where h has one), and b's own base samples go to h's. The residue
- * stays where it was, drawn as what it is there: the head's paths are the
- * picture. A walk with a stack of pairs, not a recursion on depth.
- */
-static void
-carry_part(struct moves *mv, uint32_t b, uint32_t h)
-{
-	struct ctx *c = mv->c;
-	const struct tree *t = c->t;
-	size_t n = 0;
-	mv->pairs = xgrow(mv->pairs, &mv->cappairs, 2, sizeof(uint32_t));
-	mv->pairs[n++] = b;
-	mv->pairs[n++] = h;
-	while (n) {
-		uint32_t y = mv->pairs[--n], x = mv->pairs[--n];
-		size_t nk = 0;
-		for (uint32_t k = t->nodes[x].first_child; k != TREE_NONE;
-		        k = t->nodes[k].next_sibling) {
-			mv->kids = xgrow(mv->kids, &mv->capkids, nk + 1, sizeof(uint32_t));
-			mv->kids[nk++] = k;
-		}
-		for (size_t i = 0; i < nk && !graft_crowded(&c->g, y); i++) {
-			uint32_t k = mv->kids[i];
-			if (base_only(t, &t->nodes[k])) {
-				graft_carry(&c->g, k, y, t->nodes[k].name);
-				continue;
-			}
-			uint32_t z = graft_child(&c->g, y, t->nodes[k].name);
-			if (z != TREE_NONE && has(t, &t->nodes[k], SIDE_BASE)) {
-				mv->pairs =
-				        xgrow(mv->pairs, &mv->cappairs, n + 2, sizeof(uint32_t));
-				mv->pairs[n++] = k;
-				mv->pairs[n++] = z;
-			}
-		}
-		graft_carry_self(&c->g, x, y);
 	}
 }
 
@@ -780,9 +710,9 @@ carry_moves(struct moves *mv)
 			}
 			if (carried(t, g, g->b[k])) {
 				graft_carry(&c->g, g->b[k], t->nodes[h].parent, t->nodes[h].name);
-			} else if (mostly(t, g->b[k], SIDE_BASE) &&
+			} else if ((g->partial || mostly(t, g->b[k], SIDE_BASE)) &&
 			           !graft_crowded(&c->g, g->b[k])) {
-				carry_part(mv, g->b[k], h);
+				moves_carry_part(mv, g->b[k], h);
 			}
 		}
 	}
@@ -853,6 +783,7 @@ match_moves(struct ctx *c)
 	mv.sides = xcalloc(intern_count(t->names), 1);
 	collect(&mv, SIDE_BASE);
 	collect(&mv, SIDE_HEAD);
+	moves_collect_partial(&mv);
 	keep_both(&mv, SIDE_BASE);
 	keep_both(&mv, SIDE_HEAD);
 	/*
@@ -878,6 +809,8 @@ match_moves(struct ctx *c)
 		carry_moves(&mv);
 	}
 	carry_out(&mv);
+	/* Last: carried before, a residue's base part moved frames the moves were weighed on. */
+	moves_carry_planned_parts(&mv);
 	free(mv.skip);
 	free(mv.sides);
 	free(mv.moving);
@@ -885,6 +818,8 @@ match_moves(struct ctx *c)
 	free(mv.steps);
 	free(mv.pairs);
 	free(mv.kids);
+	free(mv.part);
+	free(mv.parts);
 	for (int s = 0; s < 2; s++) {
 		free(mv.cand[s]);
 		free(mv.sh[s]);

@@ -97,11 +97,23 @@ find(const struct tree *t, const char *path)
 }
 
 static double
-base_of(const struct tree *t, const char *path)
+side_of(const struct tree *t, const char *path, enum side side)
 {
 	uint32_t id = find(t, path);
 	assert_int_not_equal(id, TREE_NONE);
-	return tree_value(t, &t->nodes[id], SIDE_BASE, false);
+	return tree_value(t, &t->nodes[id], side, false);
+}
+
+static double
+base_of(const struct tree *t, const char *path)
+{
+	return side_of(t, path, SIDE_BASE);
+}
+
+static double
+head_of(const struct tree *t, const char *path)
+{
+	return side_of(t, path, SIDE_HEAD);
 }
 
 static enum match_kind
@@ -579,6 +591,93 @@ test_move_with_a_residue_carries_the_base_part(void **state)
 	drop(t);
 }
 
+static void
+test_partial_move_carries_the_base_part(void **state)
+{
+	(void)state;
+	/*
+	 * f moved from x to y, but a call site stayed: the head keeps 5 of
+	 * f's 20 under x (a quarter, more than a move's residue), all in g,
+	 * which f called there. What left x (15) is what arrived under y:
+	 * a partial move; the base's part of f is carried to y.
+	 */
+	struct tree *t = build("app;main;x;f;g 14,app;main;x;f;k 6,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;x;f;g 5,app;main;y;f;g 9,app;main;y;f;k 6,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_MOVED_IN);
+	assert_int_equal(kind_at(t, "app;main;x;f"), MATCH_MOVED_OUT);
+	assert_true(base_of(t, "app;main;y;f") == 20);
+	assert_true(base_of(t, "app;main;y;f;k") == 6);
+	assert_true(base_of(t, "app;main;x;f") == 0);
+	assert_true(head_of(t, "app;main;x;f;g") == 5);
+	drop(t);
+}
+
+static void
+test_partial_move_needs_what_left_to_arrive(void **state)
+{
+	(void)state;
+	/* 15 left x, 42 arrived under y: more than 1.5 times; no partial move. */
+	struct tree *t = build("app;main;x;f;g 14,app;main;x;f;k 6,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;x;f;g 5,app;main;y;f;g 30,app;main;y;f;k 12,app;main;x;h 5,app;main;y;m "
+	        "4");
+	match_run(t, &all);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;x;f") == 20);
+	drop(t);
+}
+
+static void
+test_partial_move_with_other_work_left_is_no_move(void **state)
+{
+	(void)state;
+	/*
+	 * What f runs under x in the head (z) it never ran there: the old
+	 * place changed, and base less head there is no part that left.
+	 */
+	struct tree *t = build("app;main;x;f;g 14,app;main;x;f;k 6,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;x;f;z 5,app;main;y;f;g 9,app;main;y;f;k 6,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;x;f") == 20);
+	drop(t);
+}
+
+static void
+test_partial_move_of_a_leaf_is_no_move(void **state)
+{
+	(void)state;
+	/* Leaves have only their sizes: 15 of f left x, 15 arrived under y; too little to tell. */
+	struct tree *t = build("app;main;x;f 20,app;main;x;h 5,app;main;y;m 4",
+	        "app;main;x;f 5,app;main;y;f 15,app;main;x;h 5,app;main;y;m 4");
+	match_run(t, &all);
+	assert_int_equal(kind_at(t, "app;main;y;f"), MATCH_NONE);
+	assert_true(base_of(t, "app;main;x;f") == 20);
+	drop(t);
+}
+
+static void
+test_wrapper_above_a_residue_carries_the_base_part(void **state)
+{
+	(void)state;
+	/*
+	 * w inserted above c, but the head still runs a little of c straight
+	 * under p (z, 1 sample): c's base part goes under w, compared there;
+	 * the residue stays under p.
+	 */
+	struct tree *t = build("app;main;p;c;g 20,app;main;p;c;k 5,app;main;p;q 5",
+	        "app;main;p;w;c;g 20,app;main;p;w;c;k 5,app;main;p;c;z 1,app;main;p;q 5");
+	match_run(t, &all);
+	assert_non_null(t->match);
+	assert_int_equal(kind_at(t, "app;main;p;w"), MATCH_WRAPPER_ADDED);
+	assert_true(base_of(t, "app;main;p;w;c;g") == 20);
+	assert_true(base_of(t, "app;main;p;w;c") == 25);
+	assert_true(base_of(t, "app;main;p;c") == 0);
+	assert_true(head_of(t, "app;main;p;c;z") == 1);
+	drop(t);
+}
+
 int
 main(void)
 {
@@ -609,6 +708,11 @@ main(void)
 	        cmocka_unit_test(test_wrappers_inlined_at_once),
 	        cmocka_unit_test(test_wrappers_still_calling_are_kept),
 	        cmocka_unit_test(test_move_with_a_residue_carries_the_base_part),
+	        cmocka_unit_test(test_partial_move_carries_the_base_part),
+	        cmocka_unit_test(test_partial_move_needs_what_left_to_arrive),
+	        cmocka_unit_test(test_partial_move_with_other_work_left_is_no_move),
+	        cmocka_unit_test(test_partial_move_of_a_leaf_is_no_move),
+	        cmocka_unit_test(test_wrapper_above_a_residue_carries_the_base_part),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
