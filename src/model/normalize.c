@@ -450,29 +450,65 @@ annotation_len(const char *s, size_t len)
 }
 
 /*
- * Per byte, the rules that byte can set off (their scanners' trigger
- * bytes): a rule none of whose bytes is in a name cannot change it.
+ * Every rule's match begins with two bytes it cannot do without: a trigger
+ * byte and one of a few bytes after it ("::h" begins "::", "+0x" "+0",
+ * "{closure#3}" "#3"). Per byte, the rules whose match can begin with that
+ * byte (first) and the rules whose match can have it second (second): a
+ * rule with no such pair in a name cannot change it, whatever else the
+ * name holds. Most names are C++ and Rust paths full of ':', '.' and '_',
+ * and no rule but the hash's pairs "::"; one byte alone would set off
+ * half the rules for every one of them.
  */
-static const uint16_t by_byte[256] = {
+#define DIGITS_1_9(bits)                                                                           \
+	['1'] = (bits), ['2'] = (bits), ['3'] = (bits), ['4'] = (bits), ['5'] = (bits),            \
+	['6'] = (bits), ['7'] = (bits), ['8'] = (bits), ['9'] = (bits)
+
+static const uint16_t first_byte[256] = {
         [':'] = 1u << R_RUST_HASH | 1u << R_V8_TIER,
         ['#'] = 1u << R_CLOSURE_NUMBER,
         [' '] = 1u << R_GCC_CLONE,
-        ['.'] = 1u << R_GCC_CLONE | 1u << R_GO_CLOSURE,
         ['{'] = 1u << R_ANONYMOUS_NAMESPACE,
         ['_'] = 1u << R_ANONYMOUS_NAMESPACE,
+        ['.'] = 1u << R_GO_CLOSURE,
         ['$'] = 1u << R_JAVA_LAMBDA,
         ['-'] = 1u << R_PROCESS_ID,
         ['+'] = 1u << R_SYMBOL_OFFSET,
         ['0'] = 1u << R_ADDRESS,
 };
 
-/* Which rules s can set off: bit r for normalize_rules[r]. */
-static uint32_t
-rules_triggered(const char *s, size_t len)
+static const uint16_t second_byte[256] = {
+        /* "#3", "$4", "-10939": a number after the trigger. '0' is also "+0x"'s. */
+        DIGITS_1_9(1u << R_CLOSURE_NUMBER | 1u << R_JAVA_LAMBDA | 1u << R_PROCESS_ID),
+        ['0'] = 1u << R_CLOSURE_NUMBER | 1u << R_JAVA_LAMBDA | 1u << R_PROCESS_ID |
+                1u << R_SYMBOL_OFFSET,
+        [':'] = 1u << R_RUST_HASH,
+        ['*'] = 1u << R_V8_TIER,
+        ['~'] = 1u << R_V8_TIER,
+        ['^'] = 1u << R_V8_TIER,
+        ['+'] = 1u << R_V8_TIER,
+        ['['] = 1u << R_GCC_CLONE, /* " [clone ." */
+        ['a'] = 1u << R_ANONYMOUS_NAMESPACE, /* "{anonymous}" */
+        ['G'] = 1u << R_ANONYMOUS_NAMESPACE, /* "_GLOBAL__N_" */
+        ['f'] = 1u << R_GO_CLOSURE, /* ".func", ".gowrap", ".deferwrap" */
+        ['g'] = 1u << R_GO_CLOSURE,
+        ['d'] = 1u << R_GO_CLOSURE,
+        ['$'] = 1u << R_JAVA_LAMBDA, /* "$$Lambda" */
+        ['x'] = 1u << R_ADDRESS,
+};
+
+#undef DIGITS_1_9
+
+uint32_t
+normalize_rules_possible(const char *s, size_t len)
 {
 	uint32_t mask = 0;
-	for (size_t i = 0; i < len; i++) {
-		mask |= by_byte[(unsigned char)s[i]];
+	for (size_t i = 0; i + 1 < len; i++) {
+		mask |= (uint32_t)(first_byte[(unsigned char)s[i]] &
+		                   second_byte[(unsigned char)s[i + 1]]);
+	}
+	/* GCC's clone suffixes undemangled are at the end, with no pair of their own. */
+	if (strip_clone_suffixes(s, len) != len) {
+		mask |= 1u << R_GCC_CLONE;
 	}
 	return mask;
 }
@@ -484,7 +520,7 @@ normalize_name(const char *name, size_t len, struct buf *key, struct buf *scratc
 	uint32_t fired = 0;
 	buf_reset(key);
 	buf_add(key, name, len - ann);
-	uint32_t todo = rules_triggered(key->data, key->len);
+	uint32_t todo = normalize_rules_possible(key->data, key->len);
 	for (size_t r = 0; r < normalize_rule_count; r++) {
 		if (!(todo & (1u << r))) {
 			continue;
@@ -495,7 +531,7 @@ normalize_name(const char *name, size_t len, struct buf *key, struct buf *scratc
 			struct buf t = *key;
 			*key = *scratch;
 			*scratch = t;
-			todo = rules_triggered(key->data, key->len);
+			todo = normalize_rules_possible(key->data, key->len);
 		}
 	}
 	buf_add(key, name + len - ann, ann);

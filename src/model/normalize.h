@@ -44,6 +44,13 @@ extern const size_t normalize_rule_count;
  */
 uint32_t normalize_name(const char *name, size_t len, struct buf *key, struct buf *scratch);
 
+/*
+ * The rules that could change s[0..len) (bit r for normalize_rules[r]): a
+ * rule not in it leaves the name as it is. A cheap test of a few bytes a
+ * position; the rules themselves decide the rest.
+ */
+uint32_t normalize_rules_possible(const char *s, size_t len);
+
 /* The index of the rule with this id, or -1. */
 int normalize_rule_find(const char *id);
 

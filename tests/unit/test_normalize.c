@@ -161,6 +161,110 @@ test_rules_compose(void **state)
 	buf_finish(&scratch);
 }
 
+/*
+ * normalize_rules_possible is a filter before the rules: a rule it leaves
+ * out must leave the name as it is. Checked on the names of the tests
+ * above and on random names made of the rules' own pieces and hostile
+ * bytes, where the pieces meet in every way.
+ */
+static const char *const examples[] = {
+        "core::ops::function::FnOnce::call_once::h0123456789abcdef",
+        "std::rt::lang_start::h5c1f0a1b2c3d4e5f (/usr/bin/app)",
+        "a::h0123456789abcde",
+        "app::main::{closure#3}",
+        "f()::{lambda(int)#12}::operator()(int) const",
+        "foo(int) [clone .isra.0]",
+        "foo [clone .constprop.2] [clone .cold]",
+        "tcp_ack.isra.10_[k]",
+        "memcpy.part.13",
+        "bar.cold",
+        "baz.lto_priv.0",
+        "qux.llvm.12345678",
+        "x.localalias",
+        "{anonymous}::Parser::run()",
+        "_GLOBAL__N_a.cc_1F2E3D4C::f()",
+        "main.worker.func2",
+        "net/http.(*conn).serve.func1.gowrap3",
+        "main.f.deferwrap1",
+        "com/acme/Foo$$Lambda$123/0x0000000800c0b000.run",
+        "Foo$$Lambda/0x00007f3a12c4.apply",
+        "com/acme/Foo.lambda$run$4",
+        "LazyCompile:*render /app.js:12_[j]",
+        "Function:^f",
+        "JS:~g",
+        "Script:+h",
+        "[unknown] (/tmp/perf-10939.map)",
+        "f (/tmp/jitted-4242-17.so)",
+        "do_syscall_64+0x5b",
+        "unix`0xfffffffffb800c91",
+        "[unknown] 0x7f3a12c4",
+        "app::{closure#1}::h00112233445566aa+0x10",
+};
+
+static const char *const pieces[] = {"::h", "0123456789abcdef", "::", ":", "{closure#", "{lambda(",
+        "}", "{", "#", " [clone .", "]", ".isra", ".constprop", ".part", ".cold", ".lto_priv",
+        ".llvm", ".localalias", ".", "{anonymous}", "_GLOBAL__N_", "_", ".func", ".gowrap",
+        ".deferwrap", "$$Lambda", "$", "/0x", "lambda$", "LazyCompile", "Function", "JS", "Script",
+        "*", "~", "^", "+", "perf", "jitted", "-", ".map", ".so", "+0x", "0x", "0", "7", "f", "G",
+        "a", " ", "\xff", "_[k]", "x"};
+
+static void
+check_possible(const char *s, size_t len, struct buf *out)
+{
+	uint32_t possible = normalize_rules_possible(s, len);
+	for (size_t r = 0; r < normalize_rule_count; r++) {
+		if (possible & (1u << r)) {
+			continue;
+		}
+		buf_reset(out);
+		if (normalize_rules[r].apply(s, len, out)) {
+			fail_msg("%s changes \"%.*s\", which the filter let by",
+			        normalize_rules[r].id, (int)len, s);
+		}
+	}
+}
+
+static void
+test_possible_never_skips_a_change(void **state)
+{
+	(void)state;
+	struct buf name, out;
+	buf_init(&name);
+	buf_init(&out);
+	for (size_t i = 0; i < sizeof(examples) / sizeof(examples[0]); i++) {
+		check_possible(examples[i], strlen(examples[i]), &out);
+	}
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t npieces = sizeof(pieces) / sizeof(pieces[0]);
+	for (int round = 0; round < 200000; round++) {
+		buf_reset(&name);
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		int n = (int)(x >> 60) + 1;
+		for (int k = 0; k < n; k++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			uint32_t v = (uint32_t)(x >> 33);
+			if (v % 8 == 0) {
+				char c = (char)(v >> 8); /* any byte, NUL too */
+				buf_add(&name, &c, 1);
+			} else {
+				buf_adds(&name, pieces[(v >> 3) % npieces]);
+			}
+		}
+		check_possible(name.data, name.len, &out);
+		/* And every name the rules make of it: they run one after another. */
+		struct buf key, scratch;
+		buf_init(&key);
+		buf_init(&scratch);
+		if (normalize_name(name.data, name.len, &key, &scratch)) {
+			check_possible(key.data, key.len, &out);
+		}
+		buf_finish(&key);
+		buf_finish(&scratch);
+	}
+	buf_finish(&name);
+	buf_finish(&out);
+}
+
 static void
 test_every_rule_is_documented(void **state)
 {
@@ -188,6 +292,7 @@ main(void)
 	        cmocka_unit_test(test_symbol_offset),
 	        cmocka_unit_test(test_address),
 	        cmocka_unit_test(test_rules_compose),
+	        cmocka_unit_test(test_possible_never_skips_a_change),
 	        cmocka_unit_test(test_every_rule_is_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
