@@ -9,7 +9,9 @@ difffold on it, and checks that the score has every line, that at least
 (deterministic: a fixed seed), and that no rename or wrapper match is
 wrong. Matching moves frames of the finished tree: no frame may be left
 behind with no samples on either side (the folded output would list it
-as a stack of "0 0"). Exits 1 with the reason.
+as a stack of "0 0"). The names pass keys names on one thread or two
+(DIFFFOLD_MATCH_THREADS): the JSON and Markdown must be the same bytes
+either way. Exits 1 with the reason.
 """
 
 import os
@@ -31,6 +33,7 @@ def main():
                              text=True).stdout
         folded = subprocess.run([exe, "-f", "folded", base, head], check=True,
                                 stdout=subprocess.PIPE, text=True).stdout
+        threads_agree(exe, tmp, base, head)
     print(out, end="")
     empty = [line for line in folded.splitlines() if line.endswith(" 0 0")]
     if empty:
@@ -48,6 +51,26 @@ def main():
     if not re.search(r"^drawn as new\s+\d+ head samples", out, re.M):
         sys.exit("FAIL: no drawn-as-new line")
 
+
+def threads_agree(exe, tmp, base, head):
+    """The refactoring pair, and one of 300 Rust functions whose hashes all
+    changed (names spread over both threads' shares): every one matched."""
+    rb, rh = os.path.join(tmp, "rust-b.folded"), os.path.join(tmp, "rust-h.folded")
+    with open(rb, "w") as b, open(rh, "w") as h:
+        for i in range(300):
+            b.write("main;app::f%d::h%016x %d\n" % (i, 7919 * i, 10 + i % 7))
+            h.write("main;app::f%d::h%016x %d\n" % (i, 104729 * i + 1, 10 + i % 5))
+    for pair in ((base, head), (rb, rh)):
+        for fmt in ("json", "md"):
+            outs = []
+            for n in ("1", "2"):
+                env = dict(os.environ, DIFFFOLD_MATCH_THREADS=n)
+                outs.append(subprocess.run([exe, "-f", fmt, *pair], check=True, env=env,
+                                           stdout=subprocess.PIPE).stdout)
+            if outs[0] != outs[1]:
+                sys.exit("FAIL: -f %s differs keyed on one thread and on two" % fmt)
+    if b"300 names matched across builds" not in outs[0]:
+        sys.exit("FAIL: not all 300 renamed hashes matched: %r" % outs[0][:300])
 
 if __name__ == "__main__":
     main()
