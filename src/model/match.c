@@ -10,6 +10,7 @@
 #include "match.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -693,6 +694,32 @@ order(struct match *m, const struct tree *t)
 	m->count = k;
 }
 
+bool
+match_threaded(size_t n, size_t min)
+{
+	const char *env = getenv("DIFFFOLD_MATCH_THREADS");
+	if (env && (strcmp(env, "1") == 0 || strcmp(env, "2") == 0)) {
+		return env[0] == '2';
+	}
+	return n >= min;
+}
+
+/* Below this many frames a second thread for graft_init costs more than it saves. */
+#define GRAFT_THREAD_MIN 65536
+
+struct graft_start {
+	struct graft *g;
+	struct tree *t;
+};
+
+static void *
+graft_start_run(void *arg)
+{
+	struct graft_start *gs = arg;
+	graft_init(gs->g, gs->t);
+	return NULL;
+}
+
 void
 match_run(struct tree *t, const struct match_settings *s)
 {
@@ -701,9 +728,26 @@ match_run(struct tree *t, const struct match_settings *s)
 	}
 	struct ctx c = {.t = t, .m = xcalloc(1, sizeof(struct match))};
 	buf_init(&c.m->strings);
-	graft_init(&c.g, t);
+	/*
+	 * graft_init and the names pass's decision both read every frame and
+	 * write nothing of the tree: on two threads, side by side.
+	 */
+	struct graft_start gs = {&c.g, t};
+	pthread_t helper;
+	bool threaded = s->names && match_threaded(t->node_count, GRAFT_THREAD_MIN) &&
+	                pthread_create(&helper, NULL, graft_start_run, &gs) == 0;
+	if (!threaded) {
+		graft_start_run(&gs);
+	}
+	struct name_canon nc = {NULL, NULL};
 	if (s->names) {
-		match_names(&c);
+		nc = match_names_find(t);
+	}
+	if (threaded) {
+		pthread_join(helper, NULL);
+	}
+	if (s->names) {
+		match_names_apply(&c, nc);
 	}
 	if (s->structure) {
 		pass_structure(&c);

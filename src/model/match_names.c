@@ -89,19 +89,15 @@ key_share_run(void *arg)
  */
 #define KEY_THREAD_MIN 4096
 
-/* Whether to key on two threads: by how many names, or as DIFFFOLD_MATCH_THREADS says. */
+/* Whether to key on two threads: by how many names of one build only there are. */
 static bool
 key_threaded(const uint8_t *used, uint32_t nn)
 {
-	const char *env = getenv("DIFFFOLD_MATCH_THREADS");
-	if (env && (strcmp(env, "1") == 0 || strcmp(env, "2") == 0)) {
-		return env[0] == '2';
-	}
 	uint32_t one_sided = 0;
 	for (uint32_t id = 0; id < nn; id++) {
 		one_sided += used[id] == 1 || used[id] == 2;
 	}
-	return one_sided >= KEY_THREAD_MIN;
+	return match_threaded(one_sided, KEY_THREAD_MIN);
 }
 
 /*
@@ -167,9 +163,8 @@ keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
  * a guess. *rules_out: per name, the rules that fired.
  */
 static uint32_t *
-name_rules(struct ctx *c, uint32_t **rules_out)
+name_rules(const struct tree *t, uint32_t **rules_out)
 {
-	const struct tree *t = c->t;
 	uint32_t nn = intern_count(t->names);
 	uint8_t *used = name_sides(t);
 	size_t n;
@@ -200,16 +195,23 @@ name_rules(struct ctx *c, uint32_t **rules_out)
 	return canon;
 }
 
+struct name_canon
+match_names_find(const struct tree *t)
+{
+	struct name_canon nc;
+	nc.canon = name_rules(t, &nc.rules);
+	return nc;
+}
+
 /*
- * The volatile-name rules: a frame of a base name that matched takes the
- * head's name, merged into its sibling of that name. From the last frame
- * to the first, so a frame's children have their names before it merges.
+ * A frame of a base name that matched takes the head's name, merged into
+ * its sibling of that name. From the last frame to the first, so a frame's
+ * children have their names before it merges.
  */
 void
-match_names(struct ctx *c)
+match_names_apply(struct ctx *c, struct name_canon nc)
 {
-	uint32_t *rules;
-	uint32_t *canon = name_rules(c, &rules);
+	uint32_t *canon = nc.canon, *rules = nc.rules;
 	if (!canon) {
 		free(rules);
 		return;

@@ -109,8 +109,25 @@ bool match_same_callers(const struct ctx *c, uint32_t b, uint32_t h);
 bool match_same_caller(const struct ctx *c, uint32_t b, uint32_t h);
 /* fs (head frames) without those whose callers the base did not run; returns how many. */
 size_t match_moved_to(struct ctx *c, uint32_t *fs, size_t n);
-/* The names pass (match_names.c): the volatile-name rules, frames renamed as it goes. */
-void match_names(struct ctx *c);
+/*
+ * Whether to run a step on two threads: when n (its work) is min or more,
+ * or as DIFFFOLD_MATCH_THREADS (1 or 2) says, to test either way.
+ */
+bool match_threaded(size_t n, size_t min);
+
+/* The names pass's decision: per name, the name it becomes and the rules that fired. */
+struct name_canon {
+	uint32_t *canon; /* NULL: no name matched */
+	uint32_t *rules;
+};
+
+/*
+ * The names pass (match_names.c), in two steps: which names are one, from
+ * the tree alone (it only reads the tree, so it runs beside graft_init);
+ * then the frames renamed, which frees nc.
+ */
+struct name_canon match_names_find(const struct tree *t);
+void match_names_apply(struct ctx *c, struct name_canon nc);
 /* The moves pass (match_moves.c), after the structure pass: marks and, for wrappers, moves. */
 void match_moves(struct ctx *c);
 
