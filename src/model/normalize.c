@@ -1,8 +1,10 @@
 /*
  * normalize: the volatile-name rules (see normalize.h). Each rule is a
  * scanner over the name's bytes: a trigger byte found with memchr, then a
- * check of what follows it, so a name no rule concerns costs one memchr a
- * rule. None allocates but through the output buffer.
+ * check of what follows it. A rule runs only when the name holds a pair of
+ * bytes its matches begin with (normalize_rules_possible), so a name no
+ * rule concerns costs one walk of its bytes. None allocates but through
+ * the output buffer.
  */
 #include "normalize.h"
 
