@@ -474,6 +474,21 @@ inlined_stack(const struct moves *mv, const struct aligned *a)
 }
 
 /*
+ * Whether base frame b and head frame h are at depths that wrappers
+ * between them could explain. align() walks both paths up in step, so
+ * where they part the base's frame is as much deeper than the head's as b
+ * is than h: one_apart() needs one level either way, inlined_stack() the
+ * base 2 to MOVE_MAX_STACKED deeper. Most pairs fail this, and the walk up
+ * is then not needed.
+ */
+static bool
+wrapper_depths(const struct tree *t, uint32_t b, uint32_t h)
+{
+	int64_t d = (int64_t)t->nodes[b].depth - (int64_t)t->nodes[h].depth;
+	return d == -1 || (d >= 1 && d <= MOVE_MAX_STACKED);
+}
+
+/*
  * g's frames without those explained as a pair one frame apart (a wrapper,
  * or recursion), or as wrappers inlined at once: pairs alike by
  * themselves, as a move would be.
@@ -484,19 +499,19 @@ pair_wrappers(struct moves *mv, struct group *g)
 	struct group one;
 	one.nb = one.nh = 1;
 	one.partial = false;
+	const struct tree *t = mv->c->t;
 	for (size_t i = 0; i < g->nb; i++) {
+		/* Two leaves are alike by their size alone: too little for a wrapper. */
+		if (t->nodes[g->b[i]].first_child == TREE_NONE) {
+			continue;
+		}
 		for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
-			if (g->h[j] == TREE_NONE) {
+			if (g->h[j] == TREE_NONE || !wrapper_depths(t, g->b[i], g->h[j])) {
 				continue;
 			}
-			/* Two leaves are alike by their size alone: too little for a wrapper. */
-			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
-			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE) {
-				continue;
-			}
-			uint32_t outer =
-			        one_apart(mv->c->t, &a) ? TREE_NONE : inlined_stack(mv, &a);
-			if (outer == TREE_NONE && !one_apart(mv->c->t, &a)) {
+			struct aligned a = align(t, g->b[i], g->h[j]);
+			uint32_t outer = one_apart(t, &a) ? TREE_NONE : inlined_stack(mv, &a);
+			if (outer == TREE_NONE && !one_apart(t, &a)) {
 				continue;
 			}
 			one.b[0] = g->b[i];
@@ -506,8 +521,8 @@ pair_wrappers(struct moves *mv, struct group *g)
 			}
 			if (outer != TREE_NONE) {
 				step(mv, a.bu, STEP_CARRY, a.hv);
-				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv,
-				        mv->c->t->nodes[outer].name, one.sim);
+				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv, t->nodes[outer].name,
+				        one.sim);
 				g->b[i] = g->h[j] = TREE_NONE;
 			} else if (wrapper_between(mv, &a, one.sim) != APART_NOT) {
 				g->b[i] = g->h[j] = TREE_NONE;
