@@ -89,11 +89,47 @@ compact(uint32_t *fs, size_t n)
 	return k;
 }
 
+/*
+ * A radix sort, a byte a round from the lowest, of the bytes the keys
+ * use: each round keeps the order of equal bytes, so the whole keeps the
+ * order of equal keys. It costs rounds times n, where a counting sort over
+ * every name (intern_count, hundreds of thousands) cost that many each
+ * time for a few thousand frames.
+ */
+void
+moves_sort_keyed(struct keyed *k, size_t n)
+{
+	uint32_t most = 0;
+	for (size_t i = 0; i < n; i++) {
+		most |= k[i].key;
+	}
+	struct keyed *from = k, *to = xmalloc((n ? n : 1) * sizeof(*to));
+	for (unsigned shift = 0; shift < 32 && most >> shift; shift += 8) {
+		size_t at[257] = {0};
+		for (size_t i = 0; i < n; i++) {
+			at[(from[i].key >> shift & 0xff) + 1]++;
+		}
+		for (size_t b = 0; b < 256; b++) {
+			at[b + 1] += at[b];
+		}
+		for (size_t i = 0; i < n; i++) {
+			to[at[from[i].key >> shift & 0xff]++] = from[i];
+		}
+		struct keyed *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != k) {
+		memcpy(k, from, n * sizeof(*k));
+		to = from;
+	}
+	free(to);
+}
+
 /* The candidates of names that both builds have one-sided frames of, by name, then as found. */
 static void
 keep_both(struct moves *mv, enum side side)
 {
-	const struct tree *t = mv->c->t;
 	size_t k = 0;
 	for (size_t i = 0; i < mv->n[side]; i++) {
 		uint32_t id = mv->cand[side][i];
@@ -103,24 +139,16 @@ keep_both(struct moves *mv, enum side side)
 		}
 	}
 	mv->n[side] = k;
-	/* By name, a counting sort: names are numbers below intern_count. */
-	uint32_t nn = intern_count(t->names);
-	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
-	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
+	/* By name, then as found. */
+	struct keyed *by = xmalloc((k ? k : 1) * sizeof(*by));
 	for (size_t i = 0; i < k; i++) {
-		at[key_of(mv, side, mv->cand[side][i]) + 1]++;
+		by[i] = (struct keyed){key_of(mv, side, mv->cand[side][i]), mv->cand[side][i]};
 	}
-	for (uint32_t i = 0; i < nn; i++) {
-		at[i + 1] += at[i];
-	}
+	moves_sort_keyed(by, k);
 	for (size_t i = 0; i < k; i++) {
-		uint32_t id = mv->cand[side][i];
-		sorted[at[key_of(mv, side, id)]++] = id;
+		mv->cand[side][i] = by[i].id;
 	}
-	free(at);
-	free(mv->cand[side]);
-	mv->cand[side] = sorted;
-	mv->cap[side] = k ? k : 1;
+	free(by);
 }
 
 /*
