@@ -526,7 +526,14 @@ one_sided(struct ctx *c, size_t *count)
 	uint32_t *both = NULL;
 	size_t cap = 0;
 	*count = 0;
-	for (uint32_t i = 1; i < t->node_count; i++) {
+	/*
+	 * The names pass only merges frames of the base alone into their
+	 * siblings, so a frame of one build now was without counts of both
+	 * before it (c->sided), when it ran.
+	 */
+	size_t nf = c->sided ? c->nsided : t->node_count - 1;
+	for (size_t f = 0; f < nf; f++) {
+		uint32_t i = c->sided ? c->sided[f] : (uint32_t)f + 1;
 		const struct tree_node *n = &t->nodes[i];
 		bool b = has(t, n, SIDE_BASE), h = has(t, n, SIDE_HEAD);
 		if (b == h) {
@@ -739,7 +746,7 @@ match_run(struct tree *t, const struct match_settings *s)
 	if (!threaded) {
 		graft_start_run(&gs);
 	}
-	struct name_canon nc = {NULL, NULL};
+	struct name_canon nc = {NULL, NULL, NULL, 0};
 	if (s->names) {
 		nc = match_names_find(t);
 	}
@@ -761,6 +768,7 @@ match_run(struct tree *t, const struct match_settings *s)
 		free(c.tops[SIDE_BASE]);
 		free(c.tops[SIDE_HEAD]);
 	}
+	free(c.sided);
 	struct match *m = c.m;
 	size_t kept = 0;
 	for (size_t i = 0; i < m->count; i++) {

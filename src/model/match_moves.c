@@ -89,11 +89,47 @@ compact(uint32_t *fs, size_t n)
 	return k;
 }
 
+/*
+ * A radix sort, a byte a round from the lowest, of the bytes the keys
+ * use: each round keeps the order of equal bytes, so the whole keeps the
+ * order of equal keys. It costs rounds times n, where a counting sort over
+ * every name (intern_count, hundreds of thousands) cost that many each
+ * time for a few thousand frames.
+ */
+void
+moves_sort_keyed(struct keyed *k, size_t n)
+{
+	uint32_t most = 0;
+	for (size_t i = 0; i < n; i++) {
+		most |= k[i].key;
+	}
+	struct keyed *from = k, *to = xmalloc((n ? n : 1) * sizeof(*to));
+	for (unsigned shift = 0; shift < 32 && most >> shift; shift += 8) {
+		size_t at[257] = {0};
+		for (size_t i = 0; i < n; i++) {
+			at[(from[i].key >> shift & 0xff) + 1]++;
+		}
+		for (size_t b = 0; b < 256; b++) {
+			at[b + 1] += at[b];
+		}
+		for (size_t i = 0; i < n; i++) {
+			to[at[from[i].key >> shift & 0xff]++] = from[i];
+		}
+		struct keyed *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != k) {
+		memcpy(k, from, n * sizeof(*k));
+		to = from;
+	}
+	free(to);
+}
+
 /* The candidates of names that both builds have one-sided frames of, by name, then as found. */
 static void
 keep_both(struct moves *mv, enum side side)
 {
-	const struct tree *t = mv->c->t;
 	size_t k = 0;
 	for (size_t i = 0; i < mv->n[side]; i++) {
 		uint32_t id = mv->cand[side][i];
@@ -103,24 +139,16 @@ keep_both(struct moves *mv, enum side side)
 		}
 	}
 	mv->n[side] = k;
-	/* By name, a counting sort: names are numbers below intern_count. */
-	uint32_t nn = intern_count(t->names);
-	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
-	uint32_t *sorted = xmalloc((k ? k : 1) * sizeof(uint32_t));
+	/* By name, then as found. */
+	struct keyed *by = xmalloc((k ? k : 1) * sizeof(*by));
 	for (size_t i = 0; i < k; i++) {
-		at[key_of(mv, side, mv->cand[side][i]) + 1]++;
+		by[i] = (struct keyed){key_of(mv, side, mv->cand[side][i]), mv->cand[side][i]};
 	}
-	for (uint32_t i = 0; i < nn; i++) {
-		at[i + 1] += at[i];
-	}
+	moves_sort_keyed(by, k);
 	for (size_t i = 0; i < k; i++) {
-		uint32_t id = mv->cand[side][i];
-		sorted[at[key_of(mv, side, id)]++] = id;
+		mv->cand[side][i] = by[i].id;
 	}
-	free(at);
-	free(mv->cand[side]);
-	mv->cand[side] = sorted;
-	mv->cap[side] = k ? k : 1;
+	free(by);
 }
 
 /*
@@ -474,6 +502,21 @@ inlined_stack(const struct moves *mv, const struct aligned *a)
 }
 
 /*
+ * Whether base frame b and head frame h are at depths that wrappers
+ * between them could explain. align() walks both paths up in step, so
+ * where they part the base's frame is as much deeper than the head's as b
+ * is than h: one_apart() needs one level either way, inlined_stack() the
+ * base 2 to MOVE_MAX_STACKED deeper. Most pairs fail this, and the walk up
+ * is then not needed.
+ */
+static bool
+wrapper_depths(const struct tree *t, uint32_t b, uint32_t h)
+{
+	int64_t d = (int64_t)t->nodes[b].depth - (int64_t)t->nodes[h].depth;
+	return d == -1 || (d >= 1 && d <= MOVE_MAX_STACKED);
+}
+
+/*
  * g's frames without those explained as a pair one frame apart (a wrapper,
  * or recursion), or as wrappers inlined at once: pairs alike by
  * themselves, as a move would be.
@@ -484,19 +527,19 @@ pair_wrappers(struct moves *mv, struct group *g)
 	struct group one;
 	one.nb = one.nh = 1;
 	one.partial = false;
+	const struct tree *t = mv->c->t;
 	for (size_t i = 0; i < g->nb; i++) {
+		/* Two leaves are alike by their size alone: too little for a wrapper. */
+		if (t->nodes[g->b[i]].first_child == TREE_NONE) {
+			continue;
+		}
 		for (size_t j = 0; j < g->nh && g->b[i] != TREE_NONE; j++) {
-			if (g->h[j] == TREE_NONE) {
+			if (g->h[j] == TREE_NONE || !wrapper_depths(t, g->b[i], g->h[j])) {
 				continue;
 			}
-			/* Two leaves are alike by their size alone: too little for a wrapper. */
-			struct aligned a = align(mv->c->t, g->b[i], g->h[j]);
-			if (mv->c->t->nodes[g->b[i]].first_child == TREE_NONE) {
-				continue;
-			}
-			uint32_t outer =
-			        one_apart(mv->c->t, &a) ? TREE_NONE : inlined_stack(mv, &a);
-			if (outer == TREE_NONE && !one_apart(mv->c->t, &a)) {
+			struct aligned a = align(t, g->b[i], g->h[j]);
+			uint32_t outer = one_apart(t, &a) ? TREE_NONE : inlined_stack(mv, &a);
+			if (outer == TREE_NONE && !one_apart(t, &a)) {
 				continue;
 			}
 			one.b[0] = g->b[i];
@@ -506,8 +549,8 @@ pair_wrappers(struct moves *mv, struct group *g)
 			}
 			if (outer != TREE_NONE) {
 				step(mv, a.bu, STEP_CARRY, a.hv);
-				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv,
-				        mv->c->t->nodes[outer].name, one.sim);
+				match_note(mv->c, MATCH_WRAPPER_REMOVED, a.hv, t->nodes[outer].name,
+				        one.sim);
 				g->b[i] = g->h[j] = TREE_NONE;
 			} else if (wrapper_between(mv, &a, one.sim) != APART_NOT) {
 				g->b[i] = g->h[j] = TREE_NONE;

@@ -112,6 +112,8 @@ head_name(const struct ctx *c, enum side side, uint32_t name)
 	return name;
 }
 
+/* k by key, in the order it had within a key. */
+void moves_sort_keyed(struct keyed *k, size_t n);
 /* Whether g's frames of both sides are the same function by what they call (match_moves.c). */
 bool moves_alike(struct moves *mv, struct group *g);
 /*

@@ -13,14 +13,27 @@
 #include "normalize.h"
 #include "xalloc.h"
 
-/* Per name: 1 when a frame of that name has base counts, 2 head counts. */
+/*
+ * Per name: 1 when a frame of that name has base counts, 2 head counts.
+ * The same walk keeps, into nc, the frames without counts of both builds
+ * (in id order): the only ones the names pass renames, and a superset of
+ * those the structure pass looks at, which spares both a walk of every
+ * frame.
+ */
 static uint8_t *
-name_sides(const struct tree *t)
+name_sides(const struct tree *t, struct name_canon *nc)
 {
 	uint8_t *used = xcalloc(intern_count(t->names), 1);
+	/* Room for every frame, not grown a frame at a time: untouched pages cost nothing. */
+	nc->sided = xmalloc(t->node_count * sizeof(uint32_t));
+	nc->nsided = 0;
 	for (size_t i = 1; i < t->node_count; i++) {
 		const struct tree_node *n = &t->nodes[i];
-		used[n->name] |= (uint8_t)(has(t, n, SIDE_BASE) | has(t, n, SIDE_HEAD) << 1);
+		unsigned b = has(t, n, SIDE_BASE), h = has(t, n, SIDE_HEAD);
+		used[n->name] |= (uint8_t)(b | h << 1);
+		if (!(b & h)) {
+			nc->sided[nc->nsided++] = (uint32_t)i;
+		}
 	}
 	return used;
 }
@@ -163,10 +176,10 @@ keyed_names(const struct tree *t, const uint8_t *used, size_t *n)
  * a guess. *rules_out: per name, the rules that fired.
  */
 static uint32_t *
-name_rules(const struct tree *t, uint32_t **rules_out)
+name_rules(const struct tree *t, uint32_t **rules_out, struct name_canon *nc)
 {
 	uint32_t nn = intern_count(t->names);
-	uint8_t *used = name_sides(t);
+	uint8_t *used = name_sides(t, nc);
 	size_t n;
 	struct keyed *k = keyed_names(t, used, &n);
 	uint32_t *canon = NULL, *rules = NULL;
@@ -199,7 +212,7 @@ struct name_canon
 match_names_find(const struct tree *t)
 {
 	struct name_canon nc;
-	nc.canon = name_rules(t, &nc.rules);
+	nc.canon = name_rules(t, &nc.rules, &nc);
 	return nc;
 }
 
@@ -212,13 +225,17 @@ void
 match_names_apply(struct ctx *c, struct name_canon nc)
 {
 	uint32_t *canon = nc.canon, *rules = nc.rules;
+	c->sided = nc.sided;
+	c->nsided = nc.nsided;
 	if (!canon) {
 		free(rules);
 		return;
 	}
 	const struct tree *t = c->t;
 	uint8_t *counted = xcalloc(intern_count(t->names), 1);
-	for (size_t i = t->node_count - 1; i > 0; i--) {
+	/* A renamed name is of the base alone: its frames are among nc.sided. */
+	for (size_t k = nc.nsided; k-- > 0;) {
+		uint32_t i = nc.sided[k];
 		uint32_t name = t->nodes[i].name;
 		if (canon[name] == name || !graft_alive(&c->g, (uint32_t)i) ||
 		        graft_crowded(&c->g, t->nodes[i].parent)) {

@@ -59,6 +59,9 @@ struct ctx {
 	struct root *tops[2]; /* per side: frames of that side alone under a frame of both */
 	size_t ntops[2], captops[2];
 	bool renamed; /* pair_to holds a rename */
+	/* The frames without counts of both builds before any pass, in id order; NULL: not known */
+	uint32_t *sided;
+	size_t nsided;
 };
 
 static inline bool
@@ -119,12 +122,15 @@ bool match_threaded(size_t n, size_t min);
 struct name_canon {
 	uint32_t *canon; /* NULL: no name matched */
 	uint32_t *rules;
+	uint32_t *sided; /* the frames without counts of both builds, in id order (ctx.sided) */
+	size_t nsided;
 };
 
 /*
  * The names pass (match_names.c), in two steps: which names are one, from
  * the tree alone (it only reads the tree, so it runs beside graft_init);
- * then the frames renamed, which frees nc.
+ * then the frames renamed, which frees nc but for nc.sided, which goes
+ * to c->sided.
  */
 struct name_canon match_names_find(const struct tree *t);
 void match_names_apply(struct ctx *c, struct name_canon nc);

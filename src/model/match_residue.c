@@ -54,26 +54,8 @@ moves_collect_partial(struct moves *mv)
 		skip[i] |= SKIP_PARTIAL;
 		sides[n->name] |= 4;
 	}
-	if (mv->npart < 2) {
-		return;
-	}
-	/* By name, a counting sort (names are numbers below intern_count), in id order within. */
-	uint32_t nn = intern_count(t->names);
-	uint32_t *at = xcalloc((size_t)nn + 1, sizeof(uint32_t));
-	struct keyed *sorted = xmalloc(mv->npart * sizeof(struct keyed));
-	for (size_t i = 0; i < mv->npart; i++) {
-		at[mv->part[i].key + 1]++;
-	}
-	for (uint32_t i = 0; i < nn; i++) {
-		at[i + 1] += at[i];
-	}
-	for (size_t i = 0; i < mv->npart; i++) {
-		sorted[at[mv->part[i].key]++] = mv->part[i];
-	}
-	free(at);
-	free(mv->part);
-	mv->part = sorted;
-	mv->cappart = mv->npart;
+	/* By name, in id order within. */
+	moves_sort_keyed(mv->part, mv->npart);
 }
 
 /*
