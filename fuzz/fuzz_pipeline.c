@@ -204,6 +204,11 @@ check_round_trip(const struct buf *folded)
 	struct out again;
 	out_init_memory(&again);
 	export_folded(&again, t);
+	/* Both texts, to see a failed round trip when replaying its input. */
+	if (getenv("DIFFFOLD_FUZZ_DUMP")) {
+		fprintf(stderr, "first:\n%.*s\nagain:\n%.*s\n", (int)folded->len, folded->data,
+		        (int)again.b.len, again.b.data);
+	}
 	check(again.b.len == folded->len && memcmp(again.b.data, folded->data, folded->len) == 0);
 	buf_finish(&again.b);
 	tree_destroy(t);

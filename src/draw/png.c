@@ -696,6 +696,9 @@ catch_crashes(const char *message)
 {
 	static bool installed;
 	crash_message = message;
+#ifdef DIFFFOLD_FUZZING
+	installed = true; /* libFuzzer and the sanitizers keep their handlers */
+#endif
 	if (installed) {
 		return;
 	}
