@@ -788,9 +788,11 @@ transform_run_stack(struct transform_run *run, const char *stack, size_t len, co
 	buf_reset(b);
 	const char *prev = NULL;
 	size_t prev_len = 0;
+	bool named = false;
 	for (size_t i = start; i < n; i++) {
 		size_t flen;
 		const char *f = frame_name(run, &run->frames[i], &flen);
+		named |= flen > 0;
 		/* Two names may be rewritten into one: compared by bytes. */
 		if (run->tf->collapse && prev && flen == prev_len && memcmp(f, prev, flen) == 0) {
 			continue;
@@ -801,6 +803,15 @@ transform_run_stack(struct transform_run *run, const char *stack, size_t len, co
 		buf_add(b, f, flen);
 		prev = f;
 		prev_len = flen;
+	}
+	/*
+	 * Only empty names left (`;a` with a hidden, or names replaced by
+	 * nothing): no folded line can hold such a stack (the reader calls `;`
+	 * an empty stack), so it goes as a stack with every frame hidden does.
+	 */
+	if (!named) {
+		run->dropped++;
+		return TRANSFORM_DROP;
 	}
 	*out = b->data;
 	*out_len = b->len;

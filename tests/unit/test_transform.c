@@ -93,6 +93,15 @@ test_hide(void **state)
 	tf = make((const char *const[]){"r:^tmp_.*=hideme", "h:^hideme$", NULL});
 	assert_applies(tf, "main;tmp_123;work", "main;work");
 	transform_destroy(tf);
+	/* Only empty names left: no folded line holds that stack (`;` reads as empty). */
+	tf = make((const char *const[]){"h:^a$", "r:^b$=", NULL});
+	assert_applies(tf, ";a", "DROP");
+	assert_applies(tf, ";;a", "DROP");
+	assert_applies(tf, "b", "DROP");
+	assert_applies(tf, "b;a;b", "DROP");
+	assert_applies(tf, ";a;c", ";c");
+	assert_applies(tf, "b;c", ";c");
+	transform_destroy(tf);
 }
 
 static void
