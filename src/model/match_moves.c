@@ -600,8 +600,13 @@ weigh_groups(struct moves *mv)
 		if ((i == i0 && p == p0) || i - i0 > MOVE_MAX_FRAMES || j - j0 > MOVE_MAX_FRAMES) {
 			continue; /* a name this scattered is no one move to see */
 		}
-		memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
-		memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
+		/* r is NULL when no frame is of the base alone (partial moves only). */
+		if (i > i0) {
+			memcpy(g.b, r + i0, (i - i0) * sizeof(uint32_t));
+		}
+		if (j > j0) {
+			memcpy(g.h, h + j0, (j - j0) * sizeof(uint32_t));
+		}
 		g.nb = i - i0;
 		g.nh = j - j0;
 		g.partial = false;
