@@ -665,9 +665,9 @@ plan_bitmap(struct plan *pl, const struct layout *l)
  * PNG or PDF on, those signals remove the temporary output files, print one
  * line and exit 1. The handlers stay for the rest of the run: pango's
  * worker threads (FcInit and the like) go on after a drawing returns. The
- * main thread's handler runs on its own stack, so that a stack overflow is
- * caught too; it only calls async-signal-safe functions, and when several
- * threads crash at once the first one does the work and exits.
+ * main thread's handler runs on its own stack (stack overflows too), calls
+ * only async-signal-safe functions, and acts alone when threads crash at
+ * once. Fuzz builds install none: libFuzzer keeps a crashing input.
  */
 static const int crash_signals[] = {SIGABRT, SIGTRAP, SIGSEGV, SIGBUS};
 #define CRASH_COUNT (sizeof(crash_signals) / sizeof(crash_signals[0]))
@@ -697,7 +697,7 @@ catch_crashes(const char *message)
 	static bool installed;
 	crash_message = message;
 #ifdef DIFFFOLD_FUZZING
-	installed = true; /* libFuzzer and the sanitizers keep their handlers */
+	installed = true;
 #endif
 	if (installed) {
 		return;
@@ -721,8 +721,7 @@ catch_crashes(const char *message)
  * under memory pressure the thread may never run, or fontconfig may never
  * finish, and nothing reports it. The set-up takes milliseconds (a second
  * or two with a cold font cache): past FONT_SETUP_SECONDS, SIGALRM takes
- * on_crash's way out (temporary files removed, one line, exit 1). Drawing
- * itself is not timed: a large picture may take long.
+ * on_crash's way out. Drawing itself is not timed: it may take long.
  */
 #define FONT_SETUP_SECONDS 30
 
